@@ -1,0 +1,1 @@
+"""Adapters between chunkwise strategies and Guardrails' contracts."""

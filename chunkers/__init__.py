@@ -1,0 +1,33 @@
+"""Stateless chunking strategies and the streaming driver.
+
+Pure standard library: nothing here imports Guardrails.
+"""
+
+from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .paragraph import ParagraphChunker
+from .registry import ChunkerSpec, aliases, register_alias, resolve_chunker
+from .sentence import SentenceChunker
+from .stream import ChunkStream, Piece, RescanScanner
+from .word import WordChunker
+
+register_alias("sentence", SentenceChunker)
+register_alias("word", WordChunker)
+register_alias("paragraph", ParagraphChunker)
+
+__all__ = [
+    "ChunkStream",
+    "ChunkerSpec",
+    "ChunkingStrategy",
+    "Cut",
+    "Layout",
+    "ParagraphChunker",
+    "Piece",
+    "RescanScanner",
+    "Scanner",
+    "SentenceChunker",
+    "SplitFlush",
+    "WordChunker",
+    "aliases",
+    "register_alias",
+    "resolve_chunker",
+]

@@ -1,0 +1,164 @@
+"""The chunking contract: stateless ``split``/``flush`` over an offset-level core.
+
+Every built-in strategy is defined by a :class:`Scanner`, an incremental state
+machine that reports *offsets* only.  The stateless face of a strategy
+(:meth:`ChunkingStrategy.locate`, ``split``, ``flush``, ``split_text``) runs a
+fresh scanner over the whole text, and the streaming driver
+(:class:`~guardrails_ai.chunkwise.chunkers.stream.ChunkStream`) feeds the same
+scanner one delta at a time.  Because both paths share one mechanism, a text
+chunked at once and the same text streamed in any slicing give the same chunks.
+
+Vocabulary used throughout the package:
+
+* a *chunk* is the unit handed to a validator (for example a sentence without
+  its trailing whitespace);
+* a *segment* is a chunk together with the text around it that the chunker does
+  not treat as content (leading whitespace at the start of a stream, the
+  separator that follows it).  Segments partition the input: joined, they give
+  the input back byte for byte;
+* the *tail* is the offset where the withheld fragment begins.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "ChunkingStrategy",
+    "Cut",
+    "Layout",
+    "Scanner",
+    "SplitFlush",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """One complete chunk, as offsets into the stream.
+
+    ``text[start:end]`` is the chunk; ``stop`` is where its segment ends (the
+    separator ``text[end:stop]`` travels with it).  ``start == end`` never
+    happens for a chunk: chunks are never empty.
+    """
+
+    start: int
+    end: int
+    stop: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the chunks of a whole text lie.
+
+    ``cuts`` are the complete chunks ``split`` returns; ``tail`` is the offset
+    where the withheld fragment begins (``0`` when nothing is complete);
+    ``fragment`` is the span ``flush`` returns, or ``None`` when ``flush``
+    returns ``[]``.  ``text[tail:]`` always holds the fragment span, if any.
+    """
+
+    cuts: tuple[Cut, ...]
+    tail: int
+    fragment: tuple[int, int] | None
+
+
+class Scanner(ABC):
+    """Incremental offset-level core for one stream.
+
+    ``feed`` takes the next delta and returns the cuts it completes, with
+    offsets counted from the start of the stream.  ``finish`` ends the stream
+    and returns the span of the withheld fragment as ``flush`` presents it (or
+    ``None``).  A scanner is single-use and not thread-safe; create one per
+    stream with :meth:`ChunkingStrategy.scanner`.
+    """
+
+    @abstractmethod
+    def feed(self, delta: str) -> list[Cut]:
+        """Consume ``delta``; return the chunks it completes, in order."""
+
+    @abstractmethod
+    def finish(self) -> tuple[int, int] | None:
+        """End the stream; return the final fragment's span, if any."""
+
+
+@runtime_checkable
+class SplitFlush(Protocol):
+    """Anything with ``split``/``flush`` (a mellea strategy, for one)."""
+
+    def split(self, accumulated_text: str) -> list[str]: ...
+
+    def flush(self, accumulated_text: str) -> list[str]: ...
+
+
+class ChunkingStrategy(ABC):
+    """A stateless chunking strategy (mellea's ``ChunkingStrategy`` contract).
+
+    ``split(text)`` returns the complete chunks of ``text`` and withholds the
+    trailing fragment; ``flush(text)`` returns that fragment as ``[fragment]``
+    or ``[]``.  Both are pure functions of ``text`` and cost O(len(text)).
+    Subclasses define :meth:`scanner`; everything else derives from it.
+    """
+
+    #: Alias under which the strategy is registered, if any.
+    alias: str = ""
+
+    @abstractmethod
+    def scanner(self) -> Scanner:
+        """Return a fresh incremental scanner for one stream."""
+
+    def locate(self, text: str) -> Layout:
+        """Return the offsets of every chunk of ``text`` and of its fragment."""
+        _check_text(text)
+        scanner = self.scanner()
+        cuts = tuple(scanner.feed(text))
+        fragment = scanner.finish()
+        return Layout(cuts, cuts[-1].stop if cuts else 0, fragment)
+
+    def split(self, accumulated_text: str) -> list[str]:
+        """Return the complete chunks of ``accumulated_text``; withhold the rest."""
+        layout = self.locate(accumulated_text)
+        return [accumulated_text[c.start : c.end] for c in layout.cuts]
+
+    def flush(self, accumulated_text: str) -> list[str]:
+        """Return the fragment ``split`` withheld, as ``[fragment]`` or ``[]``."""
+        span = self.locate(accumulated_text).fragment
+        return [accumulated_text[span[0] : span[1]]] if span else []
+
+    def split_text(self, text: str) -> list[str]:
+        """Chunk a whole document: ``split(text) + flush(text)`` in one pass."""
+        layout = self.locate(text)
+        chunks = [text[c.start : c.end] for c in layout.cuts]
+        if layout.fragment:
+            chunks.append(text[layout.fragment[0] : layout.fragment[1]])
+        return chunks
+
+    def segments(self, text: str) -> list[str]:
+        """Return the lossless segments of ``text``: ``"".join(...) == text``."""
+        layout = self.locate(text)
+        bounds = [c.stop for c in layout.cuts]
+        if layout.tail < len(text) or not bounds:
+            bounds.append(len(text))
+        starts = [0, *bounds[:-1]]
+        return [text[a:b] for a, b in zip(starts, bounds, strict=True) if b > a]
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
+        return f"{type(self).__name__}({params})"
+
+    def _params(self) -> dict[str, object]:
+        """Constructor arguments that differ from the defaults (for ``repr``)."""
+        return {}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and repr(other) == repr(self)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(
+            f"text must be str, got {type(text).__name__}: {text!r:.80}"
+        )

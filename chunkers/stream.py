@@ -1,0 +1,202 @@
+"""The streaming driver: feed deltas, get chunks and lossless segments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .registry import ChunkerSpec, resolve_chunker
+
+__all__ = ["ChunkStream", "Piece", "RescanScanner", "scanner_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One segment of the stream and the chunk inside it.
+
+    ``segment`` is ``text[start:stop]``; ``chunk`` is ``text[chunk_start:chunk_end]``,
+    the unit a validator sees, or ``None`` for a closing segment that holds only
+    separator text (the whitespace after the last sentence, say).  ``final`` is
+    true for the piece that ``close`` returns.  Joined in order, the segments
+    of a stream give its text back exactly.
+    """
+
+    segment: str
+    chunk: str | None
+    start: int
+    stop: int
+    chunk_start: int
+    chunk_end: int
+    final: bool = False
+
+    @property
+    def before(self) -> str:
+        """Segment text before the chunk (lead)."""
+        return self.segment[: self.chunk_start - self.start]
+
+    @property
+    def after(self) -> str:
+        """Segment text after the chunk (separator)."""
+        return self.segment[self.chunk_end - self.start :]
+
+
+class RescanScanner(Scanner):
+    """Scanner for any object with ``split``/``flush`` and no offset-level core.
+
+    Correct but not incremental: each ``feed`` calls ``split`` on the whole text
+    so far (O(len(text)) per delta, as mellea's own orchestrator does) and
+    locates the chunks it has not reported yet.  A chunk that is not found in
+    the text after the previous one raises ``ValueError``: nothing is ever cut
+    by guesswork.  Separator text between chunks travels as lead of the next
+    segment.
+    """
+
+    def __init__(self, strategy: SplitFlush) -> None:
+        self._strategy = strategy
+        self._text = ""
+        self._reported = 0
+        self._end = 0
+
+    def feed(self, delta: str) -> list[Cut]:
+        if not delta:
+            return []
+        self._text += delta
+        chunks = self._strategy.split(self._text)
+        _check_chunks(self._strategy, "split", chunks)
+        cuts = []
+        for chunk in chunks[self._reported :]:
+            start = self._locate(chunk, "split")
+            self._end = start + len(chunk)
+            cuts.append(Cut(start, self._end, self._end))
+        self._reported = max(self._reported, len(chunks))
+        return cuts
+
+    def finish(self) -> tuple[int, int] | None:
+        rest = self._strategy.flush(self._text)
+        _check_chunks(self._strategy, "flush", rest)
+        if len(rest) > 1:
+            raise ValueError(
+                f"{self._strategy!r}.flush returned {len(rest)} chunks; "
+                "the contract is [fragment] or []"
+            )
+        if not rest:
+            return None
+        start = self._locate(rest[0], "flush")
+        return (start, start + len(rest[0]))
+
+    def _locate(self, chunk: str, method: str) -> int:
+        start = self._text.find(chunk, self._end)
+        if start < 0 or not chunk:
+            raise ValueError(
+                f"{self._strategy!r}.{method} returned {chunk!r:.80}, which is not "
+                f"in the text after offset {self._end}"
+            )
+        return start
+
+
+def _check_chunks(strategy: object, method: str, chunks: object) -> None:
+    if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
+        raise TypeError(
+            f"{strategy!r}.{method} must return a list of str, got {chunks!r:.80}"
+        )
+
+
+def scanner_for(strategy: ChunkingStrategy | SplitFlush) -> Scanner:
+    """A fresh scanner: the strategy's own, or a rescanning one."""
+    if isinstance(strategy, ChunkingStrategy):
+        return strategy.scanner()
+    return RescanScanner(strategy)
+
+
+class ChunkStream:
+    """Chunk one stream, one delta at a time.
+
+    ``feed(delta)`` returns the pieces the delta completes; ``close()`` returns
+    the final piece (the fragment ``flush`` would return, and any trailing
+    separator text) and ends the stream.  For every text and every way of
+    slicing it into deltas, the chunks are exactly ``split(text) + flush(text)``
+    and the segments join to ``text``.
+
+    Cost: amortised O(len(delta)) per ``feed`` for strategies with an
+    incremental scanner (every built-in); text is joined only when a piece is
+    cut from it.  Objects that only offer ``split``/``flush`` are accepted and
+    rescanned (see :class:`RescanScanner`).  Not thread-safe: one per stream.
+    """
+
+    __slots__ = ("_base", "_closed", "_parts", "_scanner", "_total", "strategy")
+
+    def __init__(self, chunker: ChunkerSpec = "sentence") -> None:
+        self.strategy = resolve_chunker(chunker)
+        self._scanner = scanner_for(self.strategy)
+        self._parts: list[str] = []  # text from offset self._base on
+        self._base = 0
+        self._total = 0
+        self._closed = False
+
+    @property
+    def pending(self) -> str:
+        """Text received but not yet released in a piece."""
+        return "".join(self._parts)
+
+    @property
+    def position(self) -> int:
+        """Number of characters fed so far."""
+        return self._total
+
+    def feed(self, delta: str) -> list[Piece]:
+        """Add ``delta``; return the pieces it completes (often none)."""
+        if type(delta) is not str:
+            _reject_delta(delta)
+        if self._closed:
+            raise ValueError("feed() called on a closed ChunkStream")
+        if not delta:
+            return []
+        self._parts.append(delta)
+        self._total += len(delta)
+        cuts = self._scanner.feed(delta)
+        if not cuts:
+            return []
+        text = "".join(self._parts)
+        base = self._base
+        pieces = []
+        start = base
+        for cut in cuts:
+            pieces.append(
+                Piece(
+                    text[start - base : cut.stop - base],
+                    text[cut.start - base : cut.end - base],
+                    start,
+                    cut.stop,
+                    cut.start,
+                    cut.end,
+                )
+            )
+            start = cut.stop
+        self._parts = [text[start - base :]] if start - base < len(text) else []
+        self._base = start
+        return pieces
+
+    def close(self) -> list[Piece]:
+        """End the stream; return the final piece, if any text is left."""
+        if self._closed:
+            return []
+        self._closed = True
+        span = self._scanner.finish()
+        text = "".join(self._parts)
+        self._parts = []
+        if not text:
+            return []
+        base = self._base
+        if span is None:
+            return [Piece(text, None, base, self._total, self._total, self._total, True)]
+        return [
+            Piece(text, text[span[0] - base : span[1] - base], base, self._total,
+                  span[0], span[1], True)
+        ]
+
+
+def _reject_delta(delta: object) -> None:
+    hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
+    raise TypeError(
+        f"delta must be str, got {type(delta).__name__}: {delta!r:.80}{hint}"
+    )

@@ -1,0 +1,35 @@
+"""Test session set-up: Guardrails offline, in a private HOME, before it is imported.
+
+guardrails-ai reads ``~/.guardrailsrc`` when it is first imported and sends
+telemetry unless that file says ``enable_metrics=false``; litellm downloads a
+price map unless ``LITELLM_LOCAL_MODEL_COST_MAP=True``.  Both are settled here,
+for this process and every subprocess it starts, before any test module runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+_HOME = Path(tempfile.mkdtemp(prefix="chunkwise-test-home-"))
+(_HOME / ".guardrailsrc").write_text(
+    "id=chunkwise-tests\nenable_metrics=false\nuse_remote_inferencing=false\n",
+    encoding="utf-8",
+)
+os.environ["HOME"] = str(_HOME)
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+os.environ["GUARDRAILS_RUN_SYNC"] = "true"
+os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+assert "guardrails" not in sys.modules, "guardrails was imported before conftest"
+
+settings.register_profile(
+    "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -1,0 +1,1 @@
+"""chunkwise: streaming validation for Guardrails that never loses, skips or leaks text."""
