@@ -22,8 +22,9 @@ class _PunctuationScanner(RegexScanner):
 
 
 class SentenceChunker(ChunkingStrategy):
-    """Split on sentence boundaries (mellea's ``SentenceChunker`` semantics).
+    """Split on sentence boundaries.
 
+    ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing
     quote (straight or curly) or ``)``, once whitespace follows.  The whitespace
     between sentences is not part of any chunk (it travels with the segment of
@@ -34,6 +35,18 @@ class SentenceChunker(ChunkingStrategy):
     """
 
     alias = "sentence"
+    modes = ("simple",)
+
+    def __init__(self, *, mode: str = "simple") -> None:
+        if mode not in self.modes:
+            raise ValueError(
+                f"mode={mode!r} is not a sentence mode; choose one of "
+                f"{', '.join(map(repr, self.modes))}"
+            )
+        self.mode = mode
+
+    def _params(self) -> dict[str, object]:
+        return {"mode": self.mode}
 
     def scanner(self) -> Scanner:
         return _PunctuationScanner()
