@@ -1,1 +1,35 @@
-"""chunkwise: streaming validation for Guardrails that never loses, skips or leaks text."""
+"""chunkwise: streaming validation for Guardrails that never loses, skips or leaks text.
+
+Exports are loaded lazily (PEP 562): ``import guardrails_ai.chunkwise`` does not
+import Guardrails (about 3 s), so the ``chunkwise`` command starts fast and can
+put Guardrails offline before it is first imported.  ``from
+guardrails_ai.chunkwise import X`` works as usual and imports X's module, which
+registers its validators.  To export a name, add it to ``_EXPORTS`` (name ->
+submodule) and to the ``TYPE_CHECKING`` block, never as an eager import here.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+#: Public name -> submodule that defines it.
+_EXPORTS: dict[str, str] = {}
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers only
+    pass
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
