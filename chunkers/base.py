@@ -81,6 +81,14 @@ class Scanner(ABC):
     def finish(self) -> tuple[int, int] | None:
         """End the stream; return the final fragment's span, if any."""
 
+    def settled(self) -> bool:
+        """Whether the last cut's segment is final (its separator has ended).
+
+        The default, ``False``, is always safe: callers that need settled
+        segments (see ``adapters.chunking_function``) then wait for the next cut.
+        """
+        return False
+
 
 @runtime_checkable
 class SplitFlush(Protocol):

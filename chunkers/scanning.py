@@ -107,6 +107,10 @@ class RegexScanner(Scanner):
         self._pos = 0 if resume > 0 else pos
         return cuts or _NO_CUTS
 
+    def settled(self) -> bool:
+        # The separator ends where the next chunk's content has begun.
+        return self._start is not None
+
     def _content_start(self, win: str, pos: int) -> int:
         """Window index where the chunk content begins, searching from ``pos``.
 

@@ -48,7 +48,7 @@ class RescanScanner(Scanner):
     locates the chunks it has not reported yet.  A chunk that is not found in
     the text after the previous one raises ``ValueError``: nothing is ever cut
     by guesswork.  Separator text between chunks travels as lead of the next
-    segment.
+    segment; the last segment counts as settled once non-whitespace follows it.
     """
 
     def __init__(self, strategy: SplitFlush) -> None:
@@ -56,6 +56,7 @@ class RescanScanner(Scanner):
         self._text = ""
         self._reported = 0
         self._end = 0
+        self._settled = True
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
@@ -64,12 +65,17 @@ class RescanScanner(Scanner):
         chunks = self._strategy.split(self._text)
         _check_chunks(self._strategy, "split", chunks)
         cuts = []
+        text = self._text
         for chunk in chunks[self._reported :]:
             start = self._locate(chunk, "split")
-            self._end = start + len(chunk)
-            cuts.append(Cut(start, self._end, self._end))
+            end = self._end = start + len(chunk)
+            cuts.append(Cut(start, end, end))
+        self._settled = bool(text[self._end :].strip())
         self._reported = max(self._reported, len(chunks))
         return cuts
+
+    def settled(self) -> bool:
+        return self._settled
 
     def finish(self) -> tuple[int, int] | None:
         rest = self._strategy.flush(self._text)

@@ -1,0 +1,145 @@
+"""Guardrails' ``_chunking_function`` contract, both ways.
+
+Guardrails asks a validator's ``_chunking_function(text)`` for ``[]`` (need more
+text) or ``[segment, remainder]``.  :func:`chunking_function` answers that
+contract for any chunkwise strategy, losslessly (``segment + remainder ==
+text``, the separator travelling with the segment).  :class:`GuardrailsChunker`
+goes the other way: it turns any Guardrails-style chunking function, such as
+Guardrails' default sentence splitter, into a :class:`ChunkingStrategy`, with
+the whitespace that function drops put back where it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkingStrategy, Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.registry import register_alias, resolve_chunker
+from guardrails_ai.chunkwise.chunkers.stream import scanner_for
+
+__all__ = ["GuardrailsChunker", "ChunkingFunction", "chunking_function"]
+
+ChunkingFunction = Callable[[str], list[str]]
+
+
+def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
+    """Return a callable usable as a validator's ``_chunking_function``.
+
+    It returns ``[]`` while ``text`` holds no complete chunk whose segment is
+    settled, else ``[segment, remainder]`` with ``segment + remainder == text``:
+    the first chunk with any lead before it and the whole separator after it.
+    A segment is settled once the text after its separator has begun (or a
+    second chunk is complete), so that chunking the remainder on its own gives
+    the chunks the whole text would: the answer never depends on how the
+    stream was sliced.  Costs O(len(text)) per call.  The function carries the
+    resolved strategy as its ``chunker`` attribute.
+    """
+    strategy = resolve_chunker(chunker)
+    foreign = not isinstance(strategy, ChunkingStrategy)
+
+    def _chunking_function(text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+        scanner = scanner_for(strategy)
+        cuts = scanner.feed(text)
+        if not cuts or (len(cuts) == 1 and not scanner.settled()):
+            return []
+        stop = cuts[0].stop
+        if foreign:
+            # Foreign chunkers may keep leading whitespace at the start of a
+            # text: hand them a remainder that starts with content.
+            stop = len(text) - len(text[stop:].lstrip())
+        return [text[:stop], text[stop:]]
+
+    _chunking_function.chunker = strategy  # type: ignore[attr-defined]
+    _chunking_function.__qualname__ = f"chunking_function({strategy!r})"
+    return _chunking_function
+
+
+class _ChunkingFunctionScanner(Scanner):
+    """Rescanning scanner over a Guardrails-style chunking function.
+
+    Each ``feed`` asks the function about the pending text until it answers
+    ``[]``: O(len(pending)) per call, as Guardrails itself does.  The segment
+    the function returns is located in the pending text by its content (the
+    function may drop whitespace: Guardrails' default turns ``"One. Two.
+    Three"`` into ``["One.", "Two.Three"]``), the whitespace after it travels
+    with it, and the function's own remainder is ignored in favour of the
+    exact text.  A segment that is not found at the start of the pending text
+    raises ``ValueError``.
+    """
+
+    def __init__(self, function: ChunkingFunction) -> None:
+        self._function = function
+        self._pending = ""
+        self._base = 0
+
+    def feed(self, delta: str) -> list[Cut]:
+        self._pending += delta
+        cuts: list[Cut] = []
+        while True:
+            answer = self._function(self._pending)
+            if not answer:
+                return cuts
+            if not isinstance(answer, list) or len(answer) != 2:
+                raise ValueError(
+                    f"{self._function!r} returned {answer!r:.80}; the contract is [] or "
+                    "[segment, remainder]"
+                )
+            content = answer[0].strip() if isinstance(answer[0], str) else ""
+            start = self._pending.find(content) if content else -1
+            if start < 0 or self._pending[:start].strip():
+                raise ValueError(
+                    f"{self._function!r} returned the segment {answer[0]!r:.80}, which is not "
+                    "at the start of the text it was given"
+                )
+            end = start + len(content)
+            stop = end + len(self._pending[end:]) - len(self._pending[end:].lstrip())
+            if stop == len(self._pending):
+                # The whitespace after it may continue: wait until it has ended.
+                return cuts
+            cuts.append(Cut(self._base + start, self._base + end, self._base + stop))
+            self._base += stop
+            self._pending = self._pending[stop:]
+
+    def finish(self) -> tuple[int, int] | None:
+        content = self._pending.strip()
+        if not content:
+            return None
+        start = self._base + self._pending.find(content)
+        return (start, start + len(content))
+
+
+class GuardrailsChunker(ChunkingStrategy):
+    """A Guardrails-style chunking function as a :class:`ChunkingStrategy`.
+
+    ``function(text)`` must return ``[]`` or ``[segment, remainder]`` as a
+    validator's ``_chunking_function`` does; a bound ``_chunking_function`` of
+    any validator works.  Chunks are the segments it finds with surrounding
+    whitespace stripped; ``flush`` returns the rest stripped, or ``[]``.  The
+    default is Guardrails' own sentence splitter
+    (``split_sentence_word_tokenizers_jl_separator``), registered as the alias
+    ``"guardrails"`` for side-by-side comparison.  Rescanning: O(n) per delta.
+    """
+
+    alias = "guardrails"
+
+    def __init__(
+        self, function: ChunkingFunction = split_sentence_word_tokenizers_jl_separator
+    ) -> None:
+        if not callable(function):
+            raise TypeError(f"function must be callable, got {function!r:.80}")
+        self.function = function
+
+    def _params(self) -> dict[str, object]:
+        if self.function is split_sentence_word_tokenizers_jl_separator:
+            return {}
+        return {"function": self.function}
+
+    def scanner(self) -> Scanner:
+        return _ChunkingFunctionScanner(self.function)
+
+
+register_alias("guardrails", GuardrailsChunker)
