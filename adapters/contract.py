@@ -19,7 +19,7 @@ from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkingStrategy, Cut,
 from guardrails_ai.chunkwise.chunkers.registry import register_alias, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
-__all__ = ["GuardrailsChunker", "ChunkingFunction", "chunking_function"]
+__all__ = ["ChunkingFunction", "GuardrailsChunker", "chunking_function"]
 
 ChunkingFunction = Callable[[str], list[str]]
 
