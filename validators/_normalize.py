@@ -1,0 +1,87 @@
+"""Unicode folding for matching, with a map from folded offsets back to the source.
+
+Text is folded one *cluster* at a time: a character together with the combining
+marks that follow it.  Each cluster is NFKC-normalised and case-folded (so
+full-width letters, ligatures, compatibility forms and case all fold to one
+spelling), and characters that render as nothing are dropped: format
+characters (Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner,
+soft hyphen, byte-order mark, bidirectional controls, ...), variation
+selectors and the combining grapheme joiner.  Every folded character records
+the span of the cluster it came from, so a match found in the folded text can
+be located in the original exactly.
+
+Folding per cluster rather than per string keeps the map exact; it differs
+from whole-string NFKC only for rare compositions across two starters (Hangul
+jamo sequences), and both sides of a comparison are folded the same way.
+Cost: O(len(text)).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["Folded", "fold", "fold_text", "is_ignorable"]
+
+_VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
+_COMBINING_GRAPHEME_JOINER = "\u034f"
+
+
+def is_ignorable(char: str) -> bool:
+    """True for a character that renders as nothing and is dropped by folding."""
+    if char == _COMBINING_GRAPHEME_JOINER or unicodedata.category(char) == "Cf":
+        return True
+    code = ord(char)
+    return any(code in r for r in _VARIATION_SELECTORS)
+
+
+def _fold_cluster(cluster: str) -> str:
+    # NFKC again after casefold: casefolding can produce decomposed sequences.
+    return unicodedata.normalize(
+        "NFKC", unicodedata.normalize("NFKC", cluster).casefold()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """Folded text and, per folded character, its cluster's span in the source.
+
+    ``text[i]`` came from ``source[starts[i]:ends[i]]``.  :meth:`source_span`
+    turns a folded span into the source span that covers it.
+    """
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def source_span(self, start: int, end: int) -> tuple[int, int]:
+        """Source span of the folded span ``[start, end)`` (``end > start``)."""
+        return self.starts[start], self.ends[end - 1]
+
+
+def fold(source: str) -> Folded:
+    """Fold ``source`` (see the module docstring) and keep the offset map."""
+    n = len(source)
+    if source.isascii():  # nothing to drop or compose: one character each
+        return Folded(source.lower(), tuple(range(n)), tuple(range(1, n + 1)))
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and unicodedata.combining(source[j]):
+            j += 1
+        cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
+        if cluster:
+            folded = cluster.lower() if cluster.isascii() else _fold_cluster(cluster)
+            out.append(folded)
+            starts.extend([i] * len(folded))
+            ends.extend([j] * len(folded))
+        i = j
+    return Folded("".join(out), tuple(starts), tuple(ends))
+
+
+def fold_text(source: str) -> str:
+    """The folded text alone (no offset map)."""
+    return fold(source).text
