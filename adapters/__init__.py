@@ -3,16 +3,23 @@
 The only layer that imports Guardrails: ``chunking_function`` and
 ``GuardrailsChunker`` translate between ``split``/``flush`` and
 ``_chunking_function``; ``with_chunker`` overrides any validator's chunking;
-``ChunkedValidator`` is the base of validators that stream without gaps.
+``ChunkedValidator`` is the base of validators that stream without gaps;
+``guarded_stream`` streams through any Guard with every byte validated once
+before it is released.
 """
 
 from .chunked import ChunkedValidator, merge_results
 from .contract import ChunkingFunction, GuardrailsChunker, chunking_function
+from .guarded import async_guarded_stream, guarded_stream
+from .override import with_chunker
 
 __all__ = [
     "ChunkedValidator",
     "ChunkingFunction",
     "GuardrailsChunker",
+    "async_guarded_stream",
     "chunking_function",
+    "guarded_stream",
     "merge_results",
+    "with_chunker",
 ]
