@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     ChunkStream,
