@@ -14,10 +14,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 #: Public name -> submodule that defines it.
-_EXPORTS: dict[str, str] = {}
+_EXPORTS: dict[str, str] = {
+    "BannedPhrases": ".banned_phrases",
+    "MaxChunkLength": ".max_chunk_length",
+    "NoRepetition": ".no_repetition",
+    "RedactPII": ".redact_pii",
+}
 
 if TYPE_CHECKING:  # the same names, eagerly, for type checkers only
-    pass
+    from .banned_phrases import BannedPhrases as BannedPhrases
+    from .max_chunk_length import MaxChunkLength as MaxChunkLength
+    from .no_repetition import NoRepetition as NoRepetition
+    from .redact_pii import RedactPII as RedactPII
 
 __all__ = sorted(_EXPORTS)
 
