@@ -1,0 +1,41 @@
+"""Argument checks shared by the validators: errors name the parameter and the value."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["optional_positive_int", "positive_int", "str_list"]
+
+
+def optional_positive_int(name: str, value: object) -> int | None:
+    """``value`` as an int >= 1, or ``None``."""
+    return None if value is None else positive_int(name, value)
+
+
+def positive_int(name: str, value: object) -> int:
+    """``value`` as an int >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int >= 1, got {type(value).__name__}: {value!r:.80}")
+    if value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    return value
+
+
+def str_list(name: str, value: object) -> list[str]:
+    """``value`` (any iterable of str, but not a str itself) as a non-empty list."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a list of str, got {type(value).__name__} {value!r:.80}; "
+            f"wrap a single item in a list: [{value!r:.80}]"
+        )
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of str, got {type(value).__name__}: {value!r:.80}")
+    items = list(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(
+                f"{name} must hold str only, got {type(item).__name__}: {item!r:.80}"
+            )
+    if not items:
+        raise ValueError(f"{name} must not be empty, got {value!r:.80}")
+    return items

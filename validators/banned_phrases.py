@@ -1,0 +1,110 @@
+"""``BannedPhrases``: whole-word phrase blocking that Unicode tricks do not fool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guardrails.validator_base import register_validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+
+from guardrails_ai.chunkwise.adapters import ChunkedValidator
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+
+from ._args import str_list
+from ._phrases import PhraseMatcher, fold_phrase, merge_spans
+
+__all__ = ["BannedPhrases"]
+
+
+@register_validator(name="chunkwise/banned_phrases", data_type="string")
+class BannedPhrases(ChunkedValidator):
+    """Fail on any of ``phrases``, matched as whole words whatever their spelling.
+
+    **Key Properties**
+
+    | Property                      | Description                                     |
+    | ----------------------------- | ----------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/banned_phrases`                      |
+    | Supported data types          | `string`                                        |
+    | Programmatic fix              | Masks each match: every non-space character of  |
+    |                               | it becomes `mask`, so the text keeps its length |
+
+    Matching is case-insensitive and whole-word: a phrase matches only where
+    the characters on either side of it are not letters, digits or ``_``.  Both
+    the phrases and the text are folded first (NFKC + casefold, zero-width and
+    other invisible format characters removed), so ``BAD`` in full-width
+    letters (``\\uff22\\uff21\\uff24``), ``b\\u200bad`` (zero-width space),
+    ``B\\u00adAD`` (soft hyphen) and ``\\ufb01x`` (ligature) all match
+    ``bad``/``fix``; whitespace inside a phrase matches
+    any run of whitespace.  Matches are located in the original text: the fix
+    masks exactly the characters that spelled the phrase (invisible ones
+    inside it included) and leaves every other character as it was.
+    Overlapping phrases are all reported.  Matching is one pass with one
+    compiled trie-shaped pattern: O(chunk length x longest phrase).
+
+    **Chunk**: by default a sentence, so that a phrase of several words is
+    never split across two chunks.  A phrase that the chosen chunker would
+    itself split (a multi-word phrase under ``"word"``, or ``"stop. now"``
+    under ``"sentence"``) can never match and is rejected at construction.
+
+    Args:
+        phrases: The phrases to block (non-empty strings).
+        mask: The character a fix writes over each character of a match.
+        chunker: Chunking strategy or alias (default ``"sentence"``).
+        on_fail: Any Guardrails on-fail action.
+    """
+
+    def __init__(
+        self,
+        phrases: list[str],
+        *,
+        mask: str = "*",
+        chunker: ChunkerSpec | None = None,
+        on_fail: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        items = str_list("phrases", phrases)
+        if not isinstance(mask, str):
+            raise TypeError(f"mask must be a str of one character, got {type(mask).__name__}: "
+                            f"{mask!r:.80}")
+        if len(mask) != 1 or mask.isspace():
+            raise ValueError(f"mask must be one non-space character, got {mask!r:.80}")
+        for phrase in items:
+            if not fold_phrase(phrase):
+                raise ValueError(f"phrases: {phrase!r} has no visible characters")
+        super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask, **kwargs)
+        for phrase in items:
+            self._check_whole(phrase)
+        self.phrases = tuple(items)
+        self.mask = mask
+        self._matcher = PhraseMatcher(items)
+
+    def _check_whole(self, phrase: str) -> None:
+        for spelling in (phrase.strip(), fold_phrase(phrase)):
+            chunks = self.chunker.split(spelling) + self.chunker.flush(spelling)
+            if len(chunks) > 1:
+                raise ValueError(
+                    f"phrases: {phrase!r} would be cut into {len(chunks)} chunks by "
+                    f"chunker={self.chunker!r}, so it could never match; choose a chunker "
+                    "that keeps it whole (e.g. 'sentence' or 'paragraph')"
+                )
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        matches = self._matcher.find(value)
+        if not matches:
+            return PassResult()
+        fixed = list(value)
+        spans = []
+        for start, end in merge_spans((m.start, m.end) for m in matches):
+            for i in range(start, end):
+                if not fixed[i].isspace():
+                    fixed[i] = self.mask
+            inside = dict.fromkeys(m.phrase for m in matches if start <= m.start < end)
+            reason = "banned phrase " + ", ".join(map(repr, inside))
+            spans.append(ErrorSpan(start=start, end=end, reason=reason))
+        found = ", ".join(map(repr, dict.fromkeys(m.phrase for m in matches)))
+        return FailResult(
+            error_message=f"Text contains banned phrases: {found}",
+            fix_value="".join(fixed),
+            error_spans=spans,
+        )

@@ -1,0 +1,99 @@
+"""``NoRepetition``: catch the loops LLMs fall into, per response."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from guardrails.validator_base import register_validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+
+from guardrails_ai.chunkwise.adapters import ChunkedValidator
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+
+from ._args import positive_int
+from ._normalize import fold_text
+
+__all__ = ["NoRepetition"]
+
+UNITS = ("sentence", "paragraph")
+
+
+@register_validator(name="chunkwise/no_repetition", data_type="string")
+class NoRepetition(ChunkedValidator):
+    """Fail when one sentence (or paragraph) comes back more than ``max_repeats`` times.
+
+    **Key Properties**
+
+    | Property                      | Description                                     |
+    | ----------------------------- | ----------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/no_repetition`                       |
+    | Supported data types          | `string`                                        |
+    | Programmatic fix              | Drops every occurrence after the first          |
+    |                               | `max_repeats` (the whitespace around it stays)  |
+
+    Two chunks are the same when they are equal once folded (NFKC + casefold,
+    invisible format characters removed) and their whitespace runs collapsed:
+    ``"I am   FINE."`` repeats ``"i am fine."``; punctuation counts
+    (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
+    response: each stream, and each ``validate()`` call, starts from zero, and
+    two responses streamed at once through one instance never see each other's
+    text.  Dropped repeats still count.  Memory: the folded text of the
+    distinct chunks of the response.
+
+    **Chunk**: the unit compared, ``unit="sentence"`` (default) or
+    ``"paragraph"``; or any ``chunker=`` instead, each of whose chunks is one
+    unit.
+
+    Args:
+        max_repeats: How many times a unit may appear (int >= 1).
+        unit: ``"sentence"`` or ``"paragraph"``; not together with ``chunker``.
+        chunker: Chunking strategy or alias (default: the one ``unit`` names).
+        on_fail: Any Guardrails on-fail action.
+    """
+
+    def __init__(
+        self,
+        max_repeats: int = 1,
+        unit: str | None = None,
+        *,
+        chunker: ChunkerSpec | None = None,
+        on_fail: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        limit = positive_int("max_repeats", max_repeats)
+        if unit is not None:
+            if unit not in UNITS:
+                raise ValueError(
+                    f"unit={unit!r} is not a unit; choose one of {', '.join(map(repr, UNITS))}"
+                )
+            if chunker is not None:
+                raise ValueError(
+                    f"give unit={unit!r} or chunker={chunker!r}, not both: the unit is the chunk"
+                )
+            kwargs["unit"] = unit
+            chunker = unit
+        super().__init__(chunker=chunker, on_fail=on_fail, max_repeats=limit, **kwargs)
+        self.max_repeats = limit
+
+    def new_stream_state(self) -> Counter[str]:
+        """Occurrences so far of each folded unit of the response."""
+        return Counter()
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        key = " ".join(fold_text(value).split())
+        if not key:
+            return PassResult()
+        counts = self.stream_state
+        if not isinstance(counts, Counter):  # called outside a response: nothing before it
+            counts = Counter()
+        counts[key] += 1
+        seen = counts[key]
+        if seen <= self.max_repeats:
+            return PassResult()
+        reason = f"occurrence {seen} of a unit allowed {self.max_repeats} time(s)"
+        return FailResult(
+            error_message=f"Repeated text: {value!r:.60} ({reason})",
+            fix_value="",
+            error_spans=[ErrorSpan(start=0, end=len(value), reason=reason)],
+        )

@@ -1,0 +1,106 @@
+"""``RedactPII``: personal data found by pattern plus checksum, replaced by placeholders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guardrails.validator_base import register_validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+
+from guardrails_ai.chunkwise.adapters import ChunkedValidator
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+
+from ._args import str_list
+from ._pii import ENTITIES, find_entities
+
+__all__ = ["RedactPII"]
+
+_NAMES = {
+    "email": "e-mail address",
+    "phone": "phone number",
+    "card": "payment card number",
+    "iban": "IBAN",
+    "ipv4": "IPv4 address",
+    "ipv6": "IPv6 address",
+}
+
+
+@register_validator(name="chunkwise/redact_pii", data_type="string")
+class RedactPII(ChunkedValidator):
+    """Fail on personal data; the fix replaces each item with a typed placeholder.
+
+    **Key Properties**
+
+    | Property                      | Description                                     |
+    | ----------------------------- | ----------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/redact_pii`                          |
+    | Supported data types          | `string`                                        |
+    | Programmatic fix              | Replaces each item found with `<EMAIL>`,        |
+    |                               | `<PHONE>`, `<CARD>`, `<IBAN>` or `<IP_ADDRESS>` |
+
+    Entities (``entities=``, any of them, all by default):
+
+    * ``"email"``: ``local@domain.tld``, 254 characters at most;
+    * ``"phone"``: ``+`` and a country code (8-15 digits), North American
+      ``(415) 555-0123`` / ``415.555.0123`` forms, national numbers with a
+      trunk ``0`` (``020 7946 0958``);
+    * ``"card"``: 13-19 digits, grouped by spaces or hyphens or not, that pass
+      the Luhn check;
+    * ``"iban"``: compact or in groups of four, passing the ISO 7064 mod 97
+      check;
+    * ``"ipv4"``, ``"ipv6"``: addresses the standard ``ipaddress`` module
+      accepts (no leading zeros in IPv4 octets).
+
+    A candidate whose checksum fails is left alone (``4111 1111 1111 1112`` is
+    not a card number).  Text outside the items found never changes.
+
+    **Chunk**: by default a sentence.  No entity above contains a sentence
+    terminator followed by whitespace (``john@example.com.`` ends a sentence
+    after the address, never inside it), so the sentence chunker never cuts an
+    entity in two, however the stream is sliced; the last entity of a
+    response with no final terminator is validated when the stream ends.  A
+    chunker that splits at whitespace (``"word"``) would cut grouped numbers
+    such as ``4111 1111 1111 1111`` and is not a good choice here.
+
+    Args:
+        entities: Names of the entities to redact (see above).
+        chunker: Chunking strategy or alias (default ``"sentence"``).
+        on_fail: Any Guardrails on-fail action.
+    """
+
+    def __init__(
+        self,
+        entities: list[str] | tuple[str, ...] = ENTITIES,
+        *,
+        chunker: ChunkerSpec | None = None,
+        on_fail: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        names = list(dict.fromkeys(str_list("entities", entities)))
+        unknown = [n for n in names if n not in ENTITIES]
+        if unknown:
+            raise ValueError(
+                f"entities: unknown {', '.join(map(repr, unknown))}; "
+                f"valid names are {', '.join(map(repr, ENTITIES))}"
+            )
+        super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
+        self.entities = tuple(names)
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        found = find_entities(value, self.entities)
+        if not found:
+            return PassResult()
+        parts = []
+        done = 0
+        for entity in found:
+            parts += [value[done : entity.start], entity.placeholder]
+            done = entity.end
+        parts.append(value[done:])
+        kinds = ", ".join(dict.fromkeys(_NAMES[e.name] for e in found))
+        return FailResult(
+            error_message=f"Text contains personal data: {kinds}",
+            fix_value="".join(parts),
+            error_spans=[
+                ErrorSpan(start=e.start, end=e.end, reason=_NAMES[e.name]) for e in found
+            ],
+        )
