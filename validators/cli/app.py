@@ -1,0 +1,217 @@
+"""The ``chunkwise`` command line (typer), and its entry point :func:`main`.
+
+Every subcommand imports what it needs when it runs: ``split`` uses the
+chunkers only and never imports Guardrails; ``demo`` and ``guard`` put the
+process offline (:func:`~.offline.go_offline`) before they import it.  Errors
+the user can fix are reported as one line on stderr with exit status 2
+(validation failures that were not fixed: 1), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, BinaryIO
+
+import click
+import typer
+
+from ..chunkers import ChunkingStrategy, SplitFlush, aliases, resolve_chunker
+from .errors import CommandError
+from .inputs import STDIN
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="chunkwise",
+    help="Streaming validation for Guardrails AI that never loses, skips or leaks text.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class OnFail(str, Enum):
+    fix = "fix"
+    noop = "noop"
+    exception = "exception"
+    filter = "filter"
+    refrain = "refrain"
+
+
+class Format(str, Enum):
+    text = "text"
+    jsonl = "jsonl"
+
+
+FileArg = Annotated[
+    str, typer.Argument(metavar="[FILE|-]", help="Input file; '-' (default) reads stdin.")
+]
+ChunkerOpt = Annotated[
+    str | None,
+    typer.Option(help="Chunker alias: sentence, word, paragraph, ... [default: per validator]"),
+]
+OnFailOpt = Annotated[OnFail, typer.Option(help="on_fail action for every validator.")]
+
+
+def _chunker(spec: str) -> ChunkingStrategy | SplitFlush:
+    try:
+        return resolve_chunker(spec, param="--chunker")
+    except ValueError:
+        raise CommandError(
+            f"unknown chunker {spec!r} for --chunker; choose one of {', '.join(aliases())}"
+        ) from None
+
+
+@app.command()
+def demo(
+    chunker: ChunkerOpt = None,
+    on_fail: OnFailOpt = OnFail.fix,
+    speed: Annotated[
+        float, typer.Option(min=0.1, help="Tokens per second of the simulated LLM.")
+    ] = 40.0,
+    no_delay: Annotated[bool, typer.Option("--no-delay", help="Stream at full speed.")] = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Plain text output (automatic when not a terminal).")
+    ] = False,
+) -> None:
+    """Stream an embedded LLM response through a Guard, live, and summarise."""
+    if chunker is not None:
+        _chunker(chunker)
+    from .offline import go_offline
+
+    go_offline()
+    from .demo import run_demo
+
+    delay = 0.0 if no_delay else 1.0 / speed
+    code = run_demo(chunker=chunker, on_fail=on_fail.value, delay=delay, plain=plain)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def split(
+    file: FileArg = STDIN,
+    chunker: Annotated[str, typer.Option(help="Chunker alias.")] = "sentence",
+    max_chars: Annotated[
+        int | None, typer.Option(help="Ceiling on chunk length, in characters.")
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="Units (e.g. sentences) per chunk.")
+    ] = None,
+    overlap: Annotated[
+        int | None, typer.Option(help="Units repeated at the start of the next chunk.")
+    ] = None,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            help="text: one chunk a line; jsonl: {index, start, end, text} a line, "
+            "start/end being character (code point) offsets into the input.",
+        ),
+    ] = Format.text,
+) -> None:
+    """Split a whole document into chunks."""
+    from .split import limited, split_document
+
+    strategy = limited(_chunker(chunker), max_chars, chunk_size, overlap)
+    split_document(file, strategy, fmt.value, _stdout(), progress=sys.stderr.isatty())
+
+
+@app.command()
+def guard(
+    file: FileArg = STDIN,
+    validator: Annotated[
+        str, typer.Option(help="Validator name, e.g. banned_phrases or chunkwise/redact_pii.")
+    ] = "banned_phrases",
+    phrases: Annotated[
+        list[str] | None,
+        typer.Option(help="Phrases for banned_phrases (repeatable, or comma-separated)."),
+    ] = None,
+    chunker: ChunkerOpt = None,
+    on_fail: OnFailOpt = OnFail.fix,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Validator option KEY=VALUE (repeatable; "
+                     "VALUE is read as JSON when it parses, else as text)."),
+    ] = None,
+    options: Annotated[
+        Path | None, typer.Option("--options", help="Validator options from a TOML or JSON file.")
+    ] = None,
+) -> None:
+    """Validate text as it arrives and write what passes (or its fix) as soon as released."""
+    from .guard import collect_options
+
+    kwargs = collect_options(option or [], options, phrases or [])
+    if chunker is not None:
+        _chunker(chunker)
+    from .offline import go_offline
+
+    go_offline()
+    from .guard import run_guard
+
+    code = run_guard(file, validator, kwargs, chunker, on_fail.value, _stdout())
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def bench(
+    only: Annotated[
+        list[str] | None,
+        typer.Option(help="Run only this benchmark (repeatable), e.g. stream_cost."),
+    ] = None,
+    directory: Annotated[
+        Path | None, typer.Option("--dir", help="Benchmarks folder [default: the checkout's].")
+    ] = None,
+) -> None:
+    """Run the benchmark scripts of a source checkout and print their tables."""
+    from .bench import run_benchmarks
+
+    code = run_benchmarks(directory, only or [])
+    if code:
+        raise typer.Exit(code)
+
+
+def _stdout() -> BinaryIO:
+    return sys.stdout.buffer
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args, prog_name="chunkwise", standalone_mode=False)
+    except CommandError as exc:
+        return _fail(str(exc), exc.code)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 0
+    except click.ClickException as exc:
+        return _fail(exc.format_message(), exc.exit_code)
+    except click.exceptions.Abort:
+        return _fail("aborted", 130)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
+    return result if isinstance(result, int) else 0
+
+
+def _fail(message: str, code: int) -> int:
+    sys.stderr.write(f"chunkwise: error: {' '.join(message.split())}\n")
+    sys.stderr.flush()
+    return code
+
+
+def _silence_stdout() -> None:
+    # The reader went away: keep the interpreter from complaining at exit.
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

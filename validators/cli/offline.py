@@ -1,0 +1,52 @@
+"""Keep the ``chunkwise`` process offline before Guardrails is imported.
+
+guardrails-ai reads ``~/.guardrailsrc`` when it is imported and sends usage
+metrics unless that file says ``enable_metrics=false``; litellm downloads a
+price map on import unless ``LITELLM_LOCAL_MODEL_COST_MAP=True``.  The command
+never needs either, so :func:`go_offline` settles both for this process (and
+any process it starts): when the user's own rc file does not turn metrics off,
+the process runs with a private ``HOME`` holding one that does.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["go_offline", "metrics_disabled"]
+
+_FALSE = frozenset({"false", "0", "no", "n", "f", "off"})
+_RC = "id=chunkwise-cli\nenable_metrics=false\nuse_remote_inferencing=false\n"
+
+
+def metrics_disabled(rc_file: Path) -> bool:
+    """Whether ``rc_file`` exists and says ``enable_metrics=false``."""
+    try:
+        lines = rc_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+    for line in lines:
+        key, sep, value = line.partition("=")
+        if sep and key.strip() == "enable_metrics":
+            return value.strip().strip("'\"").lower() in _FALSE
+    return False
+
+
+def go_offline() -> None:
+    """Make Guardrails and litellm work without the network; idempotent."""
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+    if not metrics_disabled(Path.home() / ".guardrailsrc"):
+        home = tempfile.mkdtemp(prefix="chunkwise-home-")
+        atexit.register(shutil.rmtree, home, ignore_errors=True)
+        (Path(home) / ".guardrailsrc").write_text(_RC, encoding="utf-8")
+        os.environ["HOME"] = os.environ["USERPROFILE"] = home
+    if "guardrails" in sys.modules:  # imported already: re-read the rc file
+        from guardrails.classes.rc import RC
+        from guardrails.settings import settings
+
+        settings.rc = RC.load()

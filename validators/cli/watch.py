@@ -1,0 +1,67 @@
+"""Per-validator tallies for the command's summaries and exit status.
+
+:func:`watch` wraps one validator instance's ``_validate`` (the instance only:
+its class and other instances are untouched) so that every chunk it validates
+is counted, with its verdict, whether a fix came with a failure, and the time
+spent.  Guardrails calls ``_validate`` once per chunk on the streaming path
+and chunkwise's ``ChunkedValidator`` once per chunk on every path.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Tally", "watch"]
+
+
+@dataclass
+class Tally:
+    """What one validator did during one run."""
+
+    name: str
+    on_fail: str
+    chunker: str
+    chunks: int = 0
+    failures: int = 0
+    fixes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def unfixed(self) -> int:
+        """Failures whose text was not replaced by a fix."""
+        return self.failures - (self.fixes if self.on_fail == "fix" else 0)
+
+    @property
+    def micros_per_chunk(self) -> float:
+        return 1e6 * self.seconds / self.chunks if self.chunks else 0.0
+
+
+def watch(validator: Any, on_fail: str) -> Tally:
+    """Start counting ``validator``'s chunks; return the live tally."""
+    strategy = getattr(validator, "chunker", None)
+    tally = Tally(
+        name=validator.rail_alias or type(validator).__name__,
+        on_fail=on_fail,
+        chunker=getattr(strategy, "alias", "") or type(strategy).__name__
+        if strategy is not None
+        else "guardrails default",
+    )
+    inner = validator._validate
+
+    def _validate(value: Any, metadata: dict[str, Any]) -> Any:
+        began = time.perf_counter()
+        try:
+            result = inner(value, metadata)
+        finally:
+            tally.seconds += time.perf_counter() - began
+        tally.chunks += 1
+        if getattr(result, "outcome", "pass") == "fail":
+            tally.failures += 1
+            if isinstance(getattr(result, "fix_value", None), str):
+                tally.fixes += 1
+        return result
+
+    validator._validate = _validate
+    return tally
