@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from .abbreviations import DEFAULT_ABBREVIATIONS, abbreviation_table
 from .base import ChunkingStrategy, Scanner
 from .scanning import RegexScanner
+from .sentence_rules import SentenceScanner
 
 __all__ = ["SentenceChunker"]
 
@@ -24,29 +27,61 @@ class _PunctuationScanner(RegexScanner):
 class SentenceChunker(ChunkingStrategy):
     """Split on sentence boundaries.
 
+    ``mode="accurate"`` (the default) ends sentences where a reader would:
+    abbreviations (``Dr.``, ``e.g.``, ``U.S.A.``, ``a.m.``), initials, decimals,
+    versions, money, times, e-mail addresses and URLs, list markers, ellipses,
+    quotations and parentheticals, ``?!`` runs, CJK terminators (``。`` and
+    full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
+    breaks before list items; the rules are listed in :mod:`.sentence_rules`.
+    A sentence whose end depends on what follows (is the word after ``U.S.``
+    ``It`` or ``Army``?) is withheld until that text arrives, so the chunks
+    do not depend on how a stream is sliced.
+    ``abbreviations`` (any iterable of strings, with or without the final
+    period, such as ``{"Approx.", "Dept"}``) extends the built-in list; an added
+    abbreviation ends a sentence only before a word that typically opens one
+    (``The``, ``It``, ``However``...).  Cost: amortised O(len(delta)).
+
     ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing
-    quote (straight or curly) or ``)``, once whitespace follows.  The whitespace
-    between sentences is not part of any chunk (it travels with the segment of
-    the sentence before it), and a chunk never begins with whitespace.  A
-    fragment not yet followed by whitespace is withheld; ``flush`` returns it
-    with surrounding whitespace stripped, or ``[]`` when only whitespace is left.
-    Abbreviations such as ``Dr.`` end a sentence in this mode.
+    quote (straight or curly) or ``)``, once whitespace follows.  Abbreviations
+    such as ``Dr.`` end a sentence in this mode.
+
+    In both modes the whitespace between sentences is not part of any chunk (it
+    travels with the segment of the sentence before it), and a chunk never
+    begins or ends with whitespace.  A fragment not yet known to be complete is
+    withheld; ``flush`` returns it with surrounding whitespace stripped, or
+    ``[]`` when only whitespace is left.
     """
 
     alias = "sentence"
-    modes = ("simple",)
+    modes = ("accurate", "simple")
 
-    def __init__(self, *, mode: str = "simple") -> None:
+    def __init__(
+        self, *, mode: str = "accurate", abbreviations: Iterable[str] | None = None
+    ) -> None:
         if mode not in self.modes:
             raise ValueError(
                 f"mode={mode!r} is not a sentence mode; choose one of "
                 f"{', '.join(map(repr, self.modes))}"
             )
+        if abbreviations is not None and mode != "accurate":
+            raise ValueError(
+                f"abbreviations={abbreviations!r:.80} applies to mode='accurate' only; "
+                f"mode={mode!r} ends a sentence at every period"
+            )
         self.mode = mode
+        self._table = abbreviation_table(abbreviations)
+        self.abbreviations: frozenset[str] = frozenset(
+            w for w in self._table if w not in DEFAULT_ABBREVIATIONS
+        )
 
     def _params(self) -> dict[str, object]:
-        return {"mode": self.mode}
+        params: dict[str, object] = {"mode": self.mode}
+        if self.abbreviations:
+            params["abbreviations"] = sorted(self.abbreviations)
+        return params
 
     def scanner(self) -> Scanner:
-        return _PunctuationScanner()
+        if self.mode == "simple":
+            return _PunctuationScanner()
+        return SentenceScanner(self._table)

@@ -1,0 +1,112 @@
+"""Abbreviation tables for accurate sentence chunking, and the ``abbreviations=`` check.
+
+An abbreviation is stored in canonical form: lower case, without its final
+period, inner periods kept (``"Dr."`` -> ``"dr"``, ``"U.S.A."`` -> ``"u.s.a"``).
+Each has a *kind* that says what a period after it means when the next word is
+capitalised (a lower-case next word never starts a sentence, whatever precedes):
+
+* :data:`PREFIX`: it introduces what follows (``Dr. Smith``, ``e.g. Paris``), so
+  it never ends a sentence;
+* :data:`FINAL`: it often ends a sentence and rarely precedes a name
+  (``etc.``, ``a.m.``, ``No.`` before a word rather than a number), so a
+  capitalised next word starts a new sentence; a digit does not (``No. 5``);
+* :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``): the sentence
+  ends only if the next word is one that typically opens a sentence (see
+  :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
+  ``the U.S. Army`` stays whole while ``in the U.S. It was`` splits.
+
+User-supplied abbreviations are :data:`MEDIAL` unless the defaults already
+know them; they extend the defaults and never replace them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+__all__ = [
+    "DEFAULT_ABBREVIATIONS",
+    "FINAL",
+    "MEDIAL",
+    "PREFIX",
+    "SENTENCE_STARTERS",
+    "abbreviation_table",
+]
+
+PREFIX = 0
+FINAL = 1
+MEDIAL = 2
+
+_PREFIX = """
+    mr mrs ms mx messrs mme mlle dr prof rev hon sen gov capt cmdr lt sgt cpl pvt
+    adm brig supt insp fr
+    e.g i.e cf vs viz approx ca
+"""
+_FINAL = """
+    etc a.m p.m no nos nr p pp fig figs vol vols ch chap sect para eq eqs op
+"""
+_MEDIAL = """
+    st mt ft gen col maj rep pres det jr sr esq inc ltd co corp llc plc bros dept univ assn est
+    jan feb apr jun jul aug sep sept oct nov dec tue tues thu thur thurs fri
+    u.s u.s.a u.k e.u u.n d.c n.y l.a ph.d m.d b.a m.a b.sc m.sc d.phil i.v a.d b.c
+    al ave blvd rd hwy hr hrs sq oz lb lbs min max govt intl natl mfg mgr
+"""
+
+
+def _table() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for kind, words in ((PREFIX, _PREFIX), (FINAL, _FINAL), (MEDIAL, _MEDIAL)):
+        for word in words.split():
+            table[word] = kind
+    return table
+
+
+#: The built-in abbreviations, canonical form -> kind.
+DEFAULT_ABBREVIATIONS: Mapping[str, int] = _table()
+
+#: Words that typically open a sentence (lower case): after a :data:`MEDIAL`
+#: abbreviation, a capitalised word from this list starts a new sentence.
+SENTENCE_STARTERS: frozenset[str] = frozenset(
+    """
+    a an the this that these those there here i we you he she it they my our your
+    his her its their what when where which who whom whose why how if but and or so
+    yet nor for in on at as by from to with after before since while although though
+    because however therefore thus meanwhile also then now still many most some
+    several every each all both no not once only please let is are was were do does
+    did can could will would should shall might must have has had yes finally first
+    next instead overall today yesterday tomorrow
+    """.split()
+)
+
+
+def abbreviation_table(
+    abbreviations: Iterable[str] | None, *, param: str = "abbreviations"
+) -> dict[str, int]:
+    """The defaults extended by ``abbreviations`` (canonical form -> kind).
+
+    ``abbreviations`` is ``None`` or an iterable of strings such as ``"Approx."``,
+    ``"approx"`` or ``"Ph.D."`` (with or without the final period, any case).
+    Raises ``TypeError`` for a single string or a non-string item and
+    ``ValueError`` for an empty item or one containing whitespace; both name
+    ``param`` and the offending value.
+    """
+    table = dict(DEFAULT_ABBREVIATIONS)
+    if abbreviations is None:
+        return table
+    if isinstance(abbreviations, (str, bytes)) or not isinstance(abbreviations, Iterable):
+        raise TypeError(
+            f"{param} must be an iterable of strings such as {{'Approx.', 'Fig.'}}, "
+            f"got {type(abbreviations).__name__}: {abbreviations!r:.80}"
+        )
+    for item in abbreviations:
+        if not isinstance(item, str):
+            raise TypeError(
+                f"{param} must contain only strings, got {type(item).__name__}: {item!r:.80}"
+            )
+        word = item.strip().rstrip(".")
+        if not word or word.startswith(".") or any(c.isspace() for c in word):
+            raise ValueError(
+                f"{param} item {item!r:.80} is not an abbreviation: give one word "
+                "with or without its final period, such as 'Approx.' or 'U.S.A.'"
+            )
+        table.setdefault(word.lower(), MEDIAL)
+    return table
