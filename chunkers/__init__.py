@@ -3,6 +3,8 @@
 Pure standard library: nothing here imports Guardrails.
 """
 
+from functools import partial
+
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .paragraph import ParagraphChunker
 from .registry import ChunkerSpec, aliases, register_alias, resolve_chunker
@@ -11,6 +13,7 @@ from .stream import ChunkStream, Piece, RescanScanner
 from .word import WordChunker
 
 register_alias("sentence", SentenceChunker)
+register_alias("sentence-simple", partial(SentenceChunker, mode="simple"))
 register_alias("word", WordChunker)
 register_alias("paragraph", ParagraphChunker)
 
