@@ -14,7 +14,8 @@ whitespace travels with it (``Cut.stop``).
   ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
 * A blank line always ends a sentence.  A single line break does when the next
   line starts with a list marker: a bullet (``-``, ``*``, ``+``, ``•``...),
-  ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``.
+  ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``; and
+  it ends a chunk that opens with a Markdown heading marker (``## Usage``).
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
@@ -79,6 +80,7 @@ _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
+_HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET_LEAD = re.compile("[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014]\\s+")
 _NO_CUTS: list[Cut] = []
 
@@ -103,8 +105,8 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_kind", "_last", "_newlines", "_phase", "_pos", "_scan", "_spaced",
-        "_start", "_total", "_word", "_word_at_start",
+        "_ellipsis", "_heading", "_kind", "_last", "_newlines", "_phase", "_pos", "_scan",
+        "_spaced", "_start", "_total", "_word", "_word_at_start",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
@@ -125,6 +127,7 @@ class SentenceScanner(Scanner):
         self._bang = self._ellipsis = self._spaced = self._word_at_start = False
         self._dots = 0
         self._word: str | None = None
+        self._heading: bool | None = None  # does the chunk open with "# "?
 
     # -- driving -----------------------------------------------------------
 
@@ -146,6 +149,7 @@ class SentenceScanner(Scanner):
                     self._pos = self._total
                     break
                 self._start = self._pos = self._cend = base + m.start()
+                self._heading = None
             if self._ci < 0:
                 m = _FINDER.search(buf, self._pos - base)
                 if m is None:
@@ -165,6 +169,7 @@ class SentenceScanner(Scanner):
                 cuts = []
             cuts.append(Cut(self._start, chunk_end, stop))
             self._start = self._pos = self._cend = stop
+            self._heading = None
         self._trim()
         return cuts or _NO_CUTS
 
@@ -199,6 +204,8 @@ class SentenceScanner(Scanner):
         keep = (self._scan if self._ci >= 0 else self._pos) - LOOKBEHIND
         if keep <= self._base:
             return
+        if self._heading is None and self._start is not None and self._start < keep:
+            self._is_heading()
         if self._ci >= 0 and self._kind == _TERM and self._word is None:
             self._read_word()
         self._buf = self._buf[keep - self._base :]
@@ -256,7 +263,7 @@ class SentenceScanner(Scanner):
         if self._kind == _CJK:
             return (b, e)
         if self._kind == _LINE:
-            if self._newlines >= 2 or self._list_marker(e):
+            if self._newlines >= 2 or self._is_heading() or self._list_marker(e):
                 return (b, e)
             self._pos = e
             return None
@@ -349,6 +356,16 @@ class SentenceScanner(Scanner):
             and _BULLET_LEAD.fullmatch(self._buf, chunk - self._base, start - self._base)
             is not None
         )
+
+    def _is_heading(self) -> bool:
+        """Whether the current chunk opens with a Markdown heading marker."""
+        if self._heading is None:
+            start = self._start
+            assert start is not None
+            self._heading = (
+                _HEADING.match(self._buf, start - self._base) is not None
+            )
+        return self._heading
 
     def _list_marker(self, at: int) -> bool:
         """Whether a list item or heading marker starts at ``at``."""
