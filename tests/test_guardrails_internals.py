@@ -1,0 +1,155 @@
+"""Pin the guardrails-ai internals that chunkwise relies on.
+
+Each test states one fact about guardrails-ai 0.11 that adapters/ builds on
+(see the docstrings of adapters/chunked.py and adapters/guarded.py).  If an
+upgrade changes one of them, this file fails first, naming the fact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Iterator
+from importlib.metadata import version
+from typing import Any, ClassVar
+
+from guardrails import AsyncGuard, Guard
+from guardrails.classes.history import Iteration
+from guardrails.validator_base import Validator, register_validator
+from guardrails.validator_service.sequential_validator_service import (
+    SequentialValidatorService,
+)
+from guardrails_ai.types import PassResult, ValidationResult
+
+from guardrails_ai.chunkwise.adapters.guarded import _without_output_validators
+
+MESSAGES = [{"role": "user", "content": "hi"}]
+
+
+@register_validator(name="chunkwise-internals/probe", data_type="string")
+class _Probe(Validator):
+    """Records the keyword arguments Guardrails passes to validate_stream."""
+
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        return PassResult()
+
+    def validate_stream(self, chunk: Any, metadata: dict[str, Any], **kwargs: Any) -> Any:
+        type(self).seen.append(dict(kwargs))
+        return super().validate_stream(chunk, metadata, **kwargs)
+
+
+def _llm(deltas: list[str]) -> Any:
+    def llm(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
+        yield from deltas
+
+    return llm
+
+
+def test_version_is_the_tested_range() -> None:
+    assert version("guardrails-ai").startswith("0.11."), version("guardrails-ai")
+
+
+def test_get_validators_reads_back_use() -> None:
+    probe = _Probe(on_fail="noop")
+    guard = Guard().use(probe)
+    assert guard.get_validators("output") == [probe]
+    assert [ref.on for ref in guard.validators] == ["$"]
+    assert guard._validator_map == {"$": [probe]}
+
+
+def test_a_copy_without_output_validators_shares_history_and_leaves_the_guard_alone() -> None:
+    probe = _Probe(on_fail="noop")
+    guard = Guard().use(probe)
+    bare = _without_output_validators(guard)
+    assert bare.get_validators("output") == []
+    assert guard.get_validators("output") == [probe]
+    assert bare.history is guard.history
+    list(bare(_llm(["a. ", "b"]), messages=MESSAGES, stream=True))
+    assert len(guard.history) == 1
+
+
+def test_a_guard_without_validators_yields_each_delta_as_raw_output() -> None:
+    deltas = ["Hel", "lo. ", "", "World"]
+    outcomes = list(Guard()(_llm(deltas), messages=MESSAGES, stream=True))
+    # Empty deltas are skipped; every other delta comes back unchanged.
+    assert [o.raw_llm_output for o in outcomes] == ["Hel", "lo. ", "World"]
+    assert [o.validated_output for o in outcomes] == ["Hel", "lo. ", "World"]
+
+
+def test_an_async_guard_without_validators_yields_each_delta() -> None:
+    deltas = ["Hel", "lo. ", "World"]
+
+    class Response:
+        def __init__(self) -> None:
+            self.completion_stream = self._stream()
+
+        async def _stream(self) -> Any:
+            for delta in deltas:
+                yield delta
+
+    async def llm(*, messages: Any = None, **kwargs: Any) -> Response:
+        return Response()
+
+    async def collect() -> list[Any]:
+        return [o async for o in await AsyncGuard()(llm, messages=MESSAGES, stream=True)]
+
+    outcomes = asyncio.run(collect())
+    assert "".join(o.raw_llm_output or "" for o in outcomes) == "".join(deltas)
+
+
+def test_sync_stream_validation_runs_inside_an_iteration_frame() -> None:
+    """ChunkedValidator finds its stream's identity as the local ``iteration``."""
+    params = inspect.signature(SequentialValidatorService.run_validator).parameters
+    assert list(params)[1] == "iteration"
+    assert "iteration" in SequentialValidatorService.run_validator.__code__.co_varnames
+    assert Iteration.__name__ == "Iteration"
+
+
+def test_sync_fix_path_passes_remainder_only_after_a_withheld_last_delta() -> None:
+    """The fix path asks for the remainder only of validators that returned None
+    for the last delta; the noop path never does.  So a ChunkedValidator's last
+    fragment is validated on the plain fix path only when the last delta
+    completed no chunk (or the LLM marks its last chunk with finish_reason)."""
+    _Probe.seen = []
+    list(Guard().use(_Probe(on_fail="fix"))(_llm(["a. b", "c"]), messages=MESSAGES, stream=True))
+    assert [bool(kw.get("remainder")) for kw in _Probe.seen] == [False, False, True]
+    _Probe.seen = []
+    list(Guard().use(_Probe(on_fail="fix"))(_llm(["a", "b. c"]), messages=MESSAGES, stream=True))
+    assert not any(kw.get("remainder") for kw in _Probe.seen)
+    _Probe.seen = []
+    list(Guard().use(_Probe(on_fail="noop"))(_llm(["a. b"]), messages=MESSAGES, stream=True))
+    assert not any(kw.get("remainder") for kw in _Probe.seen)
+
+
+def test_async_stream_passes_context_and_context_vars() -> None:
+    _Probe.seen = []
+
+    class Response:
+        def __init__(self) -> None:
+            self.completion_stream = self._stream()
+
+        async def _stream(self) -> Any:
+            yield "a. b"
+
+    async def llm(*, messages: Any = None, **kwargs: Any) -> Response:
+        return Response()
+
+    guard = AsyncGuard().use(_Probe(on_fail="noop"))
+
+    async def collect() -> list[Any]:
+        return [o async for o in await guard(llm, messages=MESSAGES, stream=True)]
+
+    asyncio.run(collect())
+    assert _Probe.seen and all("context" in kw and "context_vars" in kw for kw in _Probe.seen)
+
+
+def test_validator_exposes_on_fail_descriptor_and_method() -> None:
+    def handler(value: Any, result: Any) -> str:
+        return "x"
+
+    assert _Probe(on_fail="filter").on_fail_descriptor.value == "filter"
+    custom = _Probe(on_fail=handler)
+    assert custom.on_fail_descriptor.value == "custom"
+    assert custom.on_fail_method is handler
