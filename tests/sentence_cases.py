@@ -207,7 +207,11 @@ CASES: dict[str, list[Case]] = {
         ),
         (
             "\u300c\u672c\u5f53\u3002\u300d\u5f7c\u306f\u8a00\u3063\u305f\u3002 Then English.",
-            ["\u300c\u672c\u5f53\u3002\u300d", "\u5f7c\u306f\u8a00\u3063\u305f\u3002", "Then English."],
+            [
+                "\u300c\u672c\u5f53\u3002\u300d",
+                "\u5f7c\u306f\u8a00\u3063\u305f\u3002",
+                "Then English.",
+            ],
         ),
     ],
     "blank_lines": [
