@@ -11,7 +11,8 @@ accepts or rejects them:
   numbers with a trunk ``0`` (``020 7946 0958``); groups are separated by at
   most one space, ``-`` or ``.``, never by a ``.`` followed by a space;
 * ``card``: 13 to 19 digits, optionally grouped by single spaces or hyphens,
-  not starting with 0, passing the Luhn check;
+  not starting with 0, passing the Luhn check (a group after the number that
+  the pattern swallowed is given back, as for IBANs);
 * ``iban``: two capital letters, two check digits and 11 to 30 letters or
   digits, compact or in groups of four, passing ISO 7064 mod 97-10; a group
   after the IBAN that the pattern swallowed is given back;
@@ -86,7 +87,7 @@ _PHONE = _compile(
     r"|(?:\(0\d{1,4}\) ?|0\d{1,4}" + _SEP + r"?)\d{3,4}" + _SEP + r"?\d{3,4}"
     r")(?!\w|[.-]\d)"
 )
-_CARD = _compile(r"(?<![\w.-])(?<!\d )[1-9](?:[ -]?\d){12,18}(?!\w|[ -]\d)")
+_CARD = _compile(r"(?<![\w.-])(?<!\d )[1-9](?:[ -]?\d){12,18}(?!\w)")
 _IBAN = _compile(
     r"(?<!\w)[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
     r"(?!\w)"
@@ -147,7 +148,16 @@ def _phone(text: str, m: re.Match[str]) -> int | None:
 
 
 def _card(text: str, m: re.Match[str]) -> int | None:
-    return m.end() if luhn_valid(_digits(m.group())) else None
+    # A grouped number may be followed by another number ("... 1111 10
+    # times"): try the whole match, then up to each separator before it.
+    candidate = m.group()
+    ends = [len(candidate)] + [i for i in range(len(candidate) - 1, 0, -1)
+                               if candidate[i] in " -"]
+    for end in ends:
+        digits = _digits(candidate[:end])
+        if len(digits) >= 13 and luhn_valid(digits):
+            return m.start() + end
+    return None
 
 
 def _iban(text: str, m: re.Match[str]) -> int | None:

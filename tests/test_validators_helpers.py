@@ -1,0 +1,298 @@
+"""The validators' pure helpers: Unicode folding, phrase matching, PII detectors."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise._args import optional_positive_int, positive_int, str_list
+from guardrails_ai.chunkwise._normalize import fold, fold_text, is_ignorable
+from guardrails_ai.chunkwise._phrases import PhraseMatcher, merge_spans
+from guardrails_ai.chunkwise._pii import (
+    ENTITIES,
+    LONGEST_ENTITY,
+    find_entities,
+    iban_valid,
+    luhn_valid,
+)
+
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
+
+# -- folding -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "folded"),
+    [
+        ("Hello", "hello"),
+        ("\uff28\uff45\uff4c\uff4c\uff4f", "hello"),  # full-width letters
+        ("he\u200bl\u200cl\u200do\u2060", "hello"),  # zero-width characters
+        ("hel\u00adlo", "hello"),  # soft hyphen
+        ("\ufb01ne", "fine"),  # ligature
+        ("Stra\u00dfe", "strasse"),  # casefold
+        ("\u2460", "1"),  # circled digit
+        ("cafe\u0301", "caf\u00e9"),  # composed
+        ("\u2163", "iv"),  # roman numeral
+    ],
+)
+def test_fold_examples(source: str, folded: str) -> None:
+    assert fold_text(source) == folded
+
+
+def test_ignorable_characters() -> None:
+    for char in ZERO_WIDTH + "\ufe0f\u034f\u202e":
+        assert is_ignorable(char), hex(ord(char))
+    for char in "a \n\u0301\u00e9":
+        assert not is_ignorable(char)
+
+
+@given(st.text(max_size=60))
+def test_fold_map_covers_source_in_order(source: str) -> None:
+    folded = fold(source)
+    assert len(folded.starts) == len(folded.ends) == len(folded.text)
+    assert list(folded.starts) == sorted(folded.starts)
+    for i, (start, end) in enumerate(zip(folded.starts, folded.ends, strict=True)):
+        assert 0 <= start < end <= len(source)
+        # Each folded character comes from its cluster, folded.
+        assert folded.text[i] in fold_text(source[start:end])
+    # Folding is idempotent on what ignorables leave.
+    assert fold_text(folded.text) == fold_text(fold_text(folded.text))
+
+
+@given(st.text(alphabet=st.characters(codec="ascii"), max_size=60))
+def test_fold_ascii_is_lower(source: str) -> None:
+    folded = fold(source)
+    assert folded.text == source.lower()
+    assert [folded.source_span(i, i + 1) for i in range(len(source))] == [
+        (i, i + 1) for i in range(len(source))
+    ]
+
+
+# -- phrase matching -------------------------------------------------------------------
+
+
+def spans(matcher: PhraseMatcher, text: str) -> list[tuple[str, str]]:
+    return [(text[m.start : m.end], m.phrase) for m in matcher.find(text)]
+
+
+def test_phrases_whole_word_case_insensitive() -> None:
+    m = PhraseMatcher(["bad", "bad word", "C++"])
+    assert spans(m, "Bad, BAD word; badly abad bad_x c++ c++x") == [
+        ("Bad", "bad"),
+        ("BAD word", "bad word"),
+        ("c++", "C++"),
+    ]
+
+
+def test_phrases_whitespace_runs_and_unicode_tricks() -> None:
+    m = PhraseMatcher(["bad word"])
+    for text in [
+        "a bad \n\t word",
+        "a \uff42\uff41\uff44 \uff57\uff4f\uff52\uff44",
+        "a b\u200ba\u200cd w\u00ador\u2060d!",
+        "a BaD\u3000WoRd",  # ideographic space folds to a space
+    ]:
+        [(found, phrase)] = spans(m, text)
+        assert phrase == "bad word"
+        assert text.index(found) == 2
+        assert found[0] not in " " and found[-1] not in ZERO_WIDTH
+
+
+def test_phrases_overlapping_all_reported() -> None:
+    m = PhraseMatcher(["foo bar", "bar baz"])
+    assert spans(m, "foo bar baz") == [("foo bar", "foo bar"), ("bar baz", "bar baz")]
+    assert merge_spans([(0, 7), (4, 11), (20, 22), (22, 23)]) == [(0, 11), (20, 23)]
+
+
+def test_phrases_longest_from_each_start() -> None:
+    m = PhraseMatcher(["new", "new york", "new york city"])
+    assert spans(m, "new york city") == [("new york city", "new york city")]
+    assert spans(m, "new yorkshire") == [("new", "new")]
+
+
+def test_phrase_matcher_rejects_invisible_phrase() -> None:
+    with pytest.raises(ValueError, match="empty once folded"):
+        PhraseMatcher(["\u200b \u200d"])
+
+
+def test_phrase_matching_linear_shape() -> None:
+    # A thousand phrases share one trie-shaped pattern, no alternation of a
+    # thousand branches at the root.
+    words = [f"w{i:04d}" for i in range(1000)]
+    m = PhraseMatcher(words)
+    pattern = m._regex.pattern
+    assert pattern.count("w") == 1 + pattern.count(r"\w")
+    text = " ".join(words[::7])
+    assert [p for _, p in spans(m, text)] == words[::7]
+
+
+_TOKENS = ["bad", "word", "ok", "B\u200bAD", "\uff42ad", ".", "\n", "bad_", "\u00e9bad"]
+
+
+@given(st.lists(st.sampled_from(_TOKENS), max_size=20))
+def test_phrase_matches_are_whole_words_in_source(tokens: list[str]) -> None:
+    text = " ".join(tokens)
+    m = PhraseMatcher(["bad"])
+    for match in m.find(text):
+        assert fold_text(text[match.start : match.end]) == "bad"
+        before = fold_text(text[: match.start])[-1:]
+        after = fold_text(text[match.end :])[:1]
+        assert not re.match(r"\w", before) and not re.match(r"\w", after)
+    expected = sum(1 for t in tokens if fold_text(t) == "bad")
+    assert len(m.find(text)) == expected
+
+
+# -- PII detectors ---------------------------------------------------------------------
+
+
+def found(text: str, entities: tuple[str, ...] = ENTITIES) -> list[tuple[str, str]]:
+    return [(e.name, text[e.start : e.end]) for e in find_entities(text, entities)]
+
+
+@pytest.mark.parametrize(
+    ("digits", "valid"),
+    [
+        ("4111111111111111", True),
+        ("4111111111111112", False),
+        ("5555555555554444", True),
+        ("378282246310005", True),
+        ("6011111111111117", True),
+        ("79927398713", True),
+        ("79927398710", False),
+    ],
+)
+def test_luhn(digits: str, valid: bool) -> None:
+    assert luhn_valid(digits) is valid
+
+
+@pytest.mark.parametrize(
+    ("iban", "valid"),
+    [
+        ("DE89370400440532013000", True),
+        ("DE89370400440532013001", False),
+        ("GB82WEST12345698765432", True),
+        ("GB82WEST12345698765433", False),
+        ("FR1420041010050500013M02606", True),
+        ("NO9386011117947", True),
+        ("DE8937040044", False),  # too short
+    ],
+)
+def test_iban_mod97(iban: str, valid: bool) -> None:
+    assert iban_valid(iban) is valid
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mail john.doe+tag@example.co.uk.", [("email", "john.doe+tag@example.co.uk")]),
+        ("jos\u00e9@exampl\u00e9.de", [("email", "jos\u00e9@exampl\u00e9.de")]),
+        ("user@localhost or @handle or a@b.c", []),
+        ("call (415) 555-0123 now", [("phone", "(415) 555-0123")]),
+        ("call 415.555.0123.", [("phone", "415.555.0123")]),
+        ("call +44 20 7946 0958", [("phone", "+44 20 7946 0958")]),
+        ("call +1-415-555-0123", [("phone", "+1-415-555-0123")]),
+        ("call 020 7946 0958", [("phone", "020 7946 0958")]),
+        ("+12 345", []),  # too few digits
+        ("card 4111 1111 1111 1111", [("card", "4111 1111 1111 1111")]),
+        ("card 4111-1111-1111-1111", [("card", "4111-1111-1111-1111")]),
+        ("card 4111 1111 1111 1112", []),  # Luhn fails
+        ("card 378282246310005!", [("card", "378282246310005")]),
+        ("DE89 3704 0044 0532 0130 00", [("iban", "DE89 3704 0044 0532 0130 00")]),
+        ("GB82WEST12345698765432.", [("iban", "GB82WEST12345698765432")]),
+        ("GB82WEST12345698765433", []),  # mod 97 fails
+        (
+            "ES91 2100 0418 4502 0005 1332 CASH",  # the next word is given back
+            [("iban", "ES91 2100 0418 4502 0005 1332")],
+        ),
+        ("ip 192.168.0.1.", [("ipv4", "192.168.0.1")]),
+        ("ip 256.1.1.1 or 1.2.3 or 01.2.3.4", []),
+        ("ip 2001:db8::8a2e:370:7334", [("ipv6", "2001:db8::8a2e:370:7334")]),
+        ("ip ::1 and fe80::1 and ::ffff:192.0.2.1", [
+            ("ipv6", "::1"), ("ipv6", "fe80::1"), ("ipv6", "::ffff:192.0.2.1"),
+        ]),
+        ("at 10:30:00 the MAC 00:1A:2B:3C:4D:5E and std::vector and ::", []),
+        ("x4111111111111111 and 4111111111111111x", []),  # glued to words
+    ],
+)
+def test_entities(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+def test_entities_filter_and_overlap() -> None:
+    text = "a@example.com 4111 1111 1111 1111 10.0.0.1"
+    assert found(text, ("card",)) == [("card", "4111 1111 1111 1111")]
+    assert [n for n, _ in found(text)] == ["email", "card", "ipv4"]
+
+
+def test_longest_email_fits() -> None:
+    local = "a" * 64
+    domain = ".".join(["b" * 63] * 3) + ".com"
+    address = f"{local}@{domain}"
+    assert len(address) > LONGEST_ENTITY
+    assert found(address) == []
+    address = f"{local}@{'b' * 63}.{'c' * 63}.{'d' * 57}.com"
+    assert len(address) == LONGEST_ENTITY
+    assert found(address) == [("email", address)]
+
+
+@given(st.text(alphabet="0123456789 .-+():@abcDE", max_size=200))
+def test_entities_never_overlap_and_pass_checks(text: str) -> None:
+    entities = find_entities(text)
+    for a, b in itertools.pairwise(entities):
+        assert a.end <= b.start
+    for e in entities:
+        value = text[e.start : e.end]
+        assert value == value.strip()
+        digits = "".join(c for c in value if c.isdigit())
+        if e.name == "card":
+            assert luhn_valid(digits) and 13 <= len(digits) <= 19
+        if e.name == "phone":
+            assert 8 <= len(digits) <= 15
+
+
+def test_entities_linear_on_adversarial_runs() -> None:
+    # Long runs that almost match: digits, separators, "+" and hex colons.
+    for text in ["1" * 20000, "1 " * 10000, "+1" * 10000, "a:" * 10000, "a." * 10000 + "@"]:
+        assert find_entities(text) == [] or text.startswith("+")
+
+
+def test_no_entity_holds_a_sentence_boundary() -> None:
+    # The sentence chunker cuts after [.!?] + closer? + whitespace: no entity
+    # any detector accepts contains that.
+    boundary = re.compile("[.!?][\"'\u201d\u2019)]?\\s")
+    samples = [
+        "(415) 555-0123", "+44 (20) 7946 0958", "john.doe@example.co.uk",
+        "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111", "::ffff:192.0.2.1",
+    ]
+    for sample in samples:
+        assert found(sample) and not boundary.search(sample)
+
+
+# -- argument checks -------------------------------------------------------------------
+
+
+def test_argument_helpers() -> None:
+    assert positive_int("n", 3) == 3
+    assert optional_positive_int("n", None) is None
+    for bad, error in [(0, ValueError), (-1, ValueError), (True, TypeError), (1.5, TypeError)]:
+        with pytest.raises(error, match=f"n must be an int >= 1, got .*{bad!r}"):
+            positive_int("n", bad)
+    assert str_list("xs", ("a", "b")) == ["a", "b"]
+    with pytest.raises(TypeError, match=r"xs must be a list of str, got str 'ab'.*\['ab'\]"):
+        str_list("xs", "ab")
+    with pytest.raises(TypeError, match="xs must hold str only, got int: 3"):
+        str_list("xs", ["a", 3])
+    with pytest.raises(ValueError, match="xs must not be empty"):
+        str_list("xs", [])
+    with pytest.raises(TypeError, match="xs must be a list of str, got int: 5"):
+        str_list("xs", 5)
+
+
+def test_nfkc_is_what_we_rely_on() -> None:
+    # Guard against a Python whose unicodedata disagrees with these tests.
+    assert unicodedata.normalize("NFKC", "\uff41") == "a"
