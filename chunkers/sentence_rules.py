@@ -85,7 +85,7 @@ _BULLET_LEAD = re.compile("[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014]\\s+")
 _NO_CUTS: list[Cut] = []
 
 # Next-token categories.
-_LOWER, _UPPER, _DIGIT, _DOT, _OTHER = range(5)
+_LOWER, _UPPER, _DIGIT, _OTHER, _MARKER = range(5)
 # Candidate kinds and phases.
 _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
@@ -297,28 +297,38 @@ class SentenceScanner(Scanner):
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _LOWER:
-            return False
-        if self._bang or self._b > self._a:
-            return True
+            if not self._list_marker(e):
+                return False
+            cat = _MARKER
         if self._word is None:
             self._read_word()
-        if self._ellipsis or self._dots > 1 or self._spaced:
-            return cat == _UPPER
         word = self._word
+        ellipsis = self._ellipsis or self._dots > 1 or self._spaced
+        if (
+            word
+            and self._word_at_start
+            and not (self._bang or ellipsis)
+            and _LIST_MARK.fullmatch(word)
+        ):
+            return False  # "1." or "b.)" opening a list item
+        if self._bang or self._b > self._a:
+            return True
+        if ellipsis:
+            return cat == _UPPER or cat == _MARKER
         if not word:
             return True
-        if self._word_at_start and _LIST_MARK.fullmatch(word):
-            return False
         kind = self._abbr.get(word.lower())
         if kind is None:
             if (len(word) == 1 and word.isalpha()) or _DOTTED.fullmatch(word):
                 kind = MEDIAL
             else:
                 return True
-        if kind == PREFIX or cat != _UPPER:
+        if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
             return False
         if kind == FINAL:
             return True
+        if cat == _MARKER:
+            return False
         # MEDIAL: only before a sentence starter that is not an initial.
         k = j
         while char(k).isalpha():
@@ -386,6 +396,11 @@ class SentenceScanner(Scanner):
         if c.isdigit():
             j = at
             while char(j).isdigit() and j - at < 3:
+                j += 1
+            return char(j) in ".)" and char(j + 1).isspace()
+        if c in "ivxIVX":
+            j = at
+            while char(j) in "ivxIVX" and j - at < 5:
                 j += 1
             return char(j) in ".)" and char(j + 1).isspace()
         if c.isascii() and c.isalpha():
