@@ -1,0 +1,448 @@
+"""Size limits on any chunker: a ``max_chars`` ceiling, ``chunk_size`` units, ``overlap``.
+
+Boundary first, size second.  :class:`Bounded` keeps every unit of an inner
+chunker that fits under ``max_chars`` as it is; a unit that does not fit is cut
+at the next smaller boundary, down a *fallback chain* that ends in a hard cut::
+
+    structure -> paragraph -> sentence -> word -> (whitespace) -> hard cut
+
+The chain starts below the inner chunker's own level (a paragraph chunker falls
+back to sentences, a sentence chunker to words; a chunker of unknown level to
+sentences).  Inside an over-long unit the cut is made at the *last* boundary of
+the first level that has one within reach, so the pieces are as long as the
+ceiling allows and nothing is cut below the level it needs: no word is cut
+unless a single word is longer than ``max_chars``.
+
+:class:`Grouped` puts ``chunk_size`` consecutive units in one chunk (fewer when
+``max_chars`` would be exceeded) and, for whole documents only, repeats
+``overlap`` units at the start of the next chunk.  :func:`limit` builds either
+from an alias or a strategy.
+
+What ``max_chars`` bounds.  Segments of these chunkers end where their chunk
+ends: whatever lies between two chunks (whitespace, the inner chunker's
+separator) travels at the head of the *next* segment.  ``max_chars`` bounds the
+whole segment, lead included, so it bounds every chunk, every segment (the
+closing one too) and the text a stream holds back: after every ``feed`` at most
+``max_chars`` characters are pending.  A run of whitespace that cannot travel
+with the chunk after it within the ceiling becomes a segment of its own, whose
+chunk is that whitespace (chunks are never empty); this only happens when the
+whitespace and the word after it together exceed ``max_chars``.
+
+Streaming.  Both combinators are scanners: the inner scanner is fed in slices
+that end at *checkpoints* (``max_chars + 1`` characters after the start of the
+pending text), and every decision depends only on the text seen up to a
+checkpoint, never on how the stream was sliced (delta invariance).  A unit
+counts as fitting when the inner chunker has completed it by the checkpoint; a
+unit whose end can only be decided further on (a sentence whose end depends on
+the next word) is cut by the fallback chain instead.  Cost: amortised
+O(len(delta)); the fallback chain re-runs its chunkers over at most
+``max_chars + 1`` pending characters per cut it decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .registry import ChunkerSpec, resolve_chunker
+from .stream import scanner_for
+
+__all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
+
+Strategy = ChunkingStrategy | SplitFlush
+Span = tuple[int, int]
+
+_NO_CUTS: list[Cut] = []
+
+#: The fallback chain below each built-in chunker, by alias.
+_CHAINS: dict[str, tuple[str, ...]] = {
+    "structure": ("paragraph", "sentence", "word"),
+    "paragraph": ("sentence", "word"),
+    "line": ("sentence", "word"),
+    "sentence": ("word",),
+    "fixed": ("word",),
+    "word": (),
+}
+_DEFAULT_CHAIN = ("sentence", "word")
+
+
+def _check_int(name: str, value: object, minimum: int) -> int:
+    if type(value) is not int:  # bool is an int subclass: rejected on purpose
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r:.80}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+    return value
+
+
+def _check_max_chars(value: object) -> int | None:
+    return None if value is None else _check_int("max_chars", value, 1)
+
+
+def fallback_chain(chunker: ChunkerSpec) -> tuple[Strategy, ...]:
+    """The default fallback levels below ``chunker``, largest first (hard cut implied)."""
+    strategy = resolve_chunker(chunker)
+    while isinstance(strategy, (Bounded, Grouped)):
+        strategy = strategy.inner
+    alias = getattr(strategy, "alias", "") if isinstance(strategy, ChunkingStrategy) else ""
+    names = _CHAINS.get(alias, _DEFAULT_CHAIN)
+    return tuple(resolve_chunker(name) for name in names)
+
+
+def split_spans(chunker: ChunkerSpec, text: str) -> list[Span]:
+    """``(start, end)`` offsets into ``text`` of every chunk ``split_text`` returns.
+
+    For RAG pipelines that keep offsets: ``[text[a:b] for a, b in spans]`` are
+    the chunks.  Uses the chunker's own ``split_spans`` when it has one (so a
+    :class:`Grouped` chunker with ``overlap`` gives overlapping spans).
+    """
+    strategy = resolve_chunker(chunker)
+    own = getattr(strategy, "split_spans", None)
+    if callable(own):
+        spans: list[Span] = own(text)
+        return spans
+    return _layout_spans(_layout(strategy, text))
+
+
+def _layout(strategy: Strategy, text: str) -> Layout:
+    if isinstance(strategy, ChunkingStrategy):
+        return strategy.locate(text)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+    scanner = scanner_for(strategy)
+    cuts = tuple(scanner.feed(text))
+    return Layout(cuts, cuts[-1].stop if cuts else 0, scanner.finish())
+
+
+def _layout_spans(layout: Layout) -> list[Span]:
+    spans = [(c.start, c.end) for c in layout.cuts]
+    if layout.fragment:
+        spans.append(layout.fragment)
+    return spans
+
+
+class _Paced(Scanner):
+    """Feeds an inner scanner in slices that end at checkpoints.
+
+    ``_p`` is where the pending text (and the next segment) starts; with a
+    ceiling, the checkpoint is ``_p + max_chars + 1``: reaching it means the
+    pending text is one character over the ceiling and a cut must be decided
+    (``_at_checkpoint``).  Cuts of the inner scanner go to ``_take``.
+    """
+
+    def __init__(self, inner: Scanner, max_chars: int | None) -> None:
+        self._inner = inner
+        self._max = max_chars
+        self._p = 0
+        self._fed = 0
+
+    def feed(self, delta: str) -> list[Cut]:
+        if not delta:
+            return _NO_CUTS
+        out: list[Cut] = []
+        n = len(delta)
+        i = 0
+        limit = self._max
+        while i < n:
+            if limit is None:
+                piece = delta[i:] if i else delta
+            else:
+                room = self._p + limit + 1 - self._fed
+                piece = delta[i : i + room] if (i or room < n) else delta
+            i += len(piece)
+            self._fed += len(piece)
+            self._received(piece)
+            for cut in self._inner.feed(piece):
+                self._take(cut, out)
+            if limit is not None and self._fed - self._p > limit:
+                self._at_checkpoint(out)
+        return out
+
+    def _received(self, piece: str) -> None:
+        """Hook: ``piece`` was appended to the stream."""
+
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        raise NotImplementedError
+
+    def _at_checkpoint(self, out: list[Cut]) -> None:
+        raise NotImplementedError
+
+
+class _BoundedScanner(_Paced):
+    def __init__(self, inner: Scanner, max_chars: int, levels: tuple[Strategy, ...]) -> None:
+        super().__init__(inner, max_chars)
+        self._limit = max_chars
+        self._levels = levels
+        self._text = ""  # text from offset _base to _fed, once _parts are joined
+        self._parts: list[str] = []
+        self._base = 0
+        self._trusted = True  # the last cut is an inner cut, taken whole
+
+    def _received(self, piece: str) -> None:
+        self._parts.append(piece)
+
+    def _slice(self, a: int, b: int) -> str:
+        if self._parts:
+            self._text = "".join([self._text, *self._parts])
+            self._parts = []
+        return self._text[a - self._base : b - self._base]
+
+    def _emit(self, out: list[Cut], start: int, end: int) -> None:
+        out.append(Cut(start, end, end))
+        self._p = end
+        if end - self._base > 2 * self._limit + 2:  # drop text no longer needed
+            self._text = self._slice(end, self._fed)
+            self._base = end
+
+    def _content_from(self, start: int, end: int) -> int:
+        """First non-whitespace offset in ``[start, end)``, or ``end``."""
+        part = self._slice(start, end)
+        return end - len(part.lstrip())
+
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        start, end = cut.start, cut.end
+        while end > self._p:
+            whole = start >= self._p
+            if not whole:
+                # The rest of a unit the fallback chain has already cut into.
+                start = self._content_from(self._p, end)
+                if start == end:
+                    return  # only whitespace left: it leads the next segment
+            if end - self._p <= self._limit:
+                self._emit(out, start, end)
+                self._trusted = whole
+                return
+            self._at_checkpoint(out)  # a unit that ends one character too late
+
+    def _at_checkpoint(self, out: list[Cut]) -> None:
+        p = self._p
+        window = self._slice(p, p + self._limit + 1)
+        start, end = self._fallback(window)
+        self._emit(out, p + start, p + end)
+        self._trusted = False
+
+    def _fallback(self, window: str) -> Span:
+        """Chunk span, relative to ``window``, of the next segment (ends at the chunk)."""
+        limit = self._limit
+        for level in self._levels:
+            cuts = scanner_for(level).feed(window)
+            last = None
+            for cut in cuts:
+                if cut.end > limit:
+                    break
+                last = cut
+            if last is not None:
+                return cuts[0].start, last.end
+        lead = len(window) - len(window.lstrip())
+        if 0 < lead < len(window):
+            return 0, lead  # whitespace that cannot travel with the word after it
+        return 0, limit  # hard cut
+
+    def finish(self) -> Span | None:
+        span = self._inner.finish()
+        if span is None or span[1] <= self._p:
+            return None
+        start, end = span
+        if start < self._p:
+            start = self._content_from(self._p, end)
+            if start == end:
+                return None
+        return start, end
+
+    def settled(self) -> bool:
+        return self._trusted and self._inner.settled()
+
+
+class _GroupScanner(_Paced):
+    def __init__(self, inner: Scanner, size: int, max_chars: int | None) -> None:
+        super().__init__(inner, max_chars)
+        self._size = size
+        self._count = 0
+        self._first = 0  # start of the group's first unit
+        self._last = 0  # end of its last unit
+
+    def _close(self, out: list[Cut]) -> None:
+        out.append(Cut(self._first, self._last, self._last))
+        self._p = self._last
+        self._count = 0
+
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        if self._count and self._max is not None and cut.end - self._p > self._max:
+            self._close(out)
+        if not self._count:
+            self._first = cut.start
+        self._count += 1
+        self._last = cut.end
+        if self._count == self._size:
+            self._close(out)
+
+    def _at_checkpoint(self, out: list[Cut]) -> None:
+        # The inner (bounded) scanner always completes a unit by this point.
+        if self._count:
+            self._close(out)
+
+    def finish(self) -> Span | None:
+        span = self._inner.finish()
+        if not self._count:
+            return span
+        return self._first, span[1] if span else self._last
+
+    def settled(self) -> bool:
+        return not self._count and self._inner.settled()
+
+
+class Bounded(ChunkingStrategy):
+    """``inner``'s chunks, none longer than ``max_chars`` (see the module docstring).
+
+    ``fallback`` lists the levels to cut an over-long unit at, largest first
+    (aliases or strategies); the default is :func:`fallback_chain` of ``inner``.
+    A hard cut at ``max_chars`` always comes last.
+    """
+
+    def __init__(
+        self,
+        inner: ChunkerSpec,
+        max_chars: int,
+        *,
+        fallback: Sequence[ChunkerSpec] | None = None,
+    ) -> None:
+        self.inner = resolve_chunker(inner, param="inner")
+        self.max_chars: int = _check_int("max_chars", max_chars, 1)
+        if fallback is None:
+            self.fallback = fallback_chain(self.inner)
+        elif isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
+            raise TypeError(
+                f"fallback must be a list of chunkers (largest first) or None, "
+                f"got {type(fallback).__name__}: {fallback!r:.80}"
+            )
+        else:
+            self.fallback = tuple(
+                resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
+            )
+
+    def scanner(self) -> Scanner:
+        return _BoundedScanner(scanner_for(self.inner), self.max_chars, self.fallback)
+
+    def split_spans(self, text: str) -> list[Span]:
+        """Offsets of the chunks ``split_text(text)`` returns."""
+        return _layout_spans(self.locate(text))
+
+    def _params(self) -> dict[str, object]:
+        return {"inner": self.inner, "max_chars": self.max_chars, "fallback": self.fallback}
+
+
+class Grouped(ChunkingStrategy):
+    """Up to ``chunk_size`` consecutive units of ``inner`` per chunk.
+
+    A chunk spans from its first unit's start to its last unit's end (the text
+    between units included).  With ``max_chars``, units are first bounded
+    (:class:`Bounded`, with ``fallback``) and a chunk takes fewer units when
+    the next would not fit, or when it is not complete by the checkpoint (see
+    the module docstring); every chunk and segment stays within ``max_chars``.
+
+    ``overlap`` applies to whole documents only (:meth:`split_text`,
+    :meth:`split_spans`): each chunk after the first starts with up to
+    ``overlap`` units that end the chunk before it, as many as fit under
+    ``max_chars`` together with the next new unit (possibly none); a chunk
+    always has at least one unit the previous chunk did not.  There the units
+    are the chunks of the same chunker with ``chunk_size=1`` and chunks take
+    units greedily (up to ``chunk_size``, while they fit).  Streaming
+    (``split``/``flush``, :class:`ChunkStream`) never overlaps.
+    """
+
+    def __init__(
+        self,
+        inner: ChunkerSpec,
+        chunk_size: int,
+        *,
+        max_chars: int | None = None,
+        overlap: int = 0,
+        fallback: Sequence[ChunkerSpec] | None = None,
+    ) -> None:
+        self.inner = resolve_chunker(inner, param="inner")
+        self.chunk_size: int = _check_int("chunk_size", chunk_size, 1)
+        self.max_chars = _check_max_chars(max_chars)
+        self.overlap: int = _check_int("overlap", overlap, 0)
+        if self.overlap >= self.chunk_size:
+            raise ValueError(
+                f"overlap must be < chunk_size={self.chunk_size}, got {self.overlap!r}"
+            )
+        if self.max_chars is None:
+            if fallback is not None:
+                raise ValueError(
+                    f"fallback={fallback!r:.80} needs max_chars: it only cuts units "
+                    "longer than max_chars"
+                )
+            self.units: Strategy = self.inner
+        else:
+            self.units = Bounded(self.inner, self.max_chars, fallback=fallback)
+
+    def scanner(self) -> Scanner:
+        return _GroupScanner(scanner_for(self.units), self.chunk_size, self.max_chars)
+
+    def split_text(self, text: str) -> list[str]:
+        """Chunk a whole document; overlapping chunks when ``overlap`` > 0."""
+        return [text[a:b] for a, b in self.split_spans(text)]
+
+    def split_spans(self, text: str) -> list[Span]:
+        """Offsets of the chunks :meth:`split_text` returns (overlapping if ``overlap``)."""
+        if not self.overlap:
+            return _layout_spans(self.locate(text))
+        units = _layout_spans(_layout(self.units, text))
+        size, limit = self.chunk_size, self.max_chars
+        spans: list[Span] = []
+        i, n = 0, len(units)
+        while i < n:
+            start = units[i][0]
+            j = i + 1
+            while j < n and j - i < size and (limit is None or units[j][1] - start <= limit):
+                j += 1
+            spans.append((start, units[j - 1][1]))
+            if j == n:
+                break
+            back = min(self.overlap, j - i - 1)
+            while back and limit is not None and units[j][1] - units[j - back][0] > limit:
+                back -= 1
+            i = j - back
+        return spans
+
+    def _params(self) -> dict[str, object]:
+        params: dict[str, object] = {"inner": self.inner, "chunk_size": self.chunk_size}
+        if self.max_chars is not None:
+            params["max_chars"] = self.max_chars
+            assert isinstance(self.units, Bounded)
+            params["fallback"] = self.units.fallback
+        if self.overlap:
+            params["overlap"] = self.overlap
+        return params
+
+
+def limit(
+    chunker: ChunkerSpec,
+    *,
+    max_chars: int | None = None,
+    chunk_size: int | None = None,
+    overlap: int | None = None,
+    fallback: Sequence[ChunkerSpec] | None = None,
+) -> Strategy:
+    """``chunker`` with a ``max_chars`` ceiling and/or ``chunk_size`` units per chunk.
+
+    ``limit("paragraph", max_chars=1000)`` is a :class:`Bounded` chunker,
+    ``limit("sentence", chunk_size=3, overlap=1, max_chars=500)`` a
+    :class:`Grouped` one; with no limit at all, the resolved ``chunker``
+    itself.  Every argument is checked here (``TypeError``/``ValueError``
+    naming it).
+    """
+    strategy = resolve_chunker(chunker)
+    max_chars = _check_max_chars(max_chars)
+    size = 1 if chunk_size is None else _check_int("chunk_size", chunk_size, 1)
+    if overlap is not None:
+        _check_int("overlap", overlap, 0)
+    if size > 1 or overlap:
+        return Grouped(
+            strategy, size, max_chars=max_chars, overlap=overlap or 0, fallback=fallback
+        )
+    if max_chars is not None:
+        return Bounded(strategy, max_chars, fallback=fallback)
+    if fallback is not None:
+        raise ValueError(f"fallback={fallback!r:.80} needs max_chars")
+    return strategy
