@@ -6,6 +6,7 @@ Pure standard library: nothing here imports Guardrails.
 from functools import partial
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .limits import Bounded, Grouped, limit, split_spans
 from .paragraph import ParagraphChunker
 from .registry import ChunkerSpec, aliases, register_alias, resolve_chunker
 from .sentence import SentenceChunker
@@ -18,10 +19,12 @@ register_alias("word", WordChunker)
 register_alias("paragraph", ParagraphChunker)
 
 __all__ = [
+    "Bounded",
     "ChunkStream",
     "ChunkerSpec",
     "ChunkingStrategy",
     "Cut",
+    "Grouped",
     "Layout",
     "ParagraphChunker",
     "Piece",
@@ -31,6 +34,8 @@ __all__ = [
     "SplitFlush",
     "WordChunker",
     "aliases",
+    "limit",
     "register_alias",
     "resolve_chunker",
+    "split_spans",
 ]
