@@ -4,12 +4,15 @@ Exports are loaded lazily (PEP 562): ``import guardrails_ai.chunkwise`` does not
 import Guardrails (about 3 s), so the ``chunkwise`` command starts fast and can
 put Guardrails offline before it is first imported.  ``from
 guardrails_ai.chunkwise import X`` works as usual and imports X's module, which
-registers its validators.  To export a name, add it to ``_EXPORTS`` (name ->
-submodule) and to the ``TYPE_CHECKING`` block, never as an eager import here.
+registers its validators; when Guardrails is already imported, importing the
+package registers all of them at once, as hub modules do.  To export a name,
+add it to ``_EXPORTS`` (name -> submodule) and to the ``TYPE_CHECKING`` block,
+never as an eager import here.
 """
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -41,3 +44,11 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_EXPORTS})
+
+
+if "guardrails" in sys.modules:
+    # Imported by a process that already uses Guardrails (for instance
+    # ``get_validator_class`` importing a hub module to resolve a validator id):
+    # register every validator now, as a hub module is expected to.
+    for _name in _EXPORTS:
+        __getattr__(_name)
