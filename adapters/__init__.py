@@ -11,12 +11,14 @@ before it is released.
 from .chunked import ChunkedValidator, merge_results
 from .contract import ChunkingFunction, GuardrailsChunker, chunking_function
 from .guarded import async_guarded_stream, guarded_stream
+from .langchain import as_langchain_splitter  # imports LangChain only when called
 from .override import with_chunker
 
 __all__ = [
     "ChunkedValidator",
     "ChunkingFunction",
     "GuardrailsChunker",
+    "as_langchain_splitter",
     "async_guarded_stream",
     "chunking_function",
     "guarded_stream",
