@@ -78,8 +78,10 @@ def _strategies() -> dict[str, ChunkingStrategy]:
         strategy = resolve_chunker(alias)
         assert isinstance(strategy, ChunkingStrategy), alias
         found[alias] = strategy
-    found["sentence-simple"] = SentenceChunker(mode="simple")
-    found["paragraph-crlf"] = ParagraphChunker(crlf=True)
+    # The documented variants, unless an alias already gives them.
+    for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True)):
+        if extra not in found.values():
+            found[repr(extra)] = extra
     return found
 
 
@@ -110,12 +112,28 @@ def accepted(chunker: ChunkingStrategy | SplitFlush, *texts: str) -> None:
             reject()
 
 
-strategy_params = pytest.mark.parametrize(
-    "strategy", list(STRATEGIES.values()), ids=list(STRATEGIES)
-)
-chunker_params = pytest.mark.parametrize(
-    "chunker", list(ANY_CHUNKER.values()), ids=list(ANY_CHUNKER)
-)
+#: Known violations of the streaming properties (delta invariance, prefixes),
+#: reported to the owner; xfail (not strict) keeps them visible in ``-ra``.
+#: Guardrails' splitter is not monotonic: '"Hi. .' gives ['"Hi.', '.'] but
+#: '"Hi. ."' gives [], so a chunk released early is later taken back.
+KNOWN_STREAMING_FAILURES = {
+    "guardrails": "Guardrails' own splitter is not prefix-stable ('\"Hi. .' vs '\"Hi. .\"')",
+}
+
+
+def _params(name: str, chunkers: dict[str, Any], streaming: bool = False) -> Any:
+    params = []
+    for key, chunker in chunkers.items():
+        reason = KNOWN_STREAMING_FAILURES.get(key) if streaming else None
+        marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+        params.append(pytest.param(chunker, id=key, marks=marks))
+    return pytest.mark.parametrize(name, params)
+
+
+strategy_params = _params("strategy", STRATEGIES)
+chunker_params = _params("chunker", ANY_CHUNKER)
+streaming_strategy_params = _params("strategy", STRATEGIES, streaming=True)
+streaming_chunker_params = _params("chunker", ANY_CHUNKER, streaming=True)
 
 INTERESTING = [
     ".", "!", "?", "...", "\u2026", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019",
@@ -167,7 +185,7 @@ def stream(chunker: ChunkingStrategy | SplitFlush, deltas: list[str]) -> list[Pi
     return pieces
 
 
-@chunker_params
+@streaming_chunker_params
 @given(sliced())
 def test_delta_invariance(
     chunker: ChunkingStrategy | SplitFlush, case: tuple[str, list[str]]
@@ -178,7 +196,7 @@ def test_delta_invariance(
     assert chunks == chunker.split(text) + chunker.flush(text)
 
 
-@chunker_params
+@streaming_chunker_params
 @given(sliced())
 def test_stream_segments_are_lossless_and_pieces_are_consistent(
     chunker: ChunkingStrategy | SplitFlush, case: tuple[str, list[str]]
@@ -252,7 +270,7 @@ def test_split_and_flush_are_stateless_and_idempotent(
     assert len(first[1]) <= 1
 
 
-@strategy_params
+@streaming_strategy_params
 @given(texts, st.data())
 def test_split_of_a_prefix_is_a_prefix_of_split(
     strategy: ChunkingStrategy, text: str, data: st.DataObject
