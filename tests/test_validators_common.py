@@ -1,0 +1,117 @@
+"""What every example validator promises: registration, hub docstring, arguments, chunker."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from guardrails import Guard
+from guardrails.types.on_fail import OnFailAction
+from guardrails.validator_base import Validator, validators_registry
+
+import guardrails_ai.chunkwise as hub
+from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+from guardrails_ai.chunkwise.adapters import ChunkedValidator
+from guardrails_ai.chunkwise.chunkers import ParagraphChunker, SentenceChunker
+
+#: Class, its registered name, and keyword arguments that build one.
+CASES: list[tuple[type[ChunkedValidator], str, dict[str, Any]]] = [
+    (BannedPhrases, "chunkwise/banned_phrases", {"phrases": ["bad word"]}),
+    (RedactPII, "chunkwise/redact_pii", {"entities": ["email", "card"]}),
+    (NoRepetition, "chunkwise/no_repetition", {"max_repeats": 2}),
+    (MaxChunkLength, "chunkwise/max_chunk_length", {"max_words": 5}),
+]
+IDS = [case[0].__name__ for case in CASES]
+
+
+def custom_on_fail(value: Any, fail_result: Any) -> str:
+    return "custom"
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_registered_and_exported(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    assert cls.rail_alias == name
+    assert validators_registry[name] is cls
+    assert issubclass(cls, ChunkedValidator) and issubclass(cls, Validator)
+    assert cls.__name__ in hub.__all__
+    assert getattr(hub, cls.__name__) is cls
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_docstring_has_key_properties(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    doc = cls.__doc__ or ""
+    assert "| Property" in doc and "| Description" in doc
+    assert f"| Name for `format` attribute   | `{name}`" in doc
+    assert "| Supported data types          | `string`" in doc
+    assert "| Programmatic fix              |" in doc
+    assert "**Chunk**" in doc  # what a chunk is by default, and why
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_arguments_forwarded(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    validator = cls(**kwargs)
+    assert kwargs.items() <= validator.get_args().items()
+    prompt = validator.to_prompt()
+    assert prompt.startswith(f"{name}: ")
+    for key in kwargs:
+        assert f"{key}=" in prompt
+    with_chunker = cls(**kwargs, chunker="paragraph")
+    assert with_chunker.get_args() == {**validator.get_args(), "chunker": "paragraph"}
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+@pytest.mark.parametrize(
+    "on_fail",
+    [*OnFailAction, *(a.value for a in OnFailAction), custom_on_fail, None],
+    ids=str,
+)
+def test_every_on_fail_accepted(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any], on_fail: Any
+) -> None:
+    validator = cls(**kwargs, on_fail=on_fail)
+    if on_fail is custom_on_fail:
+        assert validator.on_fail_method is custom_on_fail
+    elif on_fail is None:
+        assert validator.on_fail_descriptor == OnFailAction.EXCEPTION
+    else:
+        assert validator.on_fail_descriptor == OnFailAction(on_fail)
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_chunker_alias_instance_and_default(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    assert isinstance(cls(**kwargs).chunker, SentenceChunker)
+    assert isinstance(cls(**kwargs, chunker="paragraph").chunker, ParagraphChunker)
+    mine = ParagraphChunker(crlf=True)
+    assert cls(**kwargs, chunker=mine).chunker is mine
+    with pytest.raises(ValueError, match="chunker='nope' is not a known chunker"):
+        cls(**kwargs, chunker="nope")
+    with pytest.raises(TypeError, match="chunker"):
+        cls(**kwargs, chunker=42)
+
+
+def test_one_guard_uses_them_all() -> None:
+    guard = Guard().use(*(cls(**kwargs, on_fail="fix") for cls, _, kwargs in CASES))
+    text = "A short and ordinary sentence. Another one follows"
+    outcome = guard.validate(text)
+    assert outcome.validation_passed and outcome.validated_output == text
+    outcome = guard.validate("Mail a@example.com now. Mail a@example.com now. Bad  WORD")
+    assert outcome.validated_output == "Mail <EMAIL> now. Mail <EMAIL> now. ***  ****"
+
+
+def test_importing_the_hub_module_stays_light() -> None:
+    code = (
+        "import sys, guardrails_ai.chunkwise as c; "
+        "assert 'guardrails' not in sys.modules, 'guardrails imported'; "
+        "assert {'BannedPhrases', 'MaxChunkLength', 'NoRepetition', 'RedactPII'} <= set(c.__all__)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
