@@ -34,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import Context, ContextVar
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, ClassVar
 
 from guardrails.classes.history import Iteration
@@ -203,7 +204,10 @@ class ChunkedValidator(Validator):
         run = runs.get(key)
         if run is None:
             run = runs[key] = self._new_run(self)
-        return run, lambda: runs.pop(key, None) and None
+        def forget() -> None:
+            runs.pop(key, None)
+
+        return run, forget
 
     def _new_run(self, anchor: object) -> _Run:
         return _Run(ChunkStream(self._chunker), self.new_stream_state(), anchor)
@@ -217,7 +221,7 @@ def _calling_iteration() -> Iteration | None:
     (``SequentialValidatorService.run_validator(iteration, ...)``) is the one
     object that is both unique to a stream and alive for exactly its length.
     """
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     for _ in range(_MAX_FRAMES):
         if frame is None:
             return None
@@ -270,7 +274,7 @@ def merge_results(
                 )
         else:
             value = piece.chunk
-            override = result.value_override
+            override = getattr(result, "value_override", PassResult.ValueOverrideSentinel)
             sentinel = PassResult.ValueOverrideSentinel
             if validator.override_value_on_pass and override is not sentinel:
                 value = str(override)

@@ -56,7 +56,7 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
         return validator
     if isinstance(validator, Validator):
         # An instance attribute shadows the class's method for this instance only.
-        validator._chunking_function = chunking_function(strategy)  # type: ignore[method-assign]
+        validator._chunking_function = chunking_function(strategy)  # type: ignore[method-assign,assignment]
         return validator
     raise TypeError(
         "validator must be a guardrails Validator instance, a Validator subclass or a "
