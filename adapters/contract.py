@@ -63,12 +63,12 @@ class _ChunkingFunctionScanner(Scanner):
 
     Each ``feed`` asks the function about the pending text until it answers
     ``[]``: O(len(pending)) per call, as Guardrails itself does.  The segment
-    the function returns is located in the pending text by its content (the
-    function may drop whitespace: Guardrails' default turns ``"One. Two.
-    Three"`` into ``["One.", "Two.Three"]``), the whitespace after it travels
-    with it, and the function's own remainder is ignored in favour of the
-    exact text.  A segment that is not found at the start of the pending text
-    raises ``ValueError``.
+    the function returns is located in the pending text by its non-whitespace
+    content (the function may drop or rewrite whitespace: Guardrails' default
+    turns ``"One. Two. Three"`` into ``["One.", "Two.Three"]``, and drops
+    ``"\\r"``), the whitespace after it travels with it, and the function's own
+    remainder is ignored in favour of the exact text.  A segment that is not
+    found at the start of the pending text raises ``ValueError``.
     """
 
     def __init__(self, function: ChunkingFunction) -> None:
@@ -88,14 +88,13 @@ class _ChunkingFunctionScanner(Scanner):
                     f"{self._function!r} returned {answer!r:.80}; the contract is [] or "
                     "[segment, remainder]"
                 )
-            content = answer[0].strip() if isinstance(answer[0], str) else ""
-            start = self._pending.find(content) if content else -1
-            if start < 0 or self._pending[:start].strip():
+            span = _locate(answer[0], self._pending) if isinstance(answer[0], str) else None
+            if span is None:
                 raise ValueError(
                     f"{self._function!r} returned the segment {answer[0]!r:.80}, which is not "
                     "at the start of the text it was given"
                 )
-            end = start + len(content)
+            start, end = span
             stop = end + len(self._pending[end:]) - len(self._pending[end:].lstrip())
             if stop == len(self._pending):
                 # The whitespace after it may continue: wait until it has ended.
@@ -110,6 +109,27 @@ class _ChunkingFunctionScanner(Scanner):
             return None
         start = self._base + self._pending.find(content)
         return (start, start + len(content))
+
+
+def _locate(segment: str, text: str) -> tuple[int, int] | None:
+    """The span of ``segment``'s content at the start of ``text``, or ``None``.
+
+    Matched by non-whitespace characters only: Guardrails' default splitter
+    rewrites whitespace inside the segments it returns (it drops every ``"\\r"``
+    and turns some boundaries into an extra space: ``"U.S. ."`` comes back as
+    ``"U.S.  ."``) but never any other character.  O(length of the span).
+    """
+    wanted = "".join(segment.split())
+    if not wanted:
+        return None
+    start = i = len(text) - len(text.lstrip())
+    for char in wanted:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text) or text[i] != char:
+            return None
+        i += 1
+    return start, i
 
 
 class GuardrailsChunker(ChunkingStrategy):
