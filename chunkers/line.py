@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 from .base import ChunkingStrategy, Cut, Scanner
 
 __all__ = ["LineChunker"]
 
 _NO_CUTS: list[Cut] = []
 
+NEWLINE = re.compile("\n")
+NONSPACE = re.compile(r"\S")
+
 
 class _LineScanner(Scanner):
     """One chunk per ``\\n``-terminated line that holds a non-space character.
 
     Keeps no text: only the current line's start, whether it has content yet,
-    and whether the character before a ``\\n`` was a ``\\r``.  Each delta is
-    searched once with ``str.find``, so ``feed`` is O(len(delta)).
+    and whether the character before a ``\\n`` was a ``\\r``.  Each character
+    of a delta is searched at most twice (for ``\\n``, and for a non-space
+    until the line has one), so ``feed`` is O(len(delta)).
     """
 
     __slots__ = ("_content", "_crlf", "_line", "_prev_cr", "_total")
@@ -34,14 +40,13 @@ class _LineScanner(Scanner):
         cuts: list[Cut] | None = None
         i = 0
         while True:
-            j = delta.find("\n", i)
-            if j < 0:
-                if not self._content and not delta[i:].isspace() and i < len(delta):
-                    self._content = True
+            m = NEWLINE.search(delta, i)
+            j = m.start() if m else len(delta)
+            if not self._content and j > i and NONSPACE.search(delta, i, j):
+                self._content = True
+            if m is None:
                 self._prev_cr = delta[-1] == "\r"
                 return cuts or _NO_CUTS
-            if not self._content and j > i and not delta[i:j].isspace():
-                self._content = True
             if self._content:
                 cr = delta[j - 1] == "\r" if j > 0 else self._prev_cr
                 end = base + j - (1 if cr and self._crlf else 0)

@@ -219,8 +219,6 @@ class RegexChunker(ChunkingStrategy):
     ``max_match`` promise can make the chunks depend on the deltas.
     """
 
-    alias = "regex"
-
     def __init__(self, pattern: str | re.Pattern[str], *, max_match: int | None = None) -> None:
         if isinstance(pattern, str):
             try:
