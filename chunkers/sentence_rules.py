@@ -66,17 +66,31 @@ LOOKBEHIND = 72
 _WORD_MAX = 64  # a longer word before a period is a plain word
 _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
+_PEEK = 32  # characters after a candidate's whitespace that the rules may read
+_PIECE = 4096  # longest text scanned in one step
+_SLACK = 256  # the window is trimmed once this much of it can go
 
-_FINDER = re.compile("[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]")
+_ASCII_TERMS = frozenset(".!?\u2026\u203d")
+_CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
+# A candidate: a terminator not followed by a character that rules it out
+# (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
+# character class keeps the search on the regex engine's fast path.
+_FINDER = re.compile(
+    "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+    "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])"
+    "|(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
+)
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile("[.!?\u2026\u203d]*")
-_CJK_TERMS = "\u3002\uff01\uff1f\uff0e\uff61"
 _CJK_RUN = re.compile("[\u3002\uff01\uff1f\uff0e\uff61!?]*")
 _CLOSER_RUN = re.compile("(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*")
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
 _CJK_CLOSER_RUN = re.compile("[\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')\\]]*")
 _WS_RUN = re.compile(r"\s*")
+# The three runs after a terminator in one match (the usual case).
+_TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
+_WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
@@ -86,13 +100,46 @@ _NO_CUTS: list[Cut] = []
 
 # Next-token categories.
 _LOWER, _UPPER, _DIGIT, _OTHER, _MARKER = range(5)
-# Candidate kinds and phases.
+# Candidate kinds and the phases of a pending candidate.
 _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
 class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
+
+
+def _list_marker(peek: str, j: int) -> bool:
+    """Whether a list item or heading marker starts at ``peek[j]``.
+
+    Raises ``IndexError`` when ``peek`` ends before that is decided.
+    """
+    c = peek[j]
+    if c in _BULLETS:
+        return peek[j + 1].isspace()
+    if c == "#":
+        k = j
+        while peek[k] == "#" and k - j < 6:
+            k += 1
+        return peek[k].isspace()
+    if c == "(":
+        k = j + 1
+        while peek[k].isalnum() and k - j <= 4:
+            k += 1
+        return k > j + 1 and peek[k] == ")" and peek[k + 1].isspace()
+    if c.isdigit():
+        k = j
+        while peek[k].isdigit() and k - j < 3:
+            k += 1
+        return peek[k] in ".)" and peek[k + 1].isspace()
+    if c in "ivxIVX":
+        k = j
+        while peek[k] in "ivxIVX" and k - j < 5:
+            k += 1
+        return peek[k] in ".)" and peek[k + 1].isspace()
+    if c.isascii() and c.isalpha():
+        return peek[j + 1] in ".)" and peek[j + 2].isspace()
+    return False
 
 
 class SentenceScanner(Scanner):
@@ -106,7 +153,7 @@ class SentenceScanner(Scanner):
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_heading", "_kind", "_last", "_newlines", "_phase", "_pos", "_scan",
-        "_spaced", "_start", "_total", "_word", "_word_at_start",
+        "_start", "_total", "_wat", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
@@ -118,60 +165,115 @@ class SentenceScanner(Scanner):
         self._cend = 0  # absolute end of the content before self._pos
         self._total = 0
         self._last = 0  # absolute end of the last non-whitespace character
-        self._ci = -1  # absolute offset of the pending candidate, or -1
+        self._heading: bool | None = None  # does the chunk open with "# "?
+        # The pending candidate (decided across deltas): offset or -1, kind,
+        # phase, where its scan resumes, the ends of its terminator, closer and
+        # whitespace runs, and what the runs held.
+        self._ci = -1
         self._kind = _TERM
         self._phase = _RUN
-        self._scan = 0
-        self._a = self._b = self._e = 0
-        self._newlines = 0
-        self._bang = self._ellipsis = self._spaced = self._word_at_start = False
-        self._dots = 0
-        self._word: str | None = None
-        self._heading: bool | None = None  # does the chunk open with "# "?
+        self._scan = self._a = self._b = self._e = 0
+        self._newlines = self._dots = 0
+        self._bang = self._ellipsis = False
+        # The word before the candidate at offset self._wat, once read.
+        self._wat = -1
+        self._word: tuple[str, bool, bool] = ("", False, False)
 
     # -- driving -----------------------------------------------------------
 
     def feed(self, delta: str) -> list[Cut]:
+        if len(delta) > _PIECE:
+            # The regex engine's cost per call grows with the length of the
+            # string it searches; the window's does not.
+            cuts: list[Cut] = []
+            for k in range(0, len(delta), _PIECE):
+                cuts += self.feed(delta[k : k + _PIECE])
+            return cuts
         if not delta:
             return _NO_CUTS
-        end = self._total
-        self._total = end + len(delta)
+        old = self._total
+        total = self._total = old + len(delta)
         stripped = len(delta.rstrip())
         if stripped:
-            self._last = end + stripped
+            self._last = old + stripped
         buf = self._buf = self._buf + delta
         base = self._base
-        cuts: list[Cut] | None = None
+        n = len(buf)
+        found: list[Cut] | None = None
         while True:
-            if self._start is None:
-                m = _CONTENT.search(buf, self._pos - base)
-                if m is None:
-                    self._pos = self._total
+            if self._ci >= 0:
+                try:
+                    verdict = self._decide()
+                except _NeedMore:
                     break
-                self._start = self._pos = self._cend = base + m.start()
-                self._heading = None
-            if self._ci < 0:
-                m = _FINDER.search(buf, self._pos - base)
+                self._ci = -1
+                if verdict is None:
+                    continue
+            else:
+                pos = self._pos
+                if self._start is None:
+                    m = _CONTENT.search(buf, pos - base)
+                    if m is None:
+                        self._pos = total
+                        break
+                    pos = self._start = self._pos = self._cend = base + m.start()
+                    self._heading = None
+                m = _FINDER.search(buf, pos - base)
                 if m is None:
-                    self._advance_content(self._total)
-                    self._pos = self._total
+                    if pos == old:  # the delta is the whole unsearched region
+                        if stripped:
+                            self._cend = old + stripped
+                    else:
+                        self._advance_content(total)
+                    self._pos = total
                     break
-                self._open(m.start() + base, m.group())
-            try:
-                verdict = self._decide()
-            except _NeedMore:
-                break
-            self._ci = -1
-            if verdict is None:
-                continue
+                i = m.start()
+                char = buf[i]
+                if char not in _ASCII_TERMS:
+                    self._open(base + i, char)
+                    continue
+                # Fast path: a terminator whose runs are all in sight.
+                t = _TAIL.match(buf, i)
+                assert t is not None
+                e = t.end()
+                b = t.end(2)
+                if e == n or buf[b] == "[":
+                    self._open(base + i, char)
+                    continue
+                if e == b:
+                    self._pos = base + b
+                    continue
+                run = t.group(1)
+                bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
+                dots = 1 if run == "." else run.count(".")
+                ellipsis = dots > 1 or "\u2026" in run
+                newlines = buf.count("\n", b, e)
+                a = t.end(1)
+                try:
+                    ends = self._term_ends(base + i, b > a, bang, ellipsis, base + e, newlines)
+                except _NeedMore:
+                    self._open(base + i, char)
+                    self._phase = _DECIDE
+                    self._a, self._b, self._e = base + a, base + b, base + e
+                    self._scan = self._e
+                    self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
+                    self._newlines = newlines
+                    break
+                if not ends:
+                    self._pos = base + e
+                    self._cend = base + b
+                    continue
+                verdict = (base + b, base + e)
             chunk_end, stop = verdict
-            if cuts is None:
-                cuts = []
-            cuts.append(Cut(self._start, chunk_end, stop))
+            if found is None:
+                found = []
+            found.append(Cut(self._start, chunk_end, stop))  # type: ignore[arg-type]
             self._start = self._pos = self._cend = stop
             self._heading = None
-        self._trim()
-        return cuts or _NO_CUTS
+        keep = (self._scan if self._ci >= 0 else self._pos) - LOOKBEHIND
+        if keep - base > _SLACK:
+            self._trim(keep)
+        return found or _NO_CUTS
 
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:
@@ -183,8 +285,7 @@ class SentenceScanner(Scanner):
         self._ci = self._scan = at
         self._phase = _RUN
         self._newlines = self._dots = 0
-        self._bang = self._ellipsis = self._spaced = False
-        self._word = None
+        self._bang = self._ellipsis = False
         if char == "\n":
             self._kind = _LINE
             self._advance_content(at)
@@ -200,14 +301,12 @@ class SentenceScanner(Scanner):
         if stripped:
             self._cend = self._pos + stripped
 
-    def _trim(self) -> None:
-        keep = (self._scan if self._ci >= 0 else self._pos) - LOOKBEHIND
-        if keep <= self._base:
-            return
+    def _trim(self, keep: int) -> None:
+        """Drop the text before absolute offset ``keep``."""
         if self._heading is None and self._start is not None and self._start < keep:
             self._is_heading()
-        if self._ci >= 0 and self._kind == _TERM and self._word is None:
-            self._read_word()
+        if self._ci >= 0 and self._kind == _TERM:
+            self._word_before(self._ci)
         self._buf = self._buf[keep - self._base :]
         self._base = keep
 
@@ -216,7 +315,8 @@ class SentenceScanner(Scanner):
     def _decide(self) -> tuple[int, int] | None:
         """Decide the pending candidate: ``(chunk_end, stop)``, or ``None``.
 
-        Advances ``self._pos`` past a ruled-out candidate; raises
+        Scans the candidate's runs from where the last delta left off and
+        advances ``self._pos`` past a ruled-out candidate; raises
         ``_NeedMore`` when the text that decides it has not arrived.
         """
         buf, base = self._buf, self._base
@@ -229,9 +329,9 @@ class SentenceScanner(Scanner):
                 j = _TERM_RUN.match(buf, lo).end()  # type: ignore[union-attr]
                 part = buf[lo:j]
                 self._dots += part.count(".")
-                if not self._bang and ("!" in part or "?" in part or "\u203d" in part):
+                if "!" in part or "?" in part or "\u203d" in part:
                     self._bang = True
-                if not self._ellipsis and "\u2026" in part:
+                if "\u2026" in part:
                     self._ellipsis = True
             self._scan = base + j
             if j == n:
@@ -263,55 +363,73 @@ class SentenceScanner(Scanner):
         if self._kind == _CJK:
             return (b, e)
         if self._kind == _LINE:
-            if self._newlines >= 2 or self._is_heading() or self._list_marker(e):
+            if self._newlines >= 2 or self._is_heading():
                 return (b, e)
+            try:
+                if _list_marker(self._peek(e), 0):
+                    return (b, e)
+            except IndexError:
+                raise _NeedMore from None
             self._pos = e
             return None
+        if e > b and self._term_ends(
+            self._ci,
+            b > self._a,
+            self._bang,
+            self._ellipsis or self._dots > 1,
+            e,
+            self._newlines,
+        ):
+            return (b, e)
         self._pos = e
-        if e == b:
-            return None
-        if self._newlines >= 2 or self._sentence_ends(e):
-            return (b, e)
-        if self._newlines and self._list_marker(e):
-            return (b, e)
-        self._cend = b
+        if e > b:
+            self._cend = b
         return None
 
-    def _char(self, at: int) -> str:
+    def _peek(self, at: int) -> str:
         i = at - self._base
-        if i >= len(self._buf):
-            raise _NeedMore
-        return self._buf[i]
+        return self._buf[i : i + _PEEK]
 
-    def _sentence_ends(self, e: int) -> bool:
-        """The rules for a terminator run followed by whitespace (see module doc)."""
-        char = self._char
-        j = e
-        while char(j) in _OPENERS and j - e < _SKIP_MAX:
+    def _term_ends(
+        self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
+    ) -> bool:
+        """Whether the terminator run at ``at``, whitespace up to ``e``, ends a sentence."""
+        if newlines >= 2:
+            return True
+        peek = self._peek(e)
+        try:
+            if self._next_starts(peek, at, closed, bang, ellipsis):
+                return True
+            return newlines > 0 and _list_marker(peek, 0)
+        except IndexError:
+            raise _NeedMore from None
+
+    def _next_starts(
+        self, peek: str, at: int, closed: bool, bang: bool, ellipsis: bool
+    ) -> bool:
+        """The rules of the module docstring for the text ``peek`` after the run.
+
+        Raises ``IndexError`` when ``peek`` ends before the rules decide.
+        """
+        j = 0
+        while peek[j] in _OPENERS and j < _SKIP_MAX:
             j += 1
-        c = char(j)
-        if c == "." and j == e:
+        c = peek[j]
+        if c == "." and j == 0:
             return False  # a spaced ellipsis goes on
         if c.isalpha():
             cat = _LOWER if c.islower() else _UPPER
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _LOWER:
-            if not self._list_marker(e):
+            if not _list_marker(peek, 0):
                 return False
             cat = _MARKER
-        if self._word is None:
-            self._read_word()
-        word = self._word
-        ellipsis = self._ellipsis or self._dots > 1 or self._spaced
-        if (
-            word
-            and self._word_at_start
-            and not (self._bang or ellipsis)
-            and _LIST_MARK.fullmatch(word)
-        ):
+        word, at_start, spaced = self._word_before(at)
+        ellipsis = ellipsis or spaced
+        if word and at_start and not (bang or ellipsis) and _LIST_MARK.fullmatch(word):
             return False  # "1." or "b.)" opening a list item
-        if self._bang or self._b > self._a:
+        if bang or closed:
             return True
         if ellipsis:
             return cat == _UPPER or cat == _MARKER
@@ -331,78 +449,52 @@ class SentenceScanner(Scanner):
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
         k = j
-        while char(k).isalpha():
+        while peek[k].isalpha():
             k += 1
             if k - j > _STARTER_MAX:
                 return False
-        following = self._buf[j - self._base : k - self._base]
-        if k - j == 1 and char(k) == ".":
+        if k - j == 1 and peek[k] == ".":
             return False
+        following = peek[j:k]
         return following.lower() in SENTENCE_STARTERS and (
             len(following) == 1 or following[1:].islower()
         )
 
-    def _read_word(self) -> None:
-        """Record the word before the pending terminator run (openers stripped)."""
-        i = self._ci
-        lo = max(0, i - _WORD_MAX)
-        seg = self._buf[lo - self._base : i - self._base]
-        parts = seg.rsplit(None, 1)
+    def _word_before(self, at: int) -> tuple[str, bool, bool]:
+        """The word before offset ``at`` (openers stripped), whether it opens
+        the chunk (after an optional bullet), and whether ``at`` is the last
+        dot of a spaced ellipsis."""
+        if self._wat == at:
+            return self._word
+        base = self._base
+        lo = max(0, at - _WORD_MAX)
+        seg = self._buf[lo - base : at - base]
+        spaced = False
         if not seg or seg[-1].isspace():
             word = ""
-            self._spaced = seg.endswith(". ")
-            start = i
-        elif len(parts) == 1 and lo > 0 and not seg[0].isspace():
-            word = "\0"  # longer than any abbreviation: a plain word
-            start = -1
+            spaced = seg.endswith(". ")
+            start = at
         else:
-            word = parts[-1]
-            start = i - len(word)
-        core = word.lstrip("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_")
-        self._word = core
+            parts = seg.rsplit(None, 1)
+            if len(parts) == 1 and lo > 0 and not seg[0].isspace():
+                word = "\0"  # longer than any abbreviation: a plain word
+                start = -1
+            else:
+                word = parts[-1]
+                start = at - len(word)
         chunk = self._start if self._start is not None else -1
-        self._word_at_start = start == chunk or (
+        at_start = start == chunk or (
             0 <= start - chunk <= 4
-            and _BULLET_LEAD.fullmatch(self._buf, chunk - self._base, start - self._base)
-            is not None
+            and _BULLET_LEAD.fullmatch(self._buf, chunk - base, start - base) is not None
         )
+        self._wat = at
+        self._word = (word.lstrip(_WORD_OPENERS), at_start, spaced)
+        return self._word
 
     def _is_heading(self) -> bool:
         """Whether the current chunk opens with a Markdown heading marker."""
         if self._heading is None:
             start = self._start
             assert start is not None
-            self._heading = (
-                _HEADING.match(self._buf, start - self._base) is not None
-            )
+            self._heading = _HEADING.match(self._buf, start - self._base) is not None
         return self._heading
-
-    def _list_marker(self, at: int) -> bool:
-        """Whether a list item or heading marker starts at ``at``."""
-        char = self._char
-        c = char(at)
-        if c in _BULLETS:
-            return char(at + 1).isspace()
-        if c == "#":
-            j = at
-            while char(j) == "#" and j - at < 6:
-                j += 1
-            return char(j).isspace()
-        if c == "(":
-            j = at + 1
-            while char(j).isalnum() and j - at <= 4:
-                j += 1
-            return j > at + 1 and char(j) == ")" and char(j + 1).isspace()
-        if c.isdigit():
-            j = at
-            while char(j).isdigit() and j - at < 3:
-                j += 1
-            return char(j) in ".)" and char(j + 1).isspace()
-        if c in "ivxIVX":
-            j = at
-            while char(j) in "ivxIVX" and j - at < 5:
-                j += 1
-            return char(j) in ".)" and char(j + 1).isspace()
-        if c.isascii() and c.isalpha():
-            return char(at + 1) in ".)" and char(at + 2).isspace()
-        return False
