@@ -253,6 +253,22 @@ def test_crlf_option_is_checked_and_shown() -> None:
     assert ParagraphChunker(crlf=True) == PARAGRAPH_CRLF
 
 
+@pytest.mark.parametrize("chunker", [SENTENCE, WORD, PARAGRAPH, PARAGRAPH_CRLF], ids=repr)
+def test_empty_text_has_no_chunks(chunker: ChunkingStrategy) -> None:
+    assert chunker.split("") == chunker.flush("") == chunker.segments("") == []
+
+
+@pytest.mark.parametrize("text", [" ", "   ", " \t ", "\u3000"])
+def test_whitespace_only_text(text: str) -> None:
+    # Sentences and words hold no whitespace-only chunk; a paragraph is
+    # returned byte for byte, whitespace included.
+    for chunker in (SENTENCE, WORD):
+        assert chunker.split(text) == chunker.flush(text) == []
+        assert chunker.segments(text) == [text]
+    assert PARAGRAPH.split(text) == []
+    assert PARAGRAPH.flush(text) == [text]
+
+
 # --------------------------------------------------------------------------- streaming
 
 
