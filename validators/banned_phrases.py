@@ -44,8 +44,10 @@ class BannedPhrases(ChunkedValidator):
 
     **Chunk**: by default a sentence, so that a phrase of several words is
     never split across two chunks.  A phrase that the chosen chunker would
-    itself split (a multi-word phrase under ``"word"``, or ``"stop. now"``
-    under ``"sentence"``) can never match and is rejected at construction.
+    itself split, as given, folded, title-cased or upper-cased (a multi-word
+    phrase under ``"word"``, or ``"stop. now"`` under ``"sentence"``, which
+    ends a sentence before ``"Now"``), could never match and is rejected at
+    construction.
 
     Args:
         phrases: The phrases to block (non-empty strings).
@@ -80,7 +82,10 @@ class BannedPhrases(ChunkedValidator):
         self._matcher = PhraseMatcher(items)
 
     def _check_whole(self, phrase: str) -> None:
-        for spelling in (phrase.strip(), fold_phrase(phrase)):
+        # Matching ignores case and compatibility forms but a chunker may not
+        # (is "Now" after "stop." a new sentence?): try the likely spellings.
+        folded = fold_phrase(phrase)
+        for spelling in dict.fromkeys((phrase.strip(), folded, folded.title(), folded.upper())):
             chunks = self.chunker.split(spelling) + self.chunker.flush(spelling)
             if len(chunks) > 1:
                 raise ValueError(
