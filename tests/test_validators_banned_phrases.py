@@ -145,10 +145,6 @@ def test_phrase_across_delta_borders(deltas: list[str], expected: str) -> None:
 
 def test_exception_raised_before_the_phrase_is_released() -> None:
     released: list[str] = []
-    from _guardrails_helpers import MESSAGES, llm
-
-    from guardrails_ai.chunkwise.adapters import guarded_stream
-
     with pytest.raises(ValidationError, match="banned phrases: 'evil'"):
         for outcome in guarded_stream(
             RAISE_GUARD, llm(["Fine. ", "So e", "vil", " it is. More."]), messages=MESSAGES
