@@ -70,8 +70,8 @@ def _walk(items: Any, shape: _Shape) -> None:
             if direction < 0:
                 shape.behind += width or 0  # lookbehind is fixed-width in ``re``
             else:
-                shape.ahead = None if width is None or shape.ahead is None else (
-                    shape.ahead + width
+                shape.ahead = (
+                    None if width is None or shape.ahead is None else (shape.ahead + width)
                 )
             _walk(body, shape)
         elif name == "SUBPATTERN":
@@ -105,6 +105,8 @@ def _shape(pattern: re.Pattern[str]) -> _Shape:
         )
     shape = _Shape(_hi(tree))
     _walk(tree, shape)
+    if pattern.flags & re.MULTILINE:
+        shape.anchors = False  # "$" is then end-of-line: one character decides it
     return shape
 
 
@@ -118,8 +120,17 @@ class _RegexScanner(Scanner):
     lookbehind, ``\\b`` and ``^``.
     """
 
-    __slots__ = ("_base", "_behind", "_buf", "_confirm", "_pat", "_pos", "_reach",
-                 "_start", "_total")
+    __slots__ = (
+        "_base",
+        "_behind",
+        "_buf",
+        "_confirm",
+        "_pat",
+        "_pos",
+        "_reach",
+        "_start",
+        "_total",
+    )
 
     def __init__(
         self, pattern: re.Pattern[str], confirm: int, reach: int | None, behind: int
@@ -157,7 +168,9 @@ class _RegexScanner(Scanner):
             # only settled text: it need not be made again.
             settled = total - self._reach
             if m is not None and base + m.start() < settled:
-                settled = base + m.start()
+                # A pending match: search from it again, unless it is longer
+                # than the promised bound (then the promise is broken anyway).
+                settled = max(base + m.start(), settled - self._reach)
             pos = max(pos, settled)
         self._start, self._pos = start, pos
         keep = max(0, pos - self._behind - base)
@@ -253,9 +266,7 @@ class RegexChunker(ChunkingStrategy):
         self.pattern = compiled
         self.max_match = max_match
         self._confirm = max(shape.tail + shape.ahead, 1) + anchor
-        self._reach = (
-            None if shape.width is None else shape.width + shape.ahead + anchor + 1
-        )
+        self._reach = None if shape.width is None else shape.width + shape.ahead + anchor + 1
         self._behind = shape.behind + 1
 
     def _params(self) -> dict[str, object]:

@@ -316,9 +316,7 @@ class StructureChunker(ChunkingStrategy):
         }
         for name, value in flags.items():
             if not isinstance(value, bool):
-                raise TypeError(
-                    f"{name} must be a bool, got {type(value).__name__}: {value!r:.80}"
-                )
+                raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r:.80}")
         self.respect_headings = respect_headings
         self.respect_numbered_sections = respect_numbered_sections
         self.split_on_transitions = split_on_transitions
@@ -371,8 +369,6 @@ def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
     out = []
     for phrase in phrases:
         if not isinstance(phrase, str) or not phrase.strip():
-            raise ValueError(
-                f"transition_phrases must hold non-empty strings, got {phrase!r:.80}"
-            )
+            raise ValueError(f"transition_phrases must hold non-empty strings, got {phrase!r:.80}")
         out.append(phrase.strip())
     return tuple(out)
