@@ -1,0 +1,239 @@
+"""Shared helpers for tests that drive a real ``Guard`` / ``AsyncGuard``.
+
+Nothing here mocks Guardrails: the LLM callables are what a user would write
+(a sync callable yielding string deltas, an async one returning an object
+whose ``completion_stream`` is an async generator), and the validators are
+real ``Validator`` subclasses registered under ``chunkwise-test/...``.
+
+* :func:`llm` / :func:`async_llm`: custom LLM callables over fixed deltas;
+  :func:`openai_chunks` turns deltas into OpenAI-style chunk objects.
+* :func:`stream`, :func:`run` / :func:`arun`: stream through ``guard(..., stream=True)`` (or
+  ``guarded_stream``) and collect the outcomes; :func:`joined` joins their
+  ``validated_output``.
+* :func:`slicings`: a hypothesis strategy cutting a text into random deltas.
+* Validators: :class:`Record` (a ``ChunkedValidator`` that passes and records
+  every chunk), :class:`Ban` (``Record`` that fails chunks containing a word,
+  fix = the word masked), :class:`PlainBan` (the same rule as a plain
+  Guardrails ``Validator`` using Guardrails' own chunking) and
+  :class:`History` (per-stream state: each stream's chunks in order).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+from guardrails import AsyncGuard, Guard
+from guardrails.validator_base import Validator, register_validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.adapters import ChunkedValidator, async_guarded_stream, guarded_stream
+
+__all__ = [
+    "MESSAGES",
+    "Ban",
+    "History",
+    "PlainBan",
+    "Record",
+    "arun",
+    "async_llm",
+    "guard_with",
+    "joined",
+    "llm",
+    "openai_chunks",
+    "run",
+    "slicings",
+    "stream",
+]
+
+#: The messages every test passes to the guard.
+MESSAGES = [{"role": "user", "content": "x"}]
+
+
+# -- LLM callables -----------------------------------------------------------------
+
+
+def llm(deltas: Iterable[Any]) -> Callable[..., Iterator[Any]]:
+    """A sync custom LLM callable that yields ``deltas`` (a fresh copy per call)."""
+    items = list(deltas)
+
+    def fake_llm(*, messages: Any = None, **kwargs: Any) -> Iterator[Any]:
+        yield from items
+
+    return fake_llm
+
+
+class _AsyncResponse:
+    """What an async custom LLM callable returns under ``stream=True``."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.completion_stream = self._stream(items)
+
+    @staticmethod
+    async def _stream(items: list[Any]) -> AsyncIterator[Any]:
+        for item in items:
+            yield item
+
+
+def async_llm(deltas: Iterable[Any]) -> Callable[..., Any]:
+    """An async custom LLM callable; its response's ``completion_stream`` yields ``deltas``."""
+    items = list(deltas)
+
+    async def fake_llm(*, messages: Any = None, **kwargs: Any) -> _AsyncResponse:
+        return _AsyncResponse(items)
+
+    return fake_llm
+
+
+def openai_chunks(deltas: Iterable[str], finish_reason: str = "stop") -> list[Any]:
+    """OpenAI-style chunk objects: text in ``choices[0].delta.content``, then a
+    final chunk with empty content and ``finish_reason`` set."""
+
+    def chunk(content: str | None, reason: str | None) -> Any:
+        delta = SimpleNamespace(content=content, role="assistant")
+        choice = SimpleNamespace(index=0, delta=delta, finish_reason=reason)
+        return SimpleNamespace(choices=[choice], usage=None, object="chat.completion.chunk")
+
+    return [chunk(d, None) for d in deltas] + [chunk(None, finish_reason)]
+
+
+# -- running a guard ---------------------------------------------------------------
+
+
+def guard_with(*validators: Validator, asynchronous: bool = False) -> Any:
+    """A fresh ``Guard`` (or ``AsyncGuard``) with ``validators`` on the output."""
+    guard: Any = AsyncGuard() if asynchronous else Guard()
+    return guard.use(*validators)
+
+
+def stream(guard: Any, deltas: Sequence[Any], *, guarded: bool = True) -> Iterator[Any]:
+    """Stream ``deltas`` through ``guard``: an iterator of ``ValidationOutcome``.
+
+    ``guarded=True`` uses ``guarded_stream``; ``False`` the plain
+    ``guard(..., stream=True)``.
+    """
+    if guarded:
+        return guarded_stream(guard, llm(deltas), messages=MESSAGES)
+    return iter(guard(llm(deltas), messages=MESSAGES, stream=True))
+
+
+def run(guard: Any, deltas: Sequence[Any], *, guarded: bool = True) -> list[Any]:
+    """Every ``ValidationOutcome`` of :func:`stream`."""
+    return list(stream(guard, deltas, guarded=guarded))
+
+
+async def arun(guard: Any, deltas: Sequence[Any], *, guarded: bool = True) -> list[Any]:
+    """:func:`run` for an ``AsyncGuard``."""
+    if guarded:
+        stream = async_guarded_stream(guard, async_llm(deltas), messages=MESSAGES)
+    else:
+        stream = await guard(async_llm(deltas), messages=MESSAGES, stream=True)
+    return [outcome async for outcome in stream]
+
+
+def joined(outcomes: Iterable[Any]) -> str:
+    """The ``validated_output`` of ``outcomes`` joined (``None`` counts as empty)."""
+    return "".join(o.validated_output or "" for o in outcomes)
+
+
+@st.composite
+def slicings(draw: st.DrawFn, text: str, max_deltas: int = 12) -> list[str]:
+    """``text`` cut at random offsets into at most ``max_deltas`` non-empty deltas."""
+    if not text:
+        return []
+    cuts = draw(
+        st.lists(st.integers(1, len(text) - 1), max_size=max_deltas - 1, unique=True)
+        if len(text) > 1
+        else st.just([])
+    )
+    bounds = [0, *sorted(cuts), len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+# -- validators --------------------------------------------------------------------
+
+
+@register_validator(name="chunkwise-test/record", data_type="string")
+class Record(ChunkedValidator):
+    """Passes every chunk and appends it to ``seen`` (shared by all streams)."""
+
+    def __init__(self, *, chunker: Any = None, on_fail: Any = None, **kwargs: Any) -> None:
+        super().__init__(chunker=chunker, on_fail=on_fail, **kwargs)
+        self.seen: list[str] = []
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        self.seen.append(value)
+        return self.check(value)
+
+    def check(self, value: str) -> ValidationResult:
+        return PassResult()
+
+
+def _ban(value: str, word: str) -> ValidationResult:
+    if word not in value:
+        return PassResult()
+    start = value.index(word)
+    return FailResult(
+        error_message=f"{word!r} is banned",
+        fix_value=value.replace(word, "*" * len(word)),
+        error_spans=[ErrorSpan(start=start, end=start + len(word), reason="banned")],
+    )
+
+
+@register_validator(name="chunkwise-test/ban", data_type="string")
+class Ban(Record):
+    """Fails a chunk that contains ``word``; the fix masks it with ``*``."""
+
+    def __init__(
+        self, word: str = "bad", *, chunker: Any = None, on_fail: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(word=word, chunker=chunker, on_fail=on_fail, **kwargs)
+        self.word = word
+
+    def check(self, value: str) -> ValidationResult:
+        return _ban(value, self.word)
+
+
+@register_validator(name="chunkwise-test/plain-ban", data_type="string")
+class PlainBan(Validator):
+    """:class:`Ban` as a plain Guardrails validator (Guardrails' default chunking).
+
+    Records every value ``validate`` is given in ``seen``.
+    """
+
+    def __init__(self, word: str = "bad", on_fail: Any = None, **kwargs: Any) -> None:
+        super().__init__(word=word, on_fail=on_fail, **kwargs)
+        self.word = word
+        self.seen: list[str] = []
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        self.seen.append(value)
+        return _ban(value, self.word)
+
+
+@register_validator(name="chunkwise-test/history", data_type="string")
+class History(Record):
+    """Per-stream state: a list of the stream's chunks so far.
+
+    Every state ever created is kept in ``states``, so a test can check that
+    each holds the chunks of exactly one stream, in order.
+    """
+
+    def __init__(self, *, chunker: Any = None, on_fail: Any = None, **kwargs: Any) -> None:
+        super().__init__(chunker=chunker, on_fail=on_fail, **kwargs)
+        self.states: list[list[str]] = []
+        self._lock = threading.Lock()
+
+    def new_stream_state(self) -> list[str]:
+        state: list[str] = []
+        with self._lock:
+            self.states.append(state)
+        return state
+
+    def check(self, value: str) -> ValidationResult:
+        self.stream_state.append(value)
+        return PassResult()
