@@ -66,7 +66,6 @@ LOOKBEHIND = 72
 _WORD_MAX = 64  # a longer word before a period is a plain word
 _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
-_PEEK = 32  # characters after a candidate's whitespace that the rules may read
 _PIECE = 4096  # longest text scanned in one step
 _SLACK = 256  # the window is trimmed once this much of it can go
 
@@ -90,6 +89,7 @@ _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
 _TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
+_WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
@@ -233,25 +233,45 @@ class SentenceScanner(Scanner):
                     self._open(base + i, char)
                     continue
                 # Fast path: a terminator whose runs are all in sight.
-                t = _TAIL.match(buf, i)
-                assert t is not None
-                e = t.end()
-                b = t.end(2)
-                if e == n or buf[b] == "[":
-                    self._open(base + i, char)
-                    continue
-                if e == b:
-                    self._pos = base + b
-                    continue
-                run = t.group(1)
-                bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
-                dots = 1 if run == "." else run.count(".")
-                ellipsis = dots > 1 or "\u2026" in run
-                newlines = buf.count("\n", b, e)
-                a = t.end(1)
+                after = buf[i + 1 : i + 2]
+                if after.isspace():
+                    # A one-character run with no closers (the usual case).
+                    a = b = i + 1
+                    if after == " " and i + 2 < n and not buf[i + 2].isspace():
+                        e = i + 2
+                        newlines = 0
+                    else:
+                        e = _WS_RUN.match(buf, b).end()  # type: ignore[union-attr]
+                        if e == n:
+                            self._open(base + i, char)
+                            continue
+                        newlines = buf.count("\n", b, e)
+                    bang = char != "." and char != "\u2026"
+                    ellipsis = char == "\u2026"
+                    dots = 1 if char == "." else 0
+                else:
+                    t = _TAIL.match(buf, i)
+                    assert t is not None
+                    e = t.end()
+                    b = t.end(2)
+                    if e == n or buf[b] == "[":
+                        self._open(base + i, char)
+                        continue
+                    if e == b:
+                        self._pos = base + b
+                        continue
+                    run = t.group(1)
+                    bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
+                    dots = 1 if run == "." else run.count(".")
+                    ellipsis = dots > 1 or "\u2026" in run
+                    newlines = buf.count("\n", b, e)
+                    a = t.end(1)
                 try:
-                    ends = self._term_ends(base + i, b > a, bang, ellipsis, base + e, newlines)
-                except _NeedMore:
+                    ends = newlines >= 2 or (
+                        self._next_starts(buf, e, base + i, b > a, bang, ellipsis)
+                        or (newlines > 0 and _list_marker(buf, e))
+                    )
+                except IndexError:
                     self._open(base + i, char)
                     self._phase = _DECIDE
                     self._a, self._b, self._e = base + a, base + b, base + e
@@ -366,7 +386,7 @@ class SentenceScanner(Scanner):
             if self._newlines >= 2 or self._is_heading():
                 return (b, e)
             try:
-                if _list_marker(self._peek(e), 0):
+                if _list_marker(self._buf, e - self._base):
                     return (b, e)
             except IndexError:
                 raise _NeedMore from None
@@ -386,43 +406,42 @@ class SentenceScanner(Scanner):
             self._cend = b
         return None
 
-    def _peek(self, at: int) -> str:
-        i = at - self._base
-        return self._buf[i : i + _PEEK]
-
     def _term_ends(
         self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
     ) -> bool:
         """Whether the terminator run at ``at``, whitespace up to ``e``, ends a sentence."""
         if newlines >= 2:
             return True
-        peek = self._peek(e)
+        buf = self._buf
+        k = e - self._base
         try:
-            if self._next_starts(peek, at, closed, bang, ellipsis):
-                return True
-            return newlines > 0 and _list_marker(peek, 0)
+            return self._next_starts(buf, k, at, closed, bang, ellipsis) or (
+                newlines > 0 and _list_marker(buf, k)
+            )
         except IndexError:
             raise _NeedMore from None
 
     def _next_starts(
-        self, peek: str, at: int, closed: bool, bang: bool, ellipsis: bool
+        self, buf: str, e: int, at: int, closed: bool, bang: bool, ellipsis: bool
     ) -> bool:
-        """The rules of the module docstring for the text ``peek`` after the run.
+        """The rules of the module docstring for the text from ``buf[e]`` on.
 
-        Raises ``IndexError`` when ``peek`` ends before the rules decide.
+        ``at`` is the absolute offset of the terminator run.  Raises
+        ``IndexError`` when ``buf`` ends before the rules decide (they read at
+        most ``_SKIP_MAX + _STARTER_MAX + 2`` characters).
         """
-        j = 0
-        while peek[j] in _OPENERS and j < _SKIP_MAX:
+        j = e
+        while buf[j] in _OPENERS and j - e < _SKIP_MAX:
             j += 1
-        c = peek[j]
-        if c == "." and j == 0:
+        c = buf[j]
+        if c == "." and j == e:
             return False  # a spaced ellipsis goes on
         if c.isalpha():
             cat = _LOWER if c.islower() else _UPPER
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _LOWER:
-            if not _list_marker(peek, 0):
+            if not _list_marker(buf, e):
                 return False
             cat = _MARKER
         word, at_start, spaced = self._word_before(at)
@@ -437,7 +456,9 @@ class SentenceScanner(Scanner):
             return True
         kind = self._abbr.get(word.lower())
         if kind is None:
-            if (len(word) == 1 and word.isalpha()) or _DOTTED.fullmatch(word):
+            if len(word) == 1 and word.isalpha():
+                kind = MEDIAL  # an initial
+            elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
             else:
                 return True
@@ -449,13 +470,13 @@ class SentenceScanner(Scanner):
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
         k = j
-        while peek[k].isalpha():
+        while buf[k].isalpha():
             k += 1
             if k - j > _STARTER_MAX:
                 return False
-        if k - j == 1 and peek[k] == ".":
+        if k - j == 1 and buf[k] == ".":
             return False
-        following = peek[j:k]
+        following = buf[j:k]
         return following.lower() in SENTENCE_STARTERS and (
             len(following) == 1 or following[1:].islower()
         )
@@ -466,29 +487,32 @@ class SentenceScanner(Scanner):
         dot of a spaced ellipsis."""
         if self._wat == at:
             return self._word
+        buf = self._buf
         base = self._base
-        lo = max(0, at - _WORD_MAX)
-        seg = self._buf[lo - base : at - base]
+        k = at - base
         spaced = False
-        if not seg or seg[-1].isspace():
+        if k == 0 or buf[k - 1].isspace():
             word = ""
-            spaced = seg.endswith(". ")
+            spaced = buf.startswith(". ", k - 2) if k >= 2 else False
             start = at
         else:
-            parts = seg.rsplit(None, 1)
-            if len(parts) == 1 and lo > 0 and not seg[0].isspace():
-                word = "\0"  # longer than any abbreviation: a plain word
-                start = -1
-            else:
-                word = parts[-1]
-                start = at - len(word)
+            lo = at - _WORD_MAX
+            space = buf.rfind(" ", max(0, lo - base), k)
+            word = buf[space + 1 : k]
+            if (space < 0 and lo > 0) or not word.isprintable():
+                # Another kind of whitespace, or a word longer than _WORD_MAX.
+                m = _WORD_END.search(buf, max(0, lo - base), k)
+                word = m.group() if m else "\0"  # "\0": a long, plain word
+            start = at - len(word) if word != "\0" else -1
         chunk = self._start if self._start is not None else -1
         at_start = start == chunk or (
-            0 <= start - chunk <= 4
-            and _BULLET_LEAD.fullmatch(self._buf, chunk - base, start - base) is not None
+            0 < start - chunk <= 4
+            and _BULLET_LEAD.fullmatch(buf, chunk - base, start - base) is not None
         )
         self._wat = at
-        self._word = (word.lstrip(_WORD_OPENERS), at_start, spaced)
+        if word and word[0] in _WORD_OPENERS:
+            word = word.lstrip(_WORD_OPENERS)
+        self._word = (word, at_start, spaced)
         return self._word
 
     def _is_heading(self) -> bool:
