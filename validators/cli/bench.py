@@ -28,13 +28,18 @@ def _is_checkout(root: Path) -> bool:
         return False
 
 
+def _roots() -> list[Path]:
+    """Where a checkout may be: around this file (editable install), the cwd."""
+    return [Path(__file__).resolve().parents[2], Path.cwd()]
+
+
 def find_benchmarks(directory: Path | None) -> Path:
     """The benchmarks folder: ``directory``, else the checkout's."""
     if directory is not None:
         if not directory.is_dir():
             raise CommandError(f"--dir {directory}: no such directory")
         return directory
-    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+    for root in _roots():
         if _is_checkout(root) and (root / "benchmarks").is_dir():
             return root / "benchmarks"
     raise CommandError(

@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..chunkers import ChunkStream
+from .errors import CommandError
 from .guard import MESSAGES
 from .watch import Tally, watch
 
@@ -67,12 +68,15 @@ def demo_validators(chunker: str | None, on_fail: str) -> list[Any]:
     extra: dict[str, Any] = {"on_fail": on_fail}
     if chunker is not None:
         extra["chunker"] = chunker
-    return [
-        BannedPhrases(list(DEMO_PHRASES), **extra),
-        RedactPII(**extra),
-        NoRepetition(**extra),
-        MaxChunkLength(max_words=DEMO_MAX_WORDS, **extra),
-    ]
+    try:
+        return [
+            BannedPhrases(list(DEMO_PHRASES), **extra),
+            RedactPII(**extra),
+            NoRepetition(**extra),
+            MaxChunkLength(max_words=DEMO_MAX_WORDS, **extra),
+        ]
+    except (TypeError, ValueError) as exc:  # e.g. a chunker that cuts a phrase
+        raise CommandError(f"--chunker {chunker}: {exc}") from None
 
 
 @dataclass
@@ -171,7 +175,7 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
         caption_justify="left",
     )
     for name in ("validator", "chunker", "on_fail"):
-        table.add_column(name)
+        table.add_column(name, no_wrap=True)
     for name in ("chunks", "failures", "fixes", "µs/chunk"):
         table.add_column(name, justify="right")
     for t in tallies:
@@ -188,13 +192,15 @@ def run_demo(
     from guardrails.errors import ValidationError
 
     from ..adapters import guarded_stream
+    from .offline import skip_litellm
 
+    skip_litellm()
     out = out or sys.stdout
     console = Console(file=out, highlight=False)
     plain = plain or not console.is_terminal
     if plain:
         console = Console(file=out, highlight=False, no_color=True, force_terminal=False,
-                          width=100)
+                          width=120)
     validators = demo_validators(chunker, on_fail)
     tallies = [watch(v, on_fail) for v in validators]
     guard = Guard().use(*validators)
@@ -227,5 +233,5 @@ def run_demo(
         out.write("\n\n")
     console.print(summary_table(tallies, run, plain=plain))
     if run.error:
-        console.print(f"Validation stopped the stream: {run.error}")
+        console.print(f"Validation stopped the stream: {run.error}", soft_wrap=True)
     return 1 if run.error or any(t.unfixed for t in tallies) else 0

@@ -83,25 +83,38 @@ def _toml(text: str) -> Any:
 
 
 def find_validator(name: str) -> type[Any]:
-    """The registered validator class called ``name`` (``banned_phrases``,
-    ``chunkwise/banned_phrases`` or ``BannedPhrases``)."""
+    """The registered validator class called ``name``.
+
+    ``name`` is a registered name (``chunkwise/banned_phrases``), its part
+    after the ``/`` (``banned_phrases``) or a class name (``BannedPhrases``).
+    A hub validator installed as ``guardrails_ai.<name>`` (``pip install
+    guardrails-ai-lowercase``: ``lowercase``) is imported, which registers it.
+    """
+    import importlib
+    import importlib.util
+
     from guardrails.validator_base import validators_registry
 
     import guardrails_ai.chunkwise as hub
 
-    for export in getattr(hub, "__all__", []):
+    for export in hub.__all__:
         getattr(hub, export)  # importing a validator registers it
-    ours = sorted(k.split("/", 1)[1] for k in validators_registry if k.startswith("chunkwise/"))
     registry: dict[str, type[Any]] = validators_registry
-    for key in (name, f"chunkwise/{name}"):
-        if key in registry:
-            return registry[key]
-    for cls in registry.values():
-        if cls.__name__ == name:
+    short = name.rsplit("/", 1)[-1]
+    if short.isidentifier() and short not in hub.__all__:
+        module = f"guardrails_ai.{short}"
+        try:
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+        except ImportError:
+            pass
+    for key, cls in registry.items():
+        if name in (key, key.rsplit("/", 1)[-1], cls.__name__):
             return cls
+    ours = sorted(k.split("/", 1)[1] for k in registry if k.startswith("chunkwise/"))
     raise CommandError(
-        f"unknown validator {name!r} for --validator; choose one of {', '.join(ours)}"
-        " (or any registered validator name)"
+        f"unknown validator {name!r} for --validator; choose one of {', '.join(ours)}, "
+        "or name an installed hub validator"
     )
 
 
@@ -122,6 +135,16 @@ def build_validator(
                 f"its options are: {allowed}"
                 + ("; use --chunker / --on-fail" if key in ("on_fail", "chunker") else "")
             )
+    missing = [
+        n for n in named
+        if params[n].default is inspect.Parameter.empty and n not in options
+    ]
+    if missing:
+        raise CommandError(
+            f"validator {cls.__name__} needs option {missing[0]!r} "
+            f"(--option {missing[0]}=... or --options FILE"
+            + (", or --phrases" if missing[0] == "phrases" else "") + ")"
+        )
     kwargs = dict(options)
     if chunker is not None:
         if "chunker" not in named:
@@ -158,7 +181,10 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
     from guardrails.errors import ValidationError
 
     from ..adapters import guarded_stream
+    from .offline import skip_litellm
     from .watch import watch
+
+    skip_litellm()
 
     tally = watch(validator, on_fail)
     guard = Guard().use(validator)

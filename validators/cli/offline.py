@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["go_offline", "metrics_disabled"]
+__all__ = ["go_offline", "metrics_disabled", "skip_litellm"]
 
 _FALSE = frozenset({"false", "0", "no", "n", "f", "off"})
 _RC = "id=chunkwise-cli\nenable_metrics=false\nuse_remote_inferencing=false\n"
@@ -50,3 +50,14 @@ def go_offline() -> None:
         from guardrails.settings import settings
 
         settings.rc = RC.load()
+
+
+def skip_litellm() -> None:
+    """Keep litellm out of this process, unless it is imported already.
+
+    The command's LLM is a local callable.  Guardrails imports litellm on
+    every call only to check whether the callable is ``litellm.completion``
+    (``llm_providers.get_llm_ask``, which treats ``ImportError`` as "no"), and
+    that import doubles the command's start-up time.
+    """
+    sys.modules.setdefault("litellm", None)  # type: ignore[arg-type]

@@ -3,7 +3,8 @@
 The document is read in blocks and fed to a
 :class:`~guardrails_ai.chunkwise.chunkers.ChunkStream`, so the chunks are
 exactly ``split_text(document)`` (delta invariance) and are written as soon as
-they are complete.  Offsets are character (code point) offsets into the
+they are complete; with ``--overlap`` (whole documents only) the document is
+read first and cut with ``split_spans``.  Offsets are character (code point) offsets into the
 decoded input, so ``input[start:end] == text`` in Python.
 This module never imports Guardrails.
 """
@@ -14,7 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..chunkers import ChunkerSpec, ChunkStream
+from ..chunkers import ChunkerSpec, ChunkStream, Grouped, limit, split_spans
 from .errors import CommandError
 from .inputs import display_name, input_size, iter_text, opened
 
@@ -35,15 +36,23 @@ def split_document(
     bar goes to stderr when ``progress`` is true and the input is a regular
     file of at least :data:`PROGRESS_MIN_BYTES`.
     """
-    stream = ChunkStream(chunker)
-    count = 0
     with opened(path) as fd:
         size = input_size(fd)
         blocks = iter_text(fd, path, block=1 << 18)
         if progress and size is not None and size >= PROGRESS_MIN_BYTES:
             blocks = _with_progress(blocks, size, display_name(path))
-        for text, _ in blocks:
-            for piece in stream.feed(text):
+        if isinstance(chunker, Grouped) and chunker.overlap:
+            # Overlapping chunks exist for whole documents only.
+            text = "".join(block for block, _ in blocks)
+            spans = split_spans(chunker, text)
+            for index, (start, end) in enumerate(spans):
+                _write(out, fmt, index, text[start:end], start)
+            out.flush()
+            return len(spans)
+        stream = ChunkStream(chunker)
+        count = 0
+        for block, _ in blocks:
+            for piece in stream.feed(block):
                 count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
         for piece in stream.close():
             count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
@@ -84,8 +93,10 @@ def limited(
     overlap: int | None,
 ) -> ChunkerSpec:
     """``strategy`` with the ``--max-chars``/``--chunk-size``/``--overlap`` limits."""
-    given = {"--max-chars": max_chars, "--chunk-size": chunk_size, "--overlap": overlap}
-    for name, value in given.items():
-        if value is not None:
-            raise CommandError(f"{name} is not available yet in this version of chunkwise")
-    return strategy
+    try:
+        return limit(strategy, max_chars=max_chars, chunk_size=chunk_size, overlap=overlap)
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        for name in ("max_chars", "chunk_size", "overlap"):
+            message = message.replace(name, "--" + name.replace("_", "-"))
+        raise CommandError(message) from None

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Tally", "watch"]
+__all__ = ["Tally", "chunker_name", "watch"]
 
 
 @dataclass
@@ -25,17 +25,31 @@ class Tally:
     chunker: str
     chunks: int = 0
     failures: int = 0
-    fixes: int = 0
+    fixes: int = 0  # failures replaced by their fix (on_fail fix with a fix value)
     seconds: float = 0.0
 
     @property
     def unfixed(self) -> int:
         """Failures whose text was not replaced by a fix."""
-        return self.failures - (self.fixes if self.on_fail == "fix" else 0)
+        return self.failures - self.fixes
 
     @property
     def micros_per_chunk(self) -> float:
         return 1e6 * self.seconds / self.chunks if self.chunks else 0.0
+
+
+def chunker_name(strategy: object) -> str:
+    """A short name: the alias, with the limits of a ``Bounded``/``Grouped`` chunker."""
+    alias = getattr(strategy, "alias", "")
+    if alias:
+        return str(alias)
+    inner = getattr(strategy, "inner", None)
+    if inner is None:
+        return type(strategy).__name__
+    size, ceiling = getattr(strategy, "chunk_size", None), getattr(strategy, "max_chars", None)
+    return chunker_name(inner) + (f" x{size}" if size else "") + (
+        f" ≤{ceiling} chars" if ceiling else ""
+    )
 
 
 def watch(validator: Any, on_fail: str) -> Tally:
@@ -44,9 +58,7 @@ def watch(validator: Any, on_fail: str) -> Tally:
     tally = Tally(
         name=validator.rail_alias or type(validator).__name__,
         on_fail=on_fail,
-        chunker=getattr(strategy, "alias", "") or type(strategy).__name__
-        if strategy is not None
-        else "guardrails default",
+        chunker="guardrails default" if strategy is None else chunker_name(strategy),
     )
     inner = validator._validate
 
@@ -59,7 +71,8 @@ def watch(validator: Any, on_fail: str) -> Tally:
         tally.chunks += 1
         if getattr(result, "outcome", "pass") == "fail":
             tally.failures += 1
-            if isinstance(getattr(result, "fix_value", None), str):
+            fixable = isinstance(getattr(result, "fix_value", None), str)
+            if fixable and tally.on_fail in ("fix", "fix_reask"):
                 tally.fixes += 1
         return result
 

@@ -1,0 +1,513 @@
+"""The ``chunkwise`` command, through its real entry points.
+
+Most tests run the installed ``chunkwise`` console script (or ``python -m
+guardrails_ai.chunkwise``) in a subprocess, which inherits this session's
+offline set-up (conftest).  Error paths that need Guardrails loaded run
+``main([...])`` in this process instead: one Guardrails import for all of
+them rather than one per subprocess.  The demo also runs under a
+pseudo-terminal, to check what the screen shows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import limit, resolve_chunker, split_spans
+from guardrails_ai.chunkwise.cli import main
+from guardrails_ai.chunkwise.cli.bench import find_benchmarks
+from guardrails_ai.chunkwise.cli.demo import DEMO_PHRASES, sample_response, tokenize
+from guardrails_ai.chunkwise.cli.errors import CommandError
+from guardrails_ai.chunkwise.cli.inputs import iter_text
+from guardrails_ai.chunkwise.cli.offline import metrics_disabled
+
+SCRIPT = str(Path(sys.executable).with_name("chunkwise"))
+MODULE = [sys.executable, "-m", "guardrails_ai.chunkwise"]
+#: Generous: starting Guardrails takes seconds on a busy machine.
+TIMEOUT = 300
+
+TEXT = (
+    "Dear Ms. Smith, the café opens at 9.30 today! Does it? “Yes,” she said.\r\n"
+    "\r\n"
+    "A second paragraph 👋 with\ttabs and an e-mail a@b.co.  \n\n"
+    "Last words, no terminator"
+)
+
+
+def run(
+    *args: str, stdin: str | bytes | None = None, cmd: list[str] | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess[bytes]:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(
+        [*(cmd or [SCRIPT]), *args], input=data, capture_output=True, timeout=TIMEOUT,
+        check=False, **kwargs,
+    )
+
+
+def assert_one_line_error(code: int, stderr: str, *fragments: str, status: int = 2) -> None:
+    assert code == status, stderr
+    assert "Traceback" not in stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("chunkwise: error: "), stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def jsonl(out: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.decode().splitlines()]
+
+
+# -- split ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chunker", ["sentence", "word", "paragraph"])
+def test_split_file_jsonl_offsets_slice_the_input(tmp_path: Path, chunker: str) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_bytes(TEXT.encode())
+    done = run("split", str(path), "--chunker", chunker, "--format", "jsonl")
+    assert done.returncode == 0, done.stderr
+    rows = jsonl(done.stdout)
+    assert [r["index"] for r in rows] == list(range(len(rows)))
+    assert [TEXT[r["start"] : r["end"]] for r in rows] == [r["text"] for r in rows]
+    assert [r["text"] for r in rows] == resolve_chunker(chunker).split_text(TEXT)  # type: ignore[union-attr]
+
+
+def test_split_stdin_text_format_via_python_m() -> None:
+    done = run("split", "--chunker", "sentence", stdin="One. Two!  Three", cmd=MODULE)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == "One.\nTwo!\nThree\n"
+
+
+def test_split_limits_and_overlap(tmp_path: Path) -> None:
+    text = "One. Two two. Three three three. Four. " * 20 + "A sentence with no end"
+    path = tmp_path / "doc.txt"
+    path.write_text(text, encoding="utf-8")
+    args = ["--max-chars", "40", "--chunk-size", "3", "--overlap", "1", "--format", "jsonl"]
+    rows = jsonl(run("split", str(path), *args).stdout)
+    spans = split_spans(limit("sentence", max_chars=40, chunk_size=3, overlap=1), text)
+    assert [(r["start"], r["end"]) for r in rows] == spans
+    assert all(text[r["start"] : r["end"]] == r["text"] and len(r["text"]) <= 40 for r in rows)
+    assert any(b["start"] < a["end"] for a, b in itertools.pairwise(rows))  # overlaps
+    bounded = jsonl(run("split", str(path), "--max-chars", "12", "--format", "jsonl").stdout)
+    assert [r["text"] for r in bounded] == limit("sentence", max_chars=12).split_text(text)
+
+
+def test_split_never_imports_guardrails(tmp_path: Path) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    code = (
+        "import sys\nfrom guardrails_ai.chunkwise.cli import main\n"
+        f"status = main(['split', {str(path)!r}])\n"
+        "assert status == 0 and 'guardrails' not in sys.modules, sorted(sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text(("Lorem ipsum dolor sit amet. " * 2000 + "\n\n") * 20, encoding="utf-8")
+    screen, status = _in_terminal(
+        [SCRIPT, "split", str(path), "--chunker", "paragraph"], stdout=subprocess.DEVNULL
+    )
+    assert status == 0, screen
+    assert "splitting" in screen
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "fragments"),
+    [
+        (["split", "--chunker", "nope"], "x", ["unknown chunker 'nope'", "sentence"]),
+        (["split", "/no/such/file"], None, ["cannot read /no/such/file"]),
+        (["split"], b"caf\xc3\xa9 ok\n\xe2\x82", ["invalid UTF-8 at byte offset 9"]),
+        (["split"], b"ab\xffc", ["<stdin>", "byte offset 2"]),
+        (["split", "--format", "xml"], "x", ["--format"]),
+        (["split", "--max-chars", "0"], "x", ["--max-chars must be >= 1"]),
+        (["split", "--chunk-size", "2", "--overlap", "2"], "x", ["--overlap"]),
+        (["split", "--bogus"], "x", ["--bogus"]),
+        (["frobnicate"], None, ["frobnicate"]),
+        (["demo", "--speed", "0"], None, ["--speed"]),
+        (["demo", "--chunker", "nope"], None, ["unknown chunker 'nope'"]),
+        (["demo", "--on-fail", "explode"], None, ["--on-fail"]),
+        (["guard", "--option", "no-equals-sign"], "x", ["KEY=VALUE"]),
+        (["guard", "/no/such/file"], None, ["cannot read /no/such/file"]),
+        (["guard", "--options", "/no/such.toml"], "x", ["cannot read --options"]),
+        (["bench", "--dir", "/no/such/dir"], None, ["no such directory"]),
+    ],
+)
+def test_errors_are_one_line_with_status_2(
+    args: list[str], stdin: str | bytes | None, fragments: list[str]
+) -> None:
+    done = run(*args, stdin=stdin)
+    assert_one_line_error(done.returncode, done.stderr.decode(), *fragments)
+    assert done.stdout == b""
+
+
+def test_invalid_utf8_offset_through_python_m(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes("é".encode() * 200_000 + b"\xc3(")  # past the first read
+    done = run("split", str(path), "--format", "jsonl", cmd=MODULE)
+    assert_one_line_error(done.returncode, done.stderr.decode(), "byte offset 400000")
+
+
+@given(
+    data=st.binary(max_size=60) | st.text(max_size=30).map(str.encode),
+    block=st.integers(1, 7),
+)
+def test_incremental_decoding_matches_one_decode(data: bytes, block: int) -> None:
+    read, write = os.pipe()
+    try:
+        os.write(write, data)
+        os.close(write)
+        try:
+            expected = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            with pytest.raises(CommandError, match=f"byte offset {exc.start} "):
+                list(iter_text(read, "-", block=block))
+        else:
+            assert "".join(text for text, _ in iter_text(read, "-", block=block)) == expected
+    finally:
+        os.close(read)
+
+
+# -- demo ------------------------------------------------------------------------------
+
+
+def expected_demo_output() -> str:
+    from guardrails import Guard
+
+    from guardrails_ai.chunkwise.cli.demo import demo_validators
+
+    guard = Guard().use(*demo_validators(None, "fix"))
+    return str(guard.validate(sample_response()).validated_output)
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells and cells[0].startswith("chunkwise/"):
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_sample_response_has_what_the_demo_promises() -> None:
+    text = sample_response()
+    assert "@example.com" in text and "4111 1111 1111 1111" in text
+    assert all(p in text for p in DEMO_PHRASES)
+    assert text.count("Is there anything else I can help you with?") >= 3
+    assert text.rstrip()[-1] not in ".!?"
+    longest = max(resolve_chunker("sentence").split_text(text), key=len)  # type: ignore[union-attr]
+    assert len(tokenize(longest)) > 50  # one sentence straddles many deltas
+    assert "".join(tokenize(text)) == text
+
+
+def test_demo_plain_releases_the_validated_text_offline(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    guard = tmp_path / "guard"
+    guard.mkdir()
+    attempts = tmp_path / "network.log"
+    (guard / "sitecustomize.py").write_text(
+        "import socket\n"
+        "def _deny(*args, **kwargs):\n"
+        f"    open({str(attempts)!r}, 'a').write(repr(args[:2]) + '\\n')\n"
+        "    raise OSError('network disabled by the test')\n"
+        "socket.getaddrinfo = _deny\n"
+        "socket.socket.connect = _deny\n"
+    )
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(guard)}
+    env.pop("LITELLM_LOCAL_MODEL_COST_MAP", None)
+    env.pop("OTEL_SDK_DISABLED", None)
+    proc = subprocess.Popen(
+        [SCRIPT, "demo", "--no-delay"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    expected = expected_demo_output()  # meanwhile, here: Guardrails validating it at once
+    stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    out = stdout.decode()
+    assert proc.returncode == 0, stderr.decode()
+    assert not attempts.exists(), attempts.read_text()
+    assert list(home.iterdir()) == []  # the user's HOME is left alone
+    assert "<EMAIL>" in expected and "<CARD>" in expected and DEMO_PHRASES[0] not in expected
+    assert out.startswith(expected + "\n\n"), out
+    rows = table_rows(out)
+    chunks = len(resolve_chunker("sentence").split_text(sample_response()))  # type: ignore[union-attr]
+    # validator: chunker, on_fail, chunks, failures, fixes, µs/chunk
+    assert rows["chunkwise/banned_phrases"][:5] == ["sentence", "fix", str(chunks), "1", "1"]
+    assert re.fullmatch(r"sentence ≤\d+ chars", rows["chunkwise/redact_pii"][0])
+    assert rows["chunkwise/redact_pii"][1:5] == ["fix", str(chunks), "1", "1"]
+    assert rows["chunkwise/no_repetition"][:5] == ["sentence", "fix", str(chunks), "3", "3"]
+    # The repeats are gone before the last validator sees the text.
+    assert rows["chunkwise/max_chunk_length"][:5] == ["sentence", "fix", str(chunks - 3), "1", "1"]
+    assert f"{len(sample_response())} characters received" in out
+
+
+@pytest.mark.usefixtures("in_process")
+def test_demo_on_fail_exception_stops_and_says_why(capfd: pytest.CaptureFixture[str]) -> None:
+    status = main(["demo", "--no-delay", "--on-fail", "exception", "--chunker", "paragraph"])
+    out, err = capfd.readouterr()
+    assert status == 1
+    assert out.startswith("Thanks for getting in touch!")
+    assert "see guaranteed" not in out and "jane.doe" not in out  # never released
+    assert "Validation stopped the stream: " in out and "banned phrases" in out
+    assert table_rows(out)["chunkwise/banned_phrases"][:5] == [
+        "paragraph", "exception", "2", "1", "0"
+    ]
+    assert "Traceback" not in err
+
+
+ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-B]|[=>78])")
+
+
+def _in_terminal(argv: list[str], **kwargs: Any) -> tuple[str, int]:
+    """Run ``argv`` with a pseudo-terminal as its terminal; return the screen text."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "50"}
+    env.pop("NO_COLOR", None)
+    streams = {"stdin": follower, "stdout": follower, "stderr": follower, **kwargs}
+    proc = subprocess.Popen(argv, env=env, close_fds=True, **streams)
+    os.close(follower)
+    chunks = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 1.0)
+        if ready:
+            try:
+                data = os.read(leader, 1 << 16)
+            except OSError:  # EIO: the terminal closed
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    os.close(leader)
+    status = proc.wait(timeout=TIMEOUT)
+    return ANSI.sub("", b"".join(chunks).decode("utf-8", "replace")), status
+
+
+def test_demo_in_a_terminal_shows_live_panel_and_summary() -> None:
+    screen, status = _in_terminal([SCRIPT, "demo", "--no-delay"])
+    assert status == 0, screen
+    assert "only validated text is released" in screen
+    assert "<EMAIL>" in screen and "Have a lovely day" in screen
+    assert "pending (not validated yet)" in screen
+    assert "Summary" in screen and "chunkwise/no_repetition" in screen
+    assert "held back at most" in screen
+    assert "╭" in screen  # rich's rounded boxes, not the plain ASCII table
+
+
+# -- guard -----------------------------------------------------------------------------
+
+
+def _read_until(stream: Any, wanted: bytes, got: bytearray) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while wanted not in got:
+        assert time.monotonic() < deadline, f"timed out waiting for {wanted!r}; got {got!r}"
+        ready, _, _ = select.select([stream], [], [], 1.0)
+        if ready:
+            data = os.read(stream.fileno(), 4096)
+            assert data, f"output ended before {wanted!r}; got {got!r}"
+            got += data
+
+
+def test_guard_releases_output_before_the_input_ends() -> None:
+    # The producer writes deltas and waits for the test between them; the second
+    # pause falls inside the two bytes of "é".
+    producer_code = (
+        "import os, sys\n"
+        "for part in (b'Hello there. The bad wo', b'rd is here. Caf\\xc3', b'\\xa9 open. Bye'):\n"
+        "    os.write(1, part)\n"
+        "    sys.stdin.readline()\n"
+    )
+    read, write = os.pipe()
+    producer = subprocess.Popen(
+        [sys.executable, "-c", producer_code], stdin=subprocess.PIPE, stdout=write
+    )
+    os.close(write)
+    guard = subprocess.Popen(
+        [SCRIPT, "guard", "--validator", "banned_phrases", "--phrases", "bad word,nope",
+         "--chunker", "sentence", "--on-fail", "fix"],
+        stdin=read, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    os.close(read)
+    assert producer.stdin is not None and guard.stdout is not None
+    got = bytearray()
+    try:
+        _read_until(guard.stdout, b"Hello there. ", got)
+        assert producer.poll() is None  # the input has not ended
+        producer.stdin.write(b"\n")
+        producer.stdin.flush()
+        _read_until(guard.stdout, b"The *** **** is here. ", got)
+        producer.stdin.write(b"\n")
+        producer.stdin.flush()
+        _read_until(guard.stdout, "Café open. ".encode(), got)
+        assert producer.poll() is None
+        producer.stdin.write(b"\n")
+        producer.stdin.close()
+        got += guard.stdout.read()
+    finally:
+        producer.wait(timeout=TIMEOUT)
+        status = guard.wait(timeout=TIMEOUT)
+    assert got.decode() == "Hello there. The *** **** is here. Café open. Bye"
+    assert status == 0, guard.stderr.read() if guard.stderr else ""
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run ``main`` here; undo what the command does to this process."""
+    monkeypatch.setitem(os.environ, "HOME", os.environ["HOME"])
+    had_litellm = "litellm" in sys.modules
+    yield
+    if not had_litellm and sys.modules.get("litellm", 0) is None:
+        del sys.modules["litellm"]
+
+
+def guard_main(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, text: str | bytes, *args: str
+) -> tuple[int, str, str]:
+    path = tmp_path / "input.txt"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    status = main(["guard", str(path), *args])
+    out, err = capfd.readouterr()
+    return status, out, err
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_exit_status_follows_on_fail(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = "Mail jane@example.com today. Thanks"
+    status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "redact_pii")
+    assert (status, out) == (0, "Mail <EMAIL> today. Thanks")
+    status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "redact_pii",
+                                "--on-fail", "noop")
+    assert (status, out) == (1, text)
+    status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "chunkwise/redact_pii",
+                                "--on-fail", "filter")
+    assert (status, out) == (1, "Thanks")
+    status, out, err = guard_main(capfd, tmp_path, text, "--validator", "RedactPII",
+                                  "--on-fail", "exception")
+    assert out == ""
+    assert_one_line_error(status, err, "validation failed", status=1)
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_options_from_flags_and_files(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = "Spam. Spam. Spam. Spam. Eggs"
+    args = ["--validator", "no_repetition", "--chunker", "sentence"]
+    status, out, _ = guard_main(capfd, tmp_path, text, *args, "--option", "max_repeats=2")
+    assert (status, out) == (0, "Spam. Spam.   Eggs")
+    toml = tmp_path / "opts.toml"
+    toml.write_text("max_repeats = 3\n")
+    status, out, _ = guard_main(capfd, tmp_path, text, *args, "--options", str(toml))
+    assert (status, out) == (0, "Spam. Spam. Spam.  Eggs")
+    js = tmp_path / "opts.json"
+    js.write_text('{"phrases": ["eggs"], "mask": "#"}')
+    status, out, _ = guard_main(capfd, tmp_path, text, "--options", str(js))
+    assert (status, out) == (0, "Spam. Spam. Spam. Spam. ####")
+    # A hub validator installed from PyPI (the test extra) works too.
+    status, out, _ = guard_main(capfd, tmp_path, "SHOUT. quiet", "--validator", "lowercase")
+    assert (status, out) == (0, "shout. quiet")
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize(
+    ("args", "text", "fragments"),
+    [
+        (["--validator", "nope"], "x", ["unknown validator 'nope'", "banned_phrases"]),
+        (["--option", "colour=1"], "x", ["unknown option 'colour'", "phrases"]),
+        (["--option", "on_fail=1"], "x", ["unknown option 'on_fail'", "--on-fail"]),
+        (["--validator", "no_repetition", "-o", "max_repeats=0"], "x", ["max_repeats"]),
+        (["--validator", "lowercase", "--chunker", "word"], "x", ["takes no chunker"]),
+        ([], "x", ["phrases"]),  # banned_phrases without phrases
+        (["--phrases", "a"], b"fine \xc3\xa9 then \xed\xa0\x80", ["byte offset 13"]),
+    ],
+)
+def test_guard_errors_are_one_line(
+    capfd: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: list[str],
+    text: str | bytes,
+    fragments: list[str],
+) -> None:
+    status, out, err = guard_main(capfd, tmp_path, text, *args)
+    assert_one_line_error(status, err, *fragments)
+    assert out == ""
+
+
+def test_guard_bad_options_files(tmp_path: Path) -> None:
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("max_repeats = = 2\n")
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("[1, 2]")
+    for path, fragment in ((bad_toml, "invalid TOML"), (bad_json, "expected a table")):
+        with pytest.raises(CommandError, match=fragment):
+            from guardrails_ai.chunkwise.cli.guard import collect_options
+
+            collect_options([], path, [])
+
+
+# -- bench and offline set-up ---------------------------------------------------------
+
+
+def test_bench_runs_the_scripts_it_finds(tmp_path: Path) -> None:
+    folder = tmp_path / "benchmarks"
+    folder.mkdir()
+    (folder / "tiny.py").write_text("print('| size | µs |')\n")
+    (folder / "_helper.py").write_text("raise SystemExit('helpers are not benchmarks')\n")
+    done = run("bench", "--dir", str(folder))
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().splitlines() == ["== tiny", "| size | µs |"]
+    done = run("bench", "--dir", str(folder), "--only", "huge")
+    assert_one_line_error(done.returncode, done.stderr.decode(), "unknown benchmark 'huge'", "tiny")
+    (folder / "broken.py").write_text("raise SystemExit(3)\n")
+    done = run("bench", "--dir", str(folder), "--only", "broken")
+    assert done.returncode == 1 and "broken (exit status 3)" in done.stderr.decode()
+
+
+def test_bench_outside_a_checkout_says_it_needs_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from guardrails_ai.chunkwise.cli import bench
+
+    monkeypatch.setattr(bench, "_roots", lambda: [tmp_path])
+    with pytest.raises(CommandError, match="need a source checkout"):
+        find_benchmarks(None)
+
+
+@pytest.mark.parametrize(
+    ("content", "disabled"),
+    [
+        ("enable_metrics=false\n", True),
+        ("id=x\nenable_metrics = 'False'\n", True),
+        ("enable_metrics=true\n", False),
+        ("id=x\n", False),
+        (None, False),
+    ],
+)
+def test_metrics_disabled_reads_the_rc_file(
+    tmp_path: Path, content: str | None, disabled: bool
+) -> None:
+    rc = tmp_path / ".guardrailsrc"
+    if content is not None:
+        rc.write_text(content)
+    assert metrics_disabled(rc) is disabled
