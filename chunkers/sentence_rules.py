@@ -19,7 +19,9 @@ whitespace travels with it (``Cut.stop``).
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
-  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``).
+  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
+  a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
+  capitalised word that is not a sentence starter.
 * A run holding ``!``, ``?`` or ``‽`` (``?!``, ``!!!``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
 * An ellipsis (``..``, ``...``, ``....``, ``…``, the last dot of ``. . .``)
@@ -35,13 +37,21 @@ whitespace travels with it (``Cut.stop``).
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations;
-  - any other word (``600``, ``3.14``, ``example.com``) ends the sentence.
+  - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
+    unless a lower-case word follows.
+
+Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
+sentences inside quoted dialogue are split at their own terminators; inline
+list items without line breaks (``a) one b) two``) are not split; a name after
+a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
+left``); a capitalised word after ``a.m.``/``p.m.`` always starts a sentence.
 
 Streaming
 ---------
 Every decision is a function of the text around the candidate: at most
-:data:`LOOKBEHIND` characters before it, and the candidate's own runs plus a
-bounded peek (a few characters) after it.  Until that text has arrived the
+:data:`LOOKBEHIND` characters before it (the word, a bullet, the chunk's first
+characters), and the candidate's own runs plus at most 22 characters after
+them (opening punctuation, the next word).  Until that text has arrived the
 scanner withholds the candidate; at the end of the stream an undecided
 candidate is simply part of the final fragment.  So the cuts never depend on
 how the stream was sliced.  Each run is scanned once, resuming where the last
