@@ -222,7 +222,7 @@ def run_demo(
                 raw = outcome.raw_llm_output or ""
                 validated = outcome.validated_output
                 validated = validated if isinstance(validated, str) else ""
-                run.release(raw, validated, outcome.validation_passed)
+                run.release(raw, validated, bool(outcome.validation_passed))
                 if plain and validated:
                     out.write(validated)
                     out.flush()
