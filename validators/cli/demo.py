@@ -176,7 +176,7 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
     )
     for name in ("validator", "chunker", "on_fail"):
         table.add_column(name, no_wrap=True)
-    for name in ("chunks", "failures", "fixes", "µs/chunk"):
+    for name in ("chunks", "failed", "fixed", "µs/chunk"):
         table.add_column(name, justify="right")
     for t in tallies:
         table.add_row(t.name, t.chunker, t.on_fail, str(t.chunks), str(t.failures),

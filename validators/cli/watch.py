@@ -48,7 +48,7 @@ def chunker_name(strategy: object) -> str:
         return type(strategy).__name__
     size, ceiling = getattr(strategy, "chunk_size", None), getattr(strategy, "max_chars", None)
     return chunker_name(inner) + (f" x{size}" if size else "") + (
-        f" ≤{ceiling} chars" if ceiling else ""
+        f" ≤{ceiling}" if ceiling else ""
     )
 
 
