@@ -6,8 +6,9 @@ machine and Python version (only ``random.Random`` with an explicit seed is
 used).  API:
 
 * :func:`prose`: English-like sentences ending in ``.``, ``!``, ``?`` (some
-  with closing quotes or parentheses, some with abbreviations and decimals),
-  grouped into paragraphs separated by blank lines;
+  with closing quotes or parentheses, some with abbreviations and decimals,
+  unless ``inner_periods=False``), grouped into paragraphs separated by blank
+  lines;
 * :func:`markdown`: headings, paragraphs, bullet and numbered lists, block
   quotes and fenced code blocks;
 * :func:`boundary_free`: no sentence terminator and no whitespace at all (no
@@ -53,11 +54,11 @@ _ABBREVIATIONS = ("Dr.", "Mr.", "e.g.", "etc.", "U.S.", "No.")
 _ENDINGS = (".", ".", ".", ".", "!", "?", '."', ".\u201d", ".)", "?'", "!\u2019")
 
 
-def _sentence(rng: random.Random) -> str:
+def _sentence(rng: random.Random, inner_periods: bool = True) -> str:
     words = rng.choices(_WORDS, k=rng.randint(4, 22))
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 and inner_periods:
         words.insert(rng.randrange(len(words)), rng.choice(_ABBREVIATIONS))
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 and inner_periods:
         words.insert(rng.randrange(len(words)), f"{rng.randint(0, 99)}.{rng.randint(0, 99)}")
     if rng.random() < 0.3:
         i = rng.randrange(1, len(words))
@@ -86,18 +87,24 @@ def _fill(size: int, seed: int, block: Callable[[random.Random], str]) -> str:
     return "".join(parts)[:size]
 
 
-def _prose_paragraph(rng: random.Random) -> str:
+def _prose_paragraph(rng: random.Random, inner_periods: bool = True) -> str:
     seps = (" ", " ", " ", "  ", "\n")
-    sentences = [_sentence(rng) for _ in range(rng.randint(2, 8))]
+    sentences = [_sentence(rng, inner_periods) for _ in range(rng.randint(2, 8))]
     text = sentences[0]
     for s in sentences[1:]:
         text += rng.choice(seps) + s
     return text + "\n\n"
 
 
-def prose(size: int, seed: int = 0) -> str:
-    """``size`` characters of sentences in paragraphs (see module docstring)."""
-    return _fill(size, seed, _prose_paragraph)
+def prose(size: int, seed: int = 0, *, inner_periods: bool = True) -> str:
+    """``size`` characters of sentences in paragraphs (see module docstring).
+
+    ``inner_periods=False`` leaves out the abbreviations (``Dr.``, ``e.g.``)
+    and decimals (``3.14``), the periods that do not end a sentence.
+    """
+    if inner_periods:
+        return _fill(size, seed, _prose_paragraph)
+    return _fill(size, seed, lambda rng: _prose_paragraph(rng, False))
 
 
 def _markdown_block(rng: random.Random) -> str:
