@@ -12,10 +12,10 @@ on the validator instance (or, under ``AsyncGuard``, in a ContextVar).  A
 * the results of one call merge into one ``ValidationResult``;
 * the withheld fragment is validated when Guardrails says the stream ended
   (``remainder=True``);
-* streams never share state: under ``AsyncGuard`` the state lives in the
-  stream's own ``contextvars.Context``; under ``Guard`` it is keyed by the
-  Guardrails iteration that drives the stream (found on the call stack), so
-  threads, interleaved generators and consecutive calls stay apart;
+* streams never share state: under ``AsyncGuard`` the state is keyed by the
+  stream's own ``contextvars.Context``; under ``Guard`` by the Guardrails
+  iteration that drives the stream (found on the call stack), so threads,
+  tasks, interleaved generators and consecutive calls stay apart;
 * ``validate(value)`` chunks the whole value the same way, so a text validated
   at once and the same text streamed in any deltas get the same verdict and
   the same fixed output.
@@ -51,11 +51,11 @@ __all__ = ["ChunkedValidator", "merge_results"]
 
 #: The per-stream state of the stream whose chunk ``_validate`` is looking at.
 _STATE: ContextVar[Any] = ContextVar("chunkwise_stream_state", default=None)
-#: Runs of the streams of one ``contextvars.Context`` (AsyncGuard, or no runner).
+#: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls).
 _RUNS: ContextVar[dict[int, _Run] | None] = ContextVar("chunkwise_runs", default=None)
 
-#: How many unfinished sync streams one validator remembers.  Guardrails' noop
-#: path never signals the end of a stream, so older runs are forgotten first.
+#: How many unfinished streams one validator remembers.  Guardrails' noop path
+#: and AsyncGuard never signal the end of a stream: older runs are forgotten first.
 _MAX_OPEN_RUNS = 256
 #: How far up the call stack to look for the Guardrails iteration.
 _MAX_FRAMES = 24
@@ -172,16 +172,21 @@ class ChunkedValidator(Validator):
 
     def _stream_run(self, kwargs: dict[str, Any]) -> tuple[_Run, Callable[[], None]]:
         context = kwargs.get("context")
+        anchor: object | None
         if isinstance(context, Context) and kwargs.get("context_vars") is not None:
-            return self._context_run(context)
-        iteration = _calling_iteration()
-        if iteration is None:
-            return self._context_run(None)
-        key = id(iteration)
+            # AsyncGuard copies one Context per stream.  A ContextVar inside it
+            # could hold a dict inherited from the caller's context and shared
+            # by every stream copied from it, so the Context itself is the key.
+            anchor = context
+        else:
+            anchor = _calling_iteration()
+        if anchor is None:
+            return self._context_run()
+        key = id(anchor)
         with self._runs_lock:
             run = self._runs.get(key)
             if run is None:
-                run = self._runs[key] = self._new_run(iteration)
+                run = self._runs[key] = self._new_run(anchor)
                 while len(self._runs) > _MAX_OPEN_RUNS:
                     self._runs.popitem(last=False)
 
@@ -191,15 +196,12 @@ class ChunkedValidator(Validator):
 
         return run, forget
 
-    def _context_run(self, context: Context | None) -> tuple[_Run, Callable[[], None]]:
-        def get() -> dict[int, _Run]:
-            runs = _RUNS.get()
-            if runs is None:
-                runs = {}
-                _RUNS.set(runs)
-            return runs
-
-        runs = context.run(get) if context is not None else get()
+    def _context_run(self) -> tuple[_Run, Callable[[], None]]:
+        """The run of the current context (``validate_stream`` called directly)."""
+        runs = _RUNS.get()
+        if runs is None:
+            runs = {}
+            _RUNS.set(runs)
         key = id(self)
         run = runs.get(key)
         if run is None:
