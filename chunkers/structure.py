@@ -46,6 +46,9 @@ FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
 SETEXT = re.compile(r" {0,3}(?:={3,}|-{3,})")
 BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}")
 
+# The first character of a line that no pattern can match (the common case).
+_SPECIAL = re.escape("#0123456789`~-*_=")
+PLAIN = re.compile(f"[^\\s{_SPECIAL}]")
 _BLANK, _PARA, _OTHER = 0, 1, 2  # kinds of the previous line
 _HEADING, _NUMBERED, _TRANSITION = 1, 2, 3  # line starts decided from a prefix
 
@@ -67,10 +70,10 @@ class _StructureScanner(Scanner):
         self._blank_runs = cfg.double_newline_as_boundary
         self._trans = cfg._transition_re
         self._limit = cfg._limit
+        self._plain_re = cfg._plain_re
         self._total = 0
         self._ls = 0  # absolute start of the current line
         self._parts: list[str] = []  # the current line so far
-        self._llen = 0
         self._decided = False  # the current line's prefix class is settled
         self._kind = 0  # ... and is this (0: none)
         self._fence: tuple[str, int] | None = None  # open fence: char, length
@@ -95,18 +98,19 @@ class _StructureScanner(Scanner):
             if j < 0:
                 if i < len(delta):
                     self._parts.append(delta[i:] if i else delta)
-                    self._llen += len(delta) - i
                     if not self._decided and self._fence is None:
-                        self._probe(False)
+                        if len(self._parts) > 1:
+                            self._parts = ["".join(self._parts)]
+                        self._probe(self._parts[0], False)
                 break
-            if j > i:
-                self._parts.append(delta[i:j])
-            line = "".join(self._parts)
-            self._parts = [line]
-            self._llen = len(line)
+            if self._parts:
+                if j > i:
+                    self._parts.append(delta[i:j])
+                line = "".join(self._parts)
+                self._parts = []
+            else:
+                line = delta[i:j]
             self._complete(line)
-            self._parts = []
-            self._llen = 0
             self._ls = base + j + 1
             self._decided = False
             self._kind = 0
@@ -118,11 +122,11 @@ class _StructureScanner(Scanner):
 
     # -- classification -------------------------------------------------
 
-    def _probe(self, final: bool) -> None:
-        """Settle the current line's prefix class if its start decides it."""
-        if len(self._parts) > 1:
-            self._parts = ["".join(self._parts)]
-        text = self._parts[0] if self._parts else ""
+    def _probe(self, text: str, final: bool) -> None:
+        """Settle the class of the line starting with ``text`` if its start decides it."""
+        if (PLAIN if self._plain_re is None else self._plain_re).match(text, 0, 1):
+            self._decided = True  # no heading, title or transition starts so
+            return
         limit = self._limit
         if len(text) >= limit:
             probe, final = text[:limit], True
@@ -157,14 +161,28 @@ class _StructureScanner(Scanner):
                 self._content(ls, len(body), True)
             self._prev = _OTHER
             return
-        if not self._decided:
-            self._probe(True)
         if not body:
             self._blanks += 1
             self._prev = _BLANK
             if self._blank_runs and self._blanks == 2:
                 self._close(ls + len(line) + 1)
             return
+        if (PLAIN if self._plain_re is None else self._plain_re).match(line, 0, 1):
+            # The common case: a paragraph line no pattern can match.
+            if self._prev != _PARA:
+                self._para = ls
+                self._para_end = self._end
+                self._para_body = self._body and self._start is not None
+            if self._start is None:
+                self._start = ls
+                self._body = False
+            self._end = ls + len(body)
+            self._body = True
+            self._prev = _PARA
+            self._blanks = 0
+            return
+        if not self._decided:
+            self._probe(line, True)
         self._blanks = 0
         kind = self._kind
         if kind == _HEADING or kind == _NUMBERED:
@@ -330,6 +348,7 @@ class StructureChunker(ChunkingStrategy):
         phrases = (*DEFAULT_TRANSITIONS, *self.transition_phrases)
         self._transition_re: re.Pattern[str] | None = None
         self._limit = max(_ATX_SPAN, _NUMBERED_SPAN)
+        self._plain_re: re.Pattern[str] | None = None  # None: PLAIN
         if split_on_transitions:
             alternatives = [
                 re.escape(p) + (r"(?=\W)" if p[-1].isalnum() or p[-1] == "_" else "")
@@ -339,6 +358,13 @@ class StructureChunker(ChunkingStrategy):
                 r" {0,3}(?:" + "|".join(alternatives) + ")", re.IGNORECASE
             )
             self._limit = max(self._limit, 3 + max(map(len, phrases)) + 1)
+            firsts = "".join(p[0] for p in phrases)
+            firsts += firsts.lower() + firsts.upper() + firsts.casefold()
+            # Case-insensitive matching can pair a non-ASCII letter with a
+            # phrase: only ASCII letters are ruled out by their look.
+            self._plain_re = re.compile(
+                "[^\\s" + _SPECIAL + re.escape("".join(sorted(set(firsts)))) + "\\x80-\\U0010ffff]"
+            )
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {}
