@@ -170,7 +170,8 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
         title="Summary", box=box.ASCII if plain else box.ROUNDED, title_justify="left",
         caption=(
             f"{run.received_chars} characters received in {run.deltas} deltas, "
-            f"{run.released_chars} released; held back at most {run.held_back_max} characters"
+            f"{run.released_chars} released; held back at most {run.held_back_max} characters; "
+            "µs/chunk: median time per chunk"
         ),
         caption_justify="left",
     )
