@@ -264,10 +264,11 @@ def test_wheel_installs_only_guardrails_ai_chunkwise(wheel: zipfile.ZipFile) -> 
 
 
 def test_wheel_holds_every_source_file_and_nothing_else(wheel: zipfile.ZipFile) -> None:
+    source = source_copy()  # what the wheel was built from
     expected = {
-        f"{target}/{path.relative_to(REPO / folder).as_posix()}"
+        f"{target}/{path.relative_to(source / folder).as_posix()}"
         for folder, target in SOURCES.items()
-        for path in (REPO / folder).rglob("*")
+        for path in (source / folder).rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     }
     files = {n for n in wheel.namelist() if not n.split("/")[0].endswith(".dist-info")}

@@ -127,24 +127,26 @@ def filled_wheelhouse() -> Path:
 
 
 @functools.lru_cache(maxsize=1)
-def built_wheel() -> Path:
-    """A wheel of guardrails-ai-chunkwise built from a copy of the checkout."""
-    scratch = _scratch()
-    source = scratch / "source"
-    shutil.copytree(REPO, source, ignore=_NOT_SOURCES)
-    out = scratch / "wheels"
-    env = offline_env([filled_wheelhouse()])
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source], env=env)
-    (wheel,) = out.glob("guardrails_ai_chunkwise-*.whl")
-    return wheel
-
-
-@functools.lru_cache(maxsize=1)
 def source_copy() -> Path:
-    """A copy of the checkout's sources, for ``pip install .`` and ``pip install -e .``."""
+    """A copy of the checkout's sources, taken once: what every build here builds.
+
+    A copy, so that builds leave nothing in the working tree and read nothing
+    stale from it (``build/``), and files added meanwhile do not race the tests.
+    """
     target = _scratch() / "guardrails-ai-chunkwise"
     shutil.copytree(REPO, target, ignore=_NOT_SOURCES)
     return target
+
+
+@functools.lru_cache(maxsize=1)
+def built_wheel() -> Path:
+    """A wheel of guardrails-ai-chunkwise built from :func:`source_copy`."""
+    out = _scratch()
+    env = offline_env([filled_wheelhouse()])
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source_copy()],
+        env=env)
+    (wheel,) = out.glob("guardrails_ai_chunkwise-*.whl")
+    return wheel
 
 
 @dataclass(frozen=True)
