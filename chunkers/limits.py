@@ -41,16 +41,23 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .registry import ChunkerSpec, resolve_chunker
+from .scanning import RegexScanner
 from .stream import scanner_for
 
 __all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
+#: The whole-document replay of a Bounded chunker: chunk starts and ends, the
+#: offset at which a stream reports each fallback cut (by index), the fragment,
+#: and the inner chunker's report function and look-ahead bound.
+_Replay = tuple[
+    list[int], list[int], dict[int, int], Span | None, Callable[[str, int], int], int
+]
 
 _NO_CUTS: list[Cut] = []
 
@@ -64,6 +71,11 @@ _CHAINS: dict[str, tuple[str, ...]] = {
     "word": (),
 }
 _DEFAULT_CHAIN = ("sentence", "word")
+
+
+def _check_text_arg(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
 
 
 def _check_int(name: str, value: object, minimum: int) -> int:
@@ -106,8 +118,7 @@ def split_spans(chunker: ChunkerSpec, text: str) -> list[Span]:
 def _layout(strategy: Strategy, text: str) -> Layout:
     if isinstance(strategy, ChunkingStrategy):
         return strategy.locate(text)
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+    _check_text_arg(text)
     scanner = scanner_for(strategy)
     cuts = tuple(scanner.feed(text))
     return Layout(cuts, cuts[-1].stop if cuts else 0, scanner.finish())
@@ -118,6 +129,63 @@ def _layout_spans(layout: Layout) -> list[Span]:
     if layout.fragment:
         spans.append(layout.fragment)
     return spans
+
+
+def _fallback(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
+    """Chunk span, relative to ``window`` (``limit + 1`` characters), of the next segment.
+
+    The last boundary within ``limit`` of the first level that has one; else a
+    whitespace lead on its own (so that the word after it is not cut); else a
+    hard cut at ``limit``.
+    """
+    for level in levels:
+        cuts = scanner_for(level).feed(window)
+        last = None
+        for cut in cuts:
+            if cut.end > limit:
+                break
+            last = cut
+        if last is not None:
+            return cuts[0].start, last.end
+    lead = len(window) - len(window.lstrip())
+    if 0 < lead < len(window):
+        return 0, lead  # whitespace that cannot travel with the word after it
+    return 0, limit  # hard cut
+
+
+def _content_from(text: str, start: int, end: int) -> int:
+    """First non-whitespace offset in ``text[start:end]``, or ``end``."""
+    part = text[start:end]
+    return end - len(part.lstrip())
+
+
+def _reporter(scanner: Scanner) -> tuple[Callable[[str, int], int], int] | None:
+    """For scanners whose look-ahead is known: ``(reported, lag)``, where
+    ``reported(text, end)`` is the offset at which a stream reports the cut that
+    ends at ``end``, at most ``end + lag``; ``None`` for any other scanner.
+
+    A :class:`RegexScanner` (its own ``feed``, a boundary with no lookaround)
+    reports a cut as soon as the boundary match is complete; the line scanner at
+    the ``\\n`` that ends the line.
+    """
+    kind = type(scanner)
+    if kind.feed is RegexScanner.feed and isinstance(scanner, RegexScanner):
+        boundary = scanner.boundary
+        if "(?" in boundary.pattern:
+            return None
+        ahead = scanner.boundary_lookahead
+        if ahead >= 0:
+            return (lambda text, end: end + ahead), ahead
+
+        def match_end(text: str, end: int) -> int:
+            m = boundary.match(text, end)
+            assert m is not None  # the boundary that ended the chunk
+            return m.end()
+
+        return match_end, scanner.boundary_span
+    if kind.__name__ == "_LineScanner" and kind.__module__.endswith(".line"):
+        return (lambda text, end: end + 1 if text.startswith("\n", end) else end + 2), 2
+    return None
 
 
 class _Paced(Scanner):
@@ -195,8 +263,7 @@ class _BoundedScanner(_Paced):
 
     def _content_from(self, start: int, end: int) -> int:
         """First non-whitespace offset in ``[start, end)``, or ``end``."""
-        part = self._slice(start, end)
-        return end - len(part.lstrip())
+        return _content_from(self._slice(start, self._fed), 0, end - start) + start
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
@@ -216,26 +283,9 @@ class _BoundedScanner(_Paced):
     def _at_checkpoint(self, out: list[Cut]) -> None:
         p = self._p
         window = self._slice(p, p + self._limit + 1)
-        start, end = self._fallback(window)
+        start, end = _fallback(self._levels, self._limit, window)
         self._emit(out, p + start, p + end)
         self._trusted = False
-
-    def _fallback(self, window: str) -> Span:
-        """Chunk span, relative to ``window``, of the next segment (ends at the chunk)."""
-        limit = self._limit
-        for level in self._levels:
-            cuts = scanner_for(level).feed(window)
-            last = None
-            for cut in cuts:
-                if cut.end > limit:
-                    break
-                last = cut
-            if last is not None:
-                return cuts[0].start, last.end
-        lead = len(window) - len(window.lstrip())
-        if 0 < lead < len(window):
-            return 0, lead  # whitespace that cannot travel with the word after it
-        return 0, limit  # hard cut
 
     def finish(self) -> Span | None:
         span = self._inner.finish()
@@ -322,9 +372,107 @@ class Bounded(ChunkingStrategy):
     def scanner(self) -> Scanner:
         return _BoundedScanner(scanner_for(self.inner), self.max_chars, self.fallback)
 
+    def locate(self, text: str) -> Layout:
+        """As :meth:`ChunkingStrategy.locate`; a faster path for whole documents.
+
+        When it is known at which offset the inner scanner reports each cut
+        (word, simple sentence, paragraph and line chunkers), the inner chunker
+        runs once over the whole text and the checkpoints are replayed over its
+        cuts, instead of feeding it slice by slice.  Both paths give the same
+        layout (tested).
+        """
+        fast = self._replay(text)
+        if fast is None:
+            return super().locate(text)
+        starts, ends, _, fragment, _, _ = fast
+        cuts = tuple(map(Cut, starts, ends, ends))
+        return Layout(cuts, ends[-1] if ends else 0, fragment)
+
+    def split_text(self, text: str) -> list[str]:
+        return [text[a:b] for a, b in self.split_spans(text)]
+
+    def _replay(self, text: str) -> _Replay | None:
+        """The whole-document fast path (see :meth:`locate`), or ``None``."""
+        _check_text_arg(text)
+        inner = scanner_for(self.inner)
+        known = _reporter(inner)
+        if known is None:
+            return None
+        reported, lag = known
+        units = inner.feed(text)
+        fragment = inner.finish()
+        limit, levels, n = self.max_chars, self.fallback, len(text)
+        unit_starts = [u.start for u in units]
+        unit_ends = [u.end for u in units]
+        # Units that may not be taken whole at once: every other unit is, as long
+        # as the one before it was (reported before the checkpoint, and fitting).
+        room = limit + 1 - max(lag, 1)
+        gaps = zip([0, *unit_ends], unit_ends, strict=False)
+        careful = [k for k, (a, b) in enumerate(gaps) if b - a > room]
+        careful.append(len(units))
+        starts: list[int] = []
+        ends: list[int] = []
+        forced: dict[int, int] = {}  # index of a fallback cut -> offset it is reported at
+        p = k = 0
+
+        def force() -> None:
+            nonlocal p
+            c = p + limit + 1
+            a, b = _fallback(levels, limit, text[p:c])
+            forced[len(ends)] = c
+            starts.append(p + a)
+            p += b
+            ends.append(p)
+
+        for next_careful in careful:
+            if k < next_careful and p == (unit_ends[k - 1] if k else 0):
+                starts += unit_starts[k:next_careful]
+                ends += unit_ends[k:next_careful]
+                p = unit_ends[next_careful - 1]
+            k = next_careful
+            if k == len(units):
+                break
+            start, end = unit_starts[k], unit_ends[k]
+            k += 1
+            d = reported(text, end)
+            while d > p + limit + 1:  # no cut reported by the checkpoint: a fallback cut
+                force()
+            if end <= p:
+                continue
+            if start < p:
+                start = _content_from(text, p, end)
+                if start == end:
+                    continue
+            if end - p > limit:
+                force()  # reported at the checkpoint itself, one character too long
+                if start < p:
+                    start = _content_from(text, p, end)
+                    if start == end:
+                        continue
+            starts.append(start)
+            ends.append(end)
+            p = end
+        while p + limit < n:
+            force()
+        if fragment is not None and fragment[1] > p:
+            if fragment[0] < p:
+                fragment = (_content_from(text, p, fragment[1]), fragment[1])
+            if fragment[0] == fragment[1]:
+                fragment = None
+        else:
+            fragment = None
+        return starts, ends, forced, fragment, reported, lag
+
     def split_spans(self, text: str) -> list[Span]:
         """Offsets of the chunks ``split_text(text)`` returns."""
-        return _layout_spans(self.locate(text))
+        fast = self._replay(text)
+        if fast is None:
+            return _layout_spans(self.locate(text))
+        starts, ends, _, fragment, _, _ = fast
+        spans = list(zip(starts, ends, strict=True))
+        if fragment:
+            spans.append(fragment)
+        return spans
 
     def _params(self) -> dict[str, object]:
         return {"inner": self.inner, "max_chars": self.max_chars, "fallback": self.fallback}
@@ -379,6 +527,51 @@ class Grouped(ChunkingStrategy):
     def scanner(self) -> Scanner:
         return _GroupScanner(scanner_for(self.units), self.chunk_size, self.max_chars)
 
+    def locate(self, text: str) -> Layout:
+        """As :meth:`ChunkingStrategy.locate`, with :class:`Bounded`'s whole-document path."""
+        spans = self._replay(text)
+        if spans is None:
+            return super().locate(text)
+        cuts, fragment = spans
+        return Layout(
+            tuple(Cut(a, b, b) for a, b in cuts), cuts[-1][1] if cuts else 0, fragment
+        )
+
+    def _replay(self, text: str) -> tuple[list[Span], Span | None] | None:
+        """The groups the stream would cut, replayed over :meth:`Bounded._replay`."""
+        if not isinstance(self.units, Bounded) or self.max_chars is None:
+            return None
+        fast = self.units._replay(text)
+        if fast is None:
+            return None
+        starts, ends, forced, fragment, reported, lag = fast
+        size, limit, n = self.chunk_size, self.max_chars, len(text)
+        groups: list[Span] = []
+        p = count = first = last = 0
+        for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            c = p + limit + 1
+            if count and c <= n and (i in forced or b + lag > c):
+                at = forced.get(i)
+                if (reported(text, b) if at is None else at) > c:
+                    groups.append((first, last))  # the checkpoint closes the group
+                    p, count = last, 0
+            if count and b - p > limit:
+                groups.append((first, last))
+                p, count = last, 0
+            if not count:
+                first = a
+            count += 1
+            last = b
+            if count == size:
+                groups.append((first, last))
+                p, count = last, 0
+        if count and p + limit < n:
+            groups.append((first, last))
+            p, count = last, 0
+        if count:
+            fragment = (first, fragment[1] if fragment else last)
+        return groups, fragment
+
     def split_text(self, text: str) -> list[str]:
         """Chunk a whole document; overlapping chunks when ``overlap`` > 0."""
         return [text[a:b] for a, b in self.split_spans(text)]
@@ -386,7 +579,11 @@ class Grouped(ChunkingStrategy):
     def split_spans(self, text: str) -> list[Span]:
         """Offsets of the chunks :meth:`split_text` returns (overlapping if ``overlap``)."""
         if not self.overlap:
-            return _layout_spans(self.locate(text))
+            fast = self._replay(text)
+            if fast is None:
+                return _layout_spans(self.locate(text))
+            groups, fragment = fast
+            return [*groups, fragment] if fragment else groups
         units = _layout_spans(_layout(self.units, text))
         size, limit = self.chunk_size, self.max_chars
         spans: list[Span] = []

@@ -199,6 +199,31 @@ def test_overlap(inner: object, text: str, max_chars: int, size: int, data: st.D
     assert index  # every unit was covered: starts chain without gaps (checked above)
 
 
+@inner_params
+@given(texts, st.integers(1, 30), st.integers(1, 4))
+def test_whole_document_fast_path_gives_the_streaming_layout(
+    inner: object, text: str, max_chars: int, size: int
+) -> None:
+    bounded = Bounded(inner, max_chars)  # type: ignore[arg-type]
+    assert bounded.locate(text) == ChunkingStrategy.locate(bounded, text)
+    grouped = Grouped(inner, size, max_chars=max_chars)  # type: ignore[arg-type]
+    assert grouped.locate(text) == ChunkingStrategy.locate(grouped, text)
+    assert grouped.split_text(text) == ChunkingStrategy.split_text(grouped, text)
+    if getattr(inner, "alias", "") in {"word", "paragraph", "line"}:
+        assert bounded._replay(text) is not None  # the fast path was taken
+
+
+def test_fast_path_on_long_texts() -> None:
+    text = ("Alpha beta. " * 7 + "\n" + "x" * 40 + "\n\n") * 40
+    for inner in ("word", "line", "paragraph", SentenceChunker(mode="simple")):
+        for max_chars in (1, 9, 37, 100, 1000):
+            bounded = Bounded(inner, max_chars)
+            assert bounded._replay(text) is not None
+            assert bounded.locate(text) == ChunkingStrategy.locate(bounded, text)
+            grouped = Grouped(inner, 3, max_chars=max_chars)
+            assert grouped.locate(text) == ChunkingStrategy.locate(grouped, text)
+
+
 # Examples ------------------------------------------------------------------
 
 
