@@ -224,9 +224,21 @@ def test_entities(text: str, expected: list[tuple[str, str]]) -> None:
 
 
 def test_entities_filter_and_overlap() -> None:
-    text = "a@example.com 4111 1111 1111 1111 10.0.0.1"
+    text = "a@example.com, 4111 1111 1111 1111 and 10.0.0.1"
     assert found(text, ("card",)) == [("card", "4111 1111 1111 1111")]
     assert [n for n, _ in found(text)] == ["email", "card", "ipv4"]
+    # Entities one space apart: each is found, none is cut short.
+    text = "+44 20 7946 0958 5555-5555-5555-4444 4111 1111 1111 1111 192.168.0.1"
+    assert found(text) == [
+        ("phone", "+44 20 7946 0958"),
+        ("card", "5555-5555-5555-4444"),
+        ("card", "4111 1111 1111 1111"),
+        ("ipv4", "192.168.0.1"),
+    ]
+    # A chance match overlapping a real entity is merged into it: nothing of
+    # either is left visible.
+    text = "4111 1111 1111 1111 1000"  # "1111 1111 1111 1000" passes Luhn too
+    assert found(text) == [("card", text)]
 
 
 def test_longest_email_fits() -> None:

@@ -10,22 +10,24 @@ accepts or rejects them:
   (``(415) 555-0123``, ``415.555.0123``, ``+1 415 555 0123``) and national
   numbers with a trunk ``0`` (``020 7946 0958``); groups are separated by at
   most one space, ``-`` or ``.``, never by a ``.`` followed by a space;
-* ``card``: 13 to 19 digits, optionally grouped by single spaces or hyphens,
-  not starting with 0, passing the Luhn check (a group after the number that
-  the pattern swallowed is given back, as for IBANs);
+* ``card``: 13 to 19 digits, compact or in groups of three or more separated
+  by single spaces or by single hyphens (not both), not starting with 0,
+  passing the Luhn check;
 * ``iban``: two capital letters, two check digits and 11 to 30 letters or
-  digits, compact or in groups of four, passing ISO 7064 mod 97-10; a group
-  after the IBAN that the pattern swallowed is given back;
+  digits, compact or in groups of four, passing ISO 7064 mod 97-10;
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
   decimal octets 0-255 without leading zeros; IPv6 in every textual form,
   an embedded IPv4 tail included, with at least one hexadecimal digit).
 
+A candidate that fails its check is tried again without what follows its last
+space, and so on (a grouped number followed by another number or by a word of
+capitals); if no prefix passes, the search goes on from the next character.
 No entity contains a sentence terminator followed by whitespace, so the
 sentence chunker never cuts one in two; the longest is an e-mail address
 (:data:`LONGEST_ENTITY` characters).  Candidates never begin or end next to a
 word character, so ``x4111...`` or ``user@example.comX`` are not cut out of
-longer tokens.  Where entities overlap, the one that starts first wins, then
-the longer one.  Every pattern uses bounded or deterministic repetition:
+longer tokens.  Overlapping entities are merged (see :func:`find_entities`).
+Every pattern uses bounded or deterministic repetition:
 linear time in the length of the text.
 """
 
@@ -87,7 +89,7 @@ _PHONE = _compile(
     r"|(?:\(0\d{1,4}\) ?|0\d{1,4}" + _SEP + r"?)\d{3,4}" + _SEP + r"?\d{3,4}"
     r")(?!\w|[.-]\d)"
 )
-_CARD = _compile(r"(?<![\w.-])(?<!\d )[1-9](?:[ -]?\d){12,18}(?!\w)")
+_CARD = _compile(r"(?<![\w.-])[1-9](?:[ -]?\d){12,18}(?!\w|[.,]\d)")
 _IBAN = _compile(
     r"(?<!\w)[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
     r"(?!\w)"
@@ -136,62 +138,51 @@ def _digits(text: str) -> str:
     return "".join(c for c in text if "0" <= c <= "9")
 
 
-def _email(text: str, m: re.Match[str]) -> int | None:
-    return m.end() if m.end() - m.start() <= LONGEST_ENTITY else None
+def _email(candidate: str) -> bool:
+    return len(candidate) <= LONGEST_ENTITY
 
 
-def _phone(text: str, m: re.Match[str]) -> int | None:
-    count = len(_digits(m.group()))
-    if m.group().startswith("+"):
-        return m.end() if 8 <= count <= 15 else None
-    return m.end() if 10 <= count <= 11 else None
+def _phone(candidate: str) -> bool:
+    count = len(_digits(candidate))
+    return 8 <= count <= 15 if candidate.startswith("+") else 10 <= count <= 11
 
 
-def _card(text: str, m: re.Match[str]) -> int | None:
-    # A grouped number may be followed by another number ("... 1111 10
-    # times"): try the whole match, then up to each separator before it.
-    candidate = m.group()
-    ends = [len(candidate)] + [i for i in range(len(candidate) - 1, 0, -1)
-                               if candidate[i] in " -"]
-    for end in ends:
-        digits = _digits(candidate[:end])
-        if len(digits) >= 13 and luhn_valid(digits):
-            return m.start() + end
-    return None
+def _card(candidate: str) -> bool:
+    digits = _digits(candidate)
+    separators = set(candidate) - set(digits)
+    # One kind of separator, groups of three digits or more: "4111 1111 ...".
+    groups = re.split("[ -]", candidate)
+    return (
+        13 <= len(digits) <= 19
+        and len(separators) <= 1
+        and min(map(len, groups)) >= 3
+        and luhn_valid(digits)
+    )
 
 
-def _iban(text: str, m: re.Match[str]) -> int | None:
-    # The grouped form may have swallowed a four-character word after the
-    # IBAN ("... 0000 CASH"): try the whole match, then one group less, ...
-    groups = m.group().split(" ")
-    while groups:
-        if iban_valid("".join(groups)):
-            return m.start() + len(" ".join(groups))
-        groups.pop()
-    return None
+def _iban(candidate: str) -> bool:
+    return iban_valid(candidate.replace(" ", ""))
 
 
-def _ipv4(text: str, m: re.Match[str]) -> int | None:
+def _ipv4(candidate: str) -> bool:
     try:
-        ipaddress.IPv4Address(m.group())
+        ipaddress.IPv4Address(candidate)
     except ValueError:
-        return None
-    return m.end()
+        return False
+    return True
 
 
-def _ipv6(text: str, m: re.Match[str]) -> int | None:
-    candidate = m.group()
+def _ipv6(candidate: str) -> bool:
     if not any(c in "0123456789abcdefABCDEF" for c in candidate):
-        return None
+        return False
     try:
         ipaddress.IPv6Address(candidate)
     except ValueError:
-        return None
-    return m.end()
+        return False
+    return True
 
 
-_Check = Callable[[str, "re.Match[str]"], "int | None"]
-_DETECTORS: dict[str, tuple[re.Pattern[str], _Check]] = {
+_DETECTORS: dict[str, tuple[re.Pattern[str], Callable[[str], bool]]] = {
     "email": (_EMAIL, _email),
     "phone": (_PHONE, _phone),
     "card": (_CARD, _card),
@@ -201,24 +192,51 @@ _DETECTORS: dict[str, tuple[re.Pattern[str], _Check]] = {
 }
 
 
-def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
-    """Non-overlapping entities of the kinds ``entities`` in ``text``, by offset.
+def _accepted_end(
+    text: str, m: re.Match[str], pattern: re.Pattern[str], check: Callable[[str], bool]
+) -> int | None:
+    """End of the longest prefix of candidate ``m`` that is an entity, if any.
 
-    Each candidate must pass its check (see the module docstring).  Of two
-    overlapping entities the earlier one is kept, then the longer, then the
-    one listed first in :data:`ENTITIES`.
+    A pattern for grouped numbers may swallow a number or a word that follows
+    the entity ("... 1111 1111 10 times", "... 1332 CASH"): after the whole
+    candidate, each prefix ending before a space inside it is tried, longest
+    first, as long as the pattern still matches it exactly.
+    """
+    start = m.start()
+    ends = [m.end()] + [i for i in range(m.end() - 1, start, -1) if text[i] == " "]
+    for end in ends:
+        exact = m if end == m.end() else pattern.match(text, start, end)
+        if exact is not None and exact.end() == end and check(text[start:end]):
+            return end
+    return None
+
+
+def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
+    """The entities of the kinds ``entities`` in ``text``, by offset, never overlapping.
+
+    Each candidate must pass its check (see the module docstring).  A
+    candidate is tried at every position a pattern can start at, so entities
+    found by different detectors, or a chance checksum match that begins inside
+    a real entity, may overlap: overlapping entities are merged into one that
+    covers them all (redacting a few characters too many never leaks one), named
+    after the one that starts first (the longer, then the one listed first in
+    :data:`ENTITIES`, if tied).
     """
     found: list[tuple[int, int, int, str]] = []
     for name in entities:
         pattern, check = _DETECTORS[name]
-        for m in pattern.finditer(text):
-            end = check(text, m)
+        pos = 0
+        while (m := pattern.search(text, pos)) is not None:
+            end = _accepted_end(text, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
+            pos = m.start() + 1
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:
         if kept and start < kept[-1].end:
+            if -neg_end > kept[-1].end:
+                kept[-1] = Entity(kept[-1].start, -neg_end, kept[-1].name)
             continue
         kept.append(Entity(start, -neg_end, name))
     return kept

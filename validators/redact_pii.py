@@ -8,12 +8,17 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers import Bounded, ChunkerSpec, RegexChunker, SentenceChunker
 
 from ._args import str_list
-from ._pii import ENTITIES, find_entities
+from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
 
-__all__ = ["RedactPII"]
+__all__ = ["MAX_CHARS", "RedactPII"]
+
+#: Ceiling on a chunk of the default chunker: four times the longest entity.
+MAX_CHARS = 4 * LONGEST_ENTITY
+#: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
+_GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
 
 _NAMES = {
     "email": "e-mail address",
@@ -54,19 +59,34 @@ class RedactPII(ChunkedValidator):
     A candidate whose checksum fails is left alone (``4111 1111 1111 1112`` is
     not a card number).  Text outside the items found never changes.
 
-    **Chunk**: by default a sentence.  No entity above contains a sentence
-    terminator followed by whitespace (``john@example.com.`` ends a sentence
-    after the address, never inside it), so the sentence chunker never cuts an
-    entity in two, however the stream is sliced; the last entity of a
-    response with no final terminator is validated when the stream ends.  A
-    chunker that splits at whitespace (``"word"``) would cut grouped numbers
-    such as ``4111 1111 1111 1111`` and is not a good choice here.
+    **Chunk**: by default a sentence, at most :data:`MAX_CHARS` characters.
+    No entity above contains a sentence terminator followed by whitespace or a
+    line break (``john@example.com.`` ends a sentence after the address, never
+    inside it), so a sentence boundary never cuts an entity in two, however the
+    stream is sliced; the last entity of a response with no final terminator
+    is validated when the stream ends.  The ceiling bounds how much text a
+    stream holds back when no sentence ends.  A longer sentence is cut first
+    where a letter (or ``,;:``) is followed by whitespace and a lower-case
+    ASCII letter, which no entity contains, then at any whitespace, and a word
+    longer than the ceiling is cut inside.  Entities without whitespace (e-mail
+    addresses and IP addresses, at most 254 characters; compact card numbers
+    and IBANs) are therefore never split; an entity written with spaces (a
+    grouped card number, phone number or IBAN) can be split only inside a
+    sentence of over :data:`MAX_CHARS` characters with no such letter-to-
+    lower-case gap near the ceiling (a long unpunctuated list of numbers).
+    A chunker that cuts at every whitespace (``"word"``) would split grouped
+    numbers such as ``4111 1111 1111 1111``: do not choose it here.
 
     Args:
         entities: Names of the entities to redact (see above).
-        chunker: Chunking strategy or alias (default ``"sentence"``).
+        chunker: Chunking strategy or alias (default: sentences of at most
+            :data:`MAX_CHARS` characters, see above).
         on_fail: Any Guardrails on-fail action.
     """
+
+    default_chunker = Bounded(
+        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), "word"]
+    )
 
     def __init__(
         self,
