@@ -99,43 +99,51 @@ class _FixedScanner(Scanner):
             self._parts = []
         buf, base, total = self._buf, self._base, self._total
         size, tol = self._size, self._tol
+        start, fwd, back = self._start, self._fwd, self._back
+        flimit, solid = self._flimit, self._solid
+        last_space, space, nonspace = LAST_SPACE.search, SPACE.search, NONSPACE.search
         cuts: list[Cut] = []
-        while self._start is not None:
-            start = self._start
+        while start is not None:
             mid = start + size
             if total <= mid:
                 break
-            if self._fwd < 0:
+            if fwd < 0:
                 # Last whitespace in [start + size - tol, start + size].
-                lo = max(mid - tol, self._solid)
-                m = LAST_SPACE.search(buf, lo - base, mid + 1 - base) if lo <= mid else None
-                self._back = base + m.start() if m else -1
-                self._fwd = max(mid + 1, self._solid)
+                lo = mid - tol if mid - tol > solid else solid
+                m = last_space(buf, lo - base, mid + 1 - base) if lo <= mid else None
+                back = base + m.start() if m else -1
+                fwd = mid + 1 if mid + 1 > solid else solid
                 # A whitespace after mid wins only if strictly nearer.
-                self._flimit = mid + (mid - self._back if m else tol + 1)
+                flimit = mid + (mid - back if m else tol + 1)
             cut = -1
-            end_fwd = min(self._flimit, total)
-            if self._fwd < end_fwd:
-                m = SPACE.search(buf, self._fwd - base, end_fwd - base)
+            end_fwd = flimit if flimit < total else total
+            if fwd < end_fwd:
+                m = space(buf, fwd - base, end_fwd - base)
                 if m:
                     cut = base + m.start()
             if cut < 0:
-                if total < self._flimit:
-                    self._fwd = total
+                if total < flimit:
+                    fwd = total
                     break
-                solid = self._flimit
-                cut = self._back if self._back >= 0 else mid
+                solid = flimit
+                cut = back if back >= 0 else mid
             else:
                 solid = 0
             # The chunk ends at the last non-space before the cut.
             end = start + len(buf[start - base : cut - base].rstrip())
-            m = NONSPACE.search(buf, cut - base)
+            m = nonspace(buf, cut - base)
             nxt = base + m.start() if m else total
             cuts.append(Cut(start, end, nxt))
-            self._start = nxt if m else None
-            self._solid = solid
-            self._fwd = -1
-        keep = (self._start if self._start is not None else total) - base
+            start = nxt if m else None
+            fwd = -1
+        self._start, self._fwd, self._back, self._flimit, self._solid = (
+            start,
+            fwd,
+            back,
+            flimit,
+            solid,
+        )
+        keep = (start if start is not None else total) - base
         if keep:
             self._buf = buf[keep:]
             self._base = base + keep
