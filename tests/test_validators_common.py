@@ -65,6 +65,11 @@ def test_arguments_forwarded(
         assert f"{key}=" in prompt
     with_chunker = cls(**kwargs, chunker="paragraph")
     assert with_chunker.get_args() == {**validator.get_args(), "chunker": "paragraph"}
+    # The arguments rebuild an equivalent validator (as Guardrails does from them).
+    for original in (validator, with_chunker):
+        rebuilt = cls(**original.get_args())
+        assert rebuilt.get_args() == original.get_args()
+        assert repr(rebuilt.chunker) == repr(original.chunker)
 
 
 @pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)

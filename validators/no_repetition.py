@@ -72,8 +72,9 @@ class NoRepetition(ChunkedValidator):
                     f"give unit={unit!r} or chunker={chunker!r}, not both: the unit is the chunk"
                 )
             kwargs["unit"] = unit
-            chunker = unit
         super().__init__(chunker=chunker, on_fail=on_fail, max_repeats=limit, **kwargs)
+        if unit is not None:
+            self.chunker = unit  # recorded as unit= only, so get_args() rebuilds it
         self.max_repeats = limit
 
     def new_stream_state(self) -> Counter[str]:
