@@ -7,6 +7,7 @@ real ``Validator`` subclasses registered under ``chunkwise-test/...``.
 
 * :func:`llm` / :func:`async_llm`: custom LLM callables over fixed deltas;
   :func:`openai_chunks` turns deltas into OpenAI-style chunk objects.
+* :func:`guard_with` / :func:`cached_guard`: a Guard with validators on the output.
 * :func:`stream`, :func:`run` / :func:`arun`: stream through ``guard(..., stream=True)`` (or
   ``guarded_stream``) and collect the outcomes; :func:`joined` joins their
   ``validated_output``.
@@ -20,6 +21,7 @@ real ``Validator`` subclasses registered under ``chunkwise-test/...``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
@@ -41,6 +43,7 @@ __all__ = [
     "Record",
     "arun",
     "async_llm",
+    "cached_guard",
     "guard_with",
     "joined",
     "llm",
@@ -108,6 +111,17 @@ def guard_with(*validators: Validator, asynchronous: bool = False) -> Any:
     """A fresh ``Guard`` (or ``AsyncGuard``) with ``validators`` on the output."""
     guard: Any = AsyncGuard() if asynchronous else Guard()
     return guard.use(*validators)
+
+
+@functools.cache
+def cached_guard(kind: type, chunker: Any, on_fail: str) -> tuple[Any, Any]:
+    """One shared ``(guard, validator)`` per ``kind(chunker=..., on_fail=...)``.
+
+    ``Guard()`` costs ~0.3 s (it builds an HTTP client), so property tests
+    reuse these; clear ``validator.seen`` before each example.
+    """
+    validator = kind(chunker=chunker, on_fail=on_fail)
+    return guard_with(validator), validator
 
 
 def stream(guard: Any, deltas: Sequence[Any], *, guarded: bool = True) -> Iterator[Any]:

@@ -10,7 +10,6 @@ objects, refrain, custom on_fail, several validators in a pipeline, bad input.
 from __future__ import annotations
 
 import asyncio
-from functools import cache
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from _guardrails_helpers import (
     Record,
     arun,
     async_llm,
+    cached_guard,
     guard_with,
     joined,
     llm,
@@ -55,12 +55,6 @@ texts = st.one_of(
 )
 
 
-@cache
-def guard_for(kind: type, alias: str, on_fail: str) -> tuple[Any, Any]:
-    validator = kind(chunker=alias, on_fail=on_fail)
-    return guard_with(validator), validator
-
-
 def reference(alias: str, text: str, deltas: list[str]) -> list[Piece]:
     """The pieces a ChunkStream gives for these deltas (== split_text's chunks)."""
     chunker = resolve_chunker(alias)
@@ -75,7 +69,7 @@ def check_lossless(alias: str, data: st.DataObject) -> None:
     text = data.draw(texts, "text")
     deltas = data.draw(slicings(text), "deltas")
     on_fail = data.draw(st.sampled_from(MODES), "on_fail")
-    guard, validator = guard_for(Record, alias, on_fail)
+    guard, validator = cached_guard(Record, alias, on_fail)
     del validator.seen[:]
     outcomes = run(guard, deltas)
     assert joined(outcomes) == text
@@ -89,7 +83,7 @@ def check_lossless(alias: str, data: st.DataObject) -> None:
 def check_on_fail(alias: str, on_fail: str, data: st.DataObject) -> None:
     text = data.draw(texts, "text")
     deltas = data.draw(slicings(text), "deltas")
-    guard, validator = guard_for(Ban, alias, on_fail)
+    guard, validator = cached_guard(Ban, alias, on_fail)
     del validator.seen[:]
     pieces = reference(alias, text, deltas)
     chunks = [p.chunk for p in pieces if p.chunk is not None]
