@@ -41,12 +41,16 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .paragraph import ParagraphChunker
 from .registry import ChunkerSpec, resolve_chunker
 from .scanning import RegexScanner
 from .stream import scanner_for
+from .word import WordChunker
 
 __all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
 
@@ -157,6 +161,45 @@ def _content_from(text: str, start: int, end: int) -> int:
     """First non-whitespace offset in ``text[start:end]``, or ``end``."""
     part = text[start:end]
     return end - len(part.lstrip())
+
+
+_WHITESPACE_RUNS = re.compile(r"(\s+)")
+_BLANK_LINE_RUNS = re.compile(r"(\n\n+)")
+
+
+def _unit_spans(strategy: Strategy, text: str) -> tuple[list[int], list[int], Span | None] | None:
+    """Chunk starts and ends and the fragment of ``strategy`` over ``text``, computed
+    with one ``re.split`` for the word and (``\\n``-only) paragraph chunkers,
+    whose rules are simple enough; ``None`` for every other chunker.
+
+    The same spans their scanners give (property-tested), without a Python step
+    per chunk: what makes whole-document splitting at those levels fast.
+    """
+    kind = type(strategy)
+    if kind is WordChunker:
+        start, runs = 0, _WHITESPACE_RUNS
+    elif kind is ParagraphChunker and not getattr(strategy, "crlf", True):
+        # Two or more line breaks at the very start open no paragraph; one is content.
+        lead = len(text) - len(text.lstrip("\n"))
+        start, runs = (lead if lead >= 2 else 0), _BLANK_LINE_RUNS
+        if lead == len(text):
+            return [], [], ((0, lead) if lead == 1 else None)
+    else:
+        return None
+    parts = runs.split(text[start:] if start else text)
+    bounds = list(accumulate(map(len, parts), initial=start))
+    # parts alternate chunk, separator, chunk, ...: chunk i spans bounds[2i]..bounds[2i+1].
+    starts = bounds[0:-1:2]
+    ends = bounds[1::2]
+    if starts and starts[0] == ends[0]:  # leading whitespace (words only)
+        del starts[0], ends[0]
+    fragment: Span | None = None
+    if len(bounds) % 2 == 0:  # ends with a chunk, not a separator
+        last = (bounds[-2], bounds[-1])
+        del starts[-1:], ends[-1:]
+        if last[1] > last[0]:
+            fragment = last
+    return starts, ends, fragment
 
 
 def _reporter(scanner: Scanner) -> tuple[Callable[[str, int], int], int] | None:
@@ -399,17 +442,21 @@ class Bounded(ChunkingStrategy):
         if known is None:
             return None
         reported, lag = known
-        units = inner.feed(text)
-        fragment = inner.finish()
+        known_units = _unit_spans(self.inner, text)
+        if known_units is None:
+            units = inner.feed(text)
+            fragment = inner.finish()
+            unit_starts = [u.start for u in units]
+            unit_ends = [u.end for u in units]
+        else:
+            unit_starts, unit_ends, fragment = known_units
         limit, levels, n = self.max_chars, self.fallback, len(text)
-        unit_starts = [u.start for u in units]
-        unit_ends = [u.end for u in units]
         # Units that may not be taken whole at once: every other unit is, as long
         # as the one before it was (reported before the checkpoint, and fitting).
         room = limit + 1 - max(lag, 1)
         gaps = zip([0, *unit_ends], unit_ends, strict=False)
         careful = [k for k, (a, b) in enumerate(gaps) if b - a > room]
-        careful.append(len(units))
+        careful.append(len(unit_ends))
         starts: list[int] = []
         ends: list[int] = []
         forced: dict[int, int] = {}  # index of a fallback cut -> offset it is reported at
@@ -430,7 +477,7 @@ class Bounded(ChunkingStrategy):
                 ends += unit_ends[k:next_careful]
                 p = unit_ends[next_careful - 1]
             k = next_careful
-            if k == len(units):
+            if k == len(unit_ends):
                 break
             start, end = unit_starts[k], unit_ends[k]
             k += 1
