@@ -30,7 +30,6 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
 )
 
 
@@ -197,9 +196,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("aborted", 130)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
-    except BrokenPipeError:
-        _silence_stdout()
-        return 141
     return result if isinstance(result, int) else 0
 
 
@@ -208,10 +204,3 @@ def _fail(message: str, code: int) -> int:
     sys.stderr.flush()
     return code
 
-
-def _silence_stdout() -> None:
-    # The reader went away: keep the interpreter from complaining at exit.
-    import os
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
