@@ -21,9 +21,11 @@ real ``Validator`` subclasses registered under ``chunkwise-test/...``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -65,7 +67,9 @@ def llm(deltas: Iterable[Any]) -> Callable[..., Iterator[Any]]:
     items = list(deltas)
 
     def fake_llm(*, messages: Any = None, **kwargs: Any) -> Iterator[Any]:
-        yield from items
+        for item in items:
+            time.sleep(0)  # let other threads run between deltas
+            yield item
 
     return fake_llm
 
@@ -79,6 +83,7 @@ class _AsyncResponse:
     @staticmethod
     async def _stream(items: list[Any]) -> AsyncIterator[Any]:
         for item in items:
+            await asyncio.sleep(0)  # let other tasks run between deltas
             yield item
 
 
