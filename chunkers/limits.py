@@ -42,10 +42,12 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .line import LineChunker
 from .paragraph import ParagraphChunker
 from .registry import ChunkerSpec, resolve_chunker
 from .scanning import RegexScanner
@@ -169,13 +171,15 @@ _BLANK_LINE_RUNS = re.compile(r"(\n\n+)")
 
 def _unit_spans(strategy: Strategy, text: str) -> tuple[list[int], list[int], Span | None] | None:
     """Chunk starts and ends and the fragment of ``strategy`` over ``text``, computed
-    with one ``re.split`` for the word and (``\\n``-only) paragraph chunkers,
+    with one ``split`` for the word, line and (``\\n``-only) paragraph chunkers,
     whose rules are simple enough; ``None`` for every other chunker.
 
     The same spans their scanners give (property-tested), without a Python step
     per chunk: what makes whole-document splitting at those levels fast.
     """
     kind = type(strategy)
+    if kind is LineChunker and isinstance(strategy, LineChunker):
+        return _line_spans(text, strategy.crlf)
     if kind is WordChunker:
         start, runs = 0, _WHITESPACE_RUNS
     elif kind is ParagraphChunker and not getattr(strategy, "crlf", True):
@@ -199,6 +203,21 @@ def _unit_spans(strategy: Strategy, text: str) -> tuple[list[int], list[int], Sp
         del starts[-1:], ends[-1:]
         if last[1] > last[0]:
             fragment = last
+    return starts, ends, fragment
+
+
+def _line_spans(text: str, crlf: bool) -> tuple[list[int], list[int], Span | None]:
+    lines = text.split("\n")
+    bounds = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    last = lines.pop()
+    pairs = zip(bounds, lines, strict=False)
+    kept = [(a, line) for a, line in pairs if line and not line.isspace()]
+    starts = [a for a, _ in kept]
+    if crlf:
+        ends = [a + len(line) - (line[-1] == "\r") for a, line in kept]
+    else:
+        ends = [a + len(line) for a, line in kept]
+    fragment = (bounds[-2], len(text)) if last and not last.isspace() else None
     return starts, ends, fragment
 
 
@@ -595,7 +614,27 @@ class Grouped(ChunkingStrategy):
         size, limit, n = self.chunk_size, self.max_chars, len(text)
         groups: list[Span] = []
         p = count = first = last = 0
-        for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
+        pending_forced = sorted(forced, reverse=True)  # popped in increasing order
+        i, m = 0, len(ends)
+        while i < m:
+            while pending_forced and pending_forced[-1] < i:
+                pending_forced.pop()
+            if count:
+                # Units surely taken as they come: reported before the checkpoint,
+                # fitting, not a fallback cut, and the group not yet full.
+                c = p + limit + 1
+                sure = p + (min(limit, limit + 1 - lag) if c <= n else limit)
+                stop = min(i + size - count, pending_forced[-1] if pending_forced else m)
+                j = bisect_right(ends, sure, i, max(i, stop))
+                if j > i:
+                    count += j - i
+                    last = ends[j - 1]
+                    i = j
+                    if count == size:
+                        groups.append((first, last))
+                        p, count = last, 0
+                    continue
+            a, b = starts[i], ends[i]
             c = p + limit + 1
             if count and c <= n and (i in forced or b + lag > c):
                 at = forced.get(i)
@@ -609,6 +648,7 @@ class Grouped(ChunkingStrategy):
                 first = a
             count += 1
             last = b
+            i += 1
             if count == size:
                 groups.append((first, last))
                 p, count = last, 0

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     ChunkStream,
+    LineChunker,
     ParagraphChunker,
     Piece,
     Scanner,
@@ -215,7 +216,11 @@ def test_whole_document_fast_path_gives_the_streaming_layout(
         assert bounded._replay(text) is not None  # the fast path was taken
 
 
-@pytest.mark.parametrize("inner", [WordChunker(), ParagraphChunker()], ids=["word", "paragraph"])
+@pytest.mark.parametrize(
+    "inner",
+    [WordChunker(), ParagraphChunker(), LineChunker(), LineChunker(crlf=False)],
+    ids=["word", "paragraph", "line", "line-lf"],
+)
 @given(st.one_of(texts, st.text(alphabet="ab \n\t\r\x1c\u00a0", max_size=30)))
 def test_regex_unit_spans_match_the_scanners(inner: ChunkingStrategy, text: str) -> None:
     layout = inner.locate(text)
