@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import ChunkingStrategy, Cut, Scanner
@@ -23,23 +23,39 @@ try:  # Python >= 3.11
 except ImportError:  # pragma: no cover - Python 3.10
     _parser = importlib.import_module("sre_parse")
 
+_CATEGORIES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+#: A pattern whose characters include all of these has no stopper worth the name.
+_PROBES = "\n \t\r.,;:!?-#*_=`~()[]aZ0\x00\u00e9\u4e00\U0001f600"
+
+
+def _char(code: int) -> str:
+    return f"\\U{code:08x}"
+
 
 @dataclass
 class _Shape:
     """What the streaming rule needs to know about a pattern.
 
-    ``width``: longest match (``None``: unbounded).  ``ahead``/``behind``: total
-    width of lookahead/lookbehind assertions (``None``: unbounded).  ``tail``:
-    widest optional or alternative part, i.e. how far past a match's end the
-    engine may read to try a longer match (``None``: unbounded).  ``anchors``:
-    the pattern has ``$``, which also looks at the character after a ``\\n``.
+    ``width``: longest match; ``ahead``: total width of lookaheads (``None``:
+    unbounded); ``behind``: total width of lookbehinds; ``anchor``: ``$`` is
+    used, which also looks one character past a final ``\\n``; ``atoms``: a
+    regex for every single character the pattern can consume; ``flags``: the
+    flags those need (a superset of the pattern's scoped flags).
     """
 
     width: int | None
     ahead: int | None = 0
     behind: int = 0
-    tail: int | None = 0
-    anchors: bool = False
+    anchor: bool = False
+    atoms: set[str] = field(default_factory=set)
+    flags: int = 0
 
 
 def _hi(sub: Any) -> int | None:
@@ -47,103 +63,119 @@ def _hi(sub: Any) -> int | None:
     return None if hi > _UNBOUNDED else hi
 
 
-def _widest(a: int | None, b: int | None) -> int | None:
-    return None if a is None or b is None else max(a, b)
+def _class(items: Any) -> str:
+    out = []
+    for op, av in items:
+        name = str(op)
+        if name == "NEGATE":
+            out.insert(0, "^")
+        elif name == "LITERAL":
+            out.append(_char(av))
+        elif name == "RANGE":
+            out.append(f"{_char(av[0])}-{_char(av[1])}")
+        elif name == "CATEGORY" and str(av) in _CATEGORIES:
+            out.append(_CATEGORIES[str(av)])
+        else:
+            return r"[\s\S]"  # unknown: assume it can match anything
+    return "[" + "".join(out) + "]"
 
 
 def _walk(items: Any, shape: _Shape) -> None:
     for op, av in items:
         name = str(op)
-        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            low, high, body = av
-            if low != high:
-                shape.tail = _widest(shape.tail, _hi(body))
-            _walk(body, shape)
-        elif name in ("BRANCH", "GROUPREF_EXISTS"):
-            alts = av[1] if name == "BRANCH" else [a for a in av[1:] if a is not None]
-            _alternatives(alts, shape)
-            for alt in alts:
+        if name == "LITERAL":
+            shape.atoms.add(_char(av))
+        elif name == "NOT_LITERAL":
+            shape.atoms.add(f"[^{_char(av)}]")
+        elif name == "ANY":
+            shape.atoms.add(".")
+        elif name == "IN":
+            shape.atoms.add(_class(av))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            _walk(av[2], shape)
+        elif name == "BRANCH":
+            for alt in av[1]:
                 _walk(alt, shape)
+        elif name == "GROUPREF_EXISTS":
+            for alt in av[1:]:
+                if alt is not None:
+                    _walk(alt, shape)
         elif name in ("ASSERT", "ASSERT_NOT"):
             direction, body = av
             width = _hi(body)
             if direction < 0:
-                shape.behind += width or 0  # lookbehind is fixed-width in ``re``
+                # Fixed-width in ``re``; it reads only text before the point
+                # reached, so its characters stop nothing.
+                shape.behind += width or 0
+                continue
+            if width is None or shape.ahead is None:
+                shape.ahead = None
             else:
-                shape.ahead = (
-                    None if width is None or shape.ahead is None else (shape.ahead + width)
-                )
+                shape.ahead += width
             _walk(body, shape)
         elif name == "SUBPATTERN":
+            shape.flags |= av[1]
             _walk(av[-1], shape)
         elif name == "ATOMIC_GROUP":
             _walk(av, shape)
         elif name == "AT" and str(av) == "AT_END":
-            shape.anchors = True  # "$" also looks for a "\n" before the end
-
-
-def _alternatives(alts: Any, shape: _Shape) -> None:
-    """An alternative tried and dropped may have read past the one chosen."""
-    highs = [_hi(alt) for alt in alts]
-    if any(h is None for h in highs):
-        shape.tail = None
-    elif len(alts) > 1 or not alts:
-        low = min((int(alt.getwidth()[0]) for alt in alts), default=0)
-        shape.tail = _widest(shape.tail, max((h or 0 for h in highs), default=0) - low)
-    else:
-        # A conditional group with no "no" branch: the group is optional.
-        shape.tail = _widest(shape.tail, highs[0])
+            shape.anchor = True
 
 
 def _shape(pattern: re.Pattern[str]) -> _Shape:
     tree = _parser.parse(pattern.pattern, pattern.flags)
-    low = int(tree.getwidth()[0])
-    if low == 0 or pattern.search("") is not None:
+    if int(tree.getwidth()[0]) == 0 or pattern.search("") is not None:
         raise ValueError(
             f"pattern={pattern.pattern!r} can match the empty string; a separator "
             "must consume at least one character"
         )
     shape = _Shape(_hi(tree))
+    shape.flags = pattern.flags
     _walk(tree, shape)
+    # Unicode classes are supersets of ASCII ones: drop flags that narrow them.
+    shape.flags &= ~(re.ASCII | re.LOCALE | re.VERBOSE | re.MULTILINE)
     if pattern.flags & re.MULTILINE:
-        shape.anchors = False  # "$" is then end-of-line: one character decides it
+        shape.anchor = False  # "$" is then end-of-line: the character there decides it
     return shape
 
 
 class _RegexScanner(Scanner):
     """Incremental search for separators (see :class:`RegexChunker`).
 
-    ``confirm``: characters that must follow a match before it is accepted.
-    ``reach``: how far an attempt starting at ``p`` may read past ``p``
-    (``None``: unbounded, so the pending chunk is searched again on every
-    feed).  ``behind``: characters kept before the search start for
-    lookbehind, ``\\b`` and ``^``.
+    ``reach``: an attempt starting at ``p`` reads nothing at or after
+    ``p + reach`` (``None``: no such bound).  ``stopper``: finds a character no
+    part of the pattern can consume; no attempt reads past one.  ``last``:
+    finds the last stopper.  ``anchor``: ``$`` may read one character further.
+    ``behind``: characters kept before the search start for lookbehind,
+    ``\\b`` and ``^``.
     """
 
     __slots__ = (
+        "_anchor",
         "_base",
         "_behind",
         "_buf",
-        "_confirm",
+        "_last",
         "_pat",
         "_pos",
         "_reach",
         "_start",
+        "_stopper",
         "_total",
     )
 
-    def __init__(
-        self, pattern: re.Pattern[str], confirm: int, reach: int | None, behind: int
-    ) -> None:
-        self._pat = pattern
-        self._confirm = confirm
-        self._reach = reach
-        self._behind = behind
+    def __init__(self, chunker: RegexChunker) -> None:
+        self._pat = chunker.pattern
+        self._reach = chunker._reach
+        self._stopper = chunker._stopper
+        self._last = chunker._last_stopper
+        self._anchor = chunker._anchor
+        self._behind = chunker._behind
         self._buf = ""  # text from offset self._base on
         self._base = 0
         self._total = 0
         self._start = 0  # start of the current chunk (end of the last separator)
-        self._pos = 0  # where the next search starts
+        self._pos = 0  # where the next search starts: attempts before it are settled
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
@@ -151,27 +183,35 @@ class _RegexScanner(Scanner):
         self._total += len(delta)
         buf = self._buf + delta
         base, total, pos, start = self._base, self._total, self._pos, self._start
-        search = self._pat.search
-        confirm = self._confirm
+        search, reach, stopper = self._pat.search, self._reach, self._stopper.search
+        limit = total - self._anchor  # a stopper settles things only before this
         cuts: list[Cut] | None = None
         while True:
             m = search(buf, pos - base)
-            if m is None or base + m.end() + confirm > total:
+            if m is None:
                 break
-            if base + m.start() > start:
+            ms, me = base + m.start(), base + m.end()
+            if reach is None or ms + reach > total:
+                s = stopper(buf, me - base)
+                if s is None or base + s.start() >= limit:
+                    break
+            if ms > start:
                 if cuts is None:
                     cuts = []
-                cuts.append(Cut(start, base + m.start(), base + m.end()))
-            start = pos = base + m.end()
-        if self._reach is not None:
-            # An attempt that began reach characters before the end has read
-            # only settled text: it need not be made again.
-            settled = total - self._reach
-            if m is not None and base + m.start() < settled:
-                # A pending match: search from it again, unless it is longer
-                # than the promised bound (then the promise is broken anyway).
-                settled = max(base + m.start(), settled - self._reach)
-            pos = max(pos, settled)
+                cuts.append(Cut(start, ms, me))
+            start = pos = me
+        # Attempts that can no longer change need not be made again: those
+        # that began reach characters before the end, or before a stopper.
+        settled = pos if reach is None else total - reach
+        s = self._last.match(buf, pos - base, limit - base) if limit > pos else None
+        if s is not None and base + s.start(1) + 1 > settled:
+            settled = base + s.start(1) + 1
+        if m is not None and base + m.start() < settled:
+            # A pending match is tried again, unless it is longer than promised
+            # (a broken max_match promise: the cost stays bounded anyway).
+            settled = base + m.start() if reach is None else max(base + m.start(), settled - reach)
+        if settled > pos:
+            pos = settled
         self._start, self._pos = start, pos
         keep = max(0, pos - self._behind - base)
         self._buf = buf[keep:] if keep else buf
@@ -205,31 +245,32 @@ class RegexChunker(ChunkingStrategy):
     ``\s*`` in the pattern to drop surrounding whitespace), and the separator
     travels with the chunk before it.  The text between two adjacent matches
     is empty and is not a chunk.  To keep a terminator in the chunk, match
-    after it with a lookbehind: ``(?<=[.!?])\s+``.  Matches are found as by
+    after it with a lookbehind: ``(?<=[.!?])\s+``.  Matches are those of
     ``re.finditer`` over the whole text.  A pattern that can match the empty
     string is rejected (``ValueError``), as is anything that is not a ``str``
     pattern (``TypeError``).
 
-    Streaming rule.  A match is accepted only once ``k`` characters after it
-    have been seen, where ``k`` covers what more text could still change:
-    ``1`` for a plain pattern, more for repeated or optional parts wider than
-    one character (``\n(?:\r?\n)+`` needs 2), lookaheads and anchors.  ``k``
-    is derived from the pattern, so the chunks never depend on how the text
-    was sliced into deltas.  A pattern whose alternatives or optional parts
-    are unbounded (``ab*c|a``) has no such ``k`` and needs ``max_match``.
-    ``split`` withholds the text after the last accepted separator; ``flush``
-    returns it without trailing separators, or ``[]`` when it holds no
-    chunk.  If the text ends before separators near its end were confirmed
-    (only with ``k >= 2``), the final fragment spans them.
+    Streaming rule.  A match is accepted only once no more text can change
+    it, or any match before it: once a *stopper* follows it (a character that
+    no part of the pattern can consume, such as a letter for ``\n\s*\n``, so
+    the regex engine cannot read past it), or once the text reaches the
+    pattern's *reach* from the match's start (its longest match plus its
+    lookaheads, plus one; ``;`` needs one character after it).  Both are
+    derived from the pattern, so the chunks never depend on how the text was
+    sliced into deltas.  A pattern of unbounded length whose characters cover
+    everything (``[^;]+;``) has neither, and is rejected unless ``max_match=N``
+    promises that no match, with the text its lookaheads examine, is longer
+    than ``N`` characters (a broken promise can make the chunks depend on the
+    deltas).  ``split`` withholds the text after the last accepted separator;
+    ``flush`` returns it without trailing separators, or ``[]`` when it holds
+    no chunk.  If the text ends before separators near its end were accepted,
+    the final fragment spans them (``a(?:bc)?`` on ``1abc2a3``: ``["1", "2a3"]``).
 
-    Cost.  When the longest match is bounded (derived from the pattern, or
-    promised with ``max_match=N``: no match, with the text its lookaheads
-    examine, spans more than ``N`` characters), a failed search resumes a
-    bounded distance before the end of the text, so ``feed`` is amortised
-    O(len(delta)).  For unbounded patterns (``\n+``, ``;\s*``) without
-    ``max_match``, correctness comes first: the pending chunk is searched again
-    on every ``feed``, O(len(pending chunk)) per delta.  A broken
-    ``max_match`` promise can make the chunks depend on the deltas.
+    Cost.  Attempts settled by a stopper or by the reach are never made again,
+    so on text with stoppers (any prose, for the usual separators) or with a
+    bounded pattern ``feed`` is amortised O(len(delta)).  Text with neither,
+    such as a long run of separator characters, is searched again on every
+    ``feed`` back to its start.
     """
 
     def __init__(self, pattern: str | re.Pattern[str], *, max_match: int | None = None) -> None:
@@ -253,21 +294,28 @@ class RegexChunker(ChunkingStrategy):
                     f"max_match={max_match} is shorter than the longest match of "
                     f"pattern={compiled.pattern!r} ({shape.width} characters)"
                 )
-            shape.width = max_match
-            shape.ahead = 0
-            shape.tail = max_match if shape.tail is None else min(shape.tail, max_match)
-        if shape.ahead is None or shape.tail is None:
+            shape.width, shape.ahead = max_match, 0
+        alphabet = "|".join(sorted(shape.atoms))
+        consumes = re.compile(alphabet, shape.flags)
+        no_stopper = all(consumes.match(c) for c in _PROBES)
+        if (shape.width is None or shape.ahead is None) and no_stopper:
             raise ValueError(
-                f"pattern={compiled.pattern!r} has an unbounded lookahead, optional part "
-                "or alternative, so no amount of following text settles a match; pass "
+                f"pattern={compiled.pattern!r} has no length bound and can consume any "
+                "character, so no amount of following text settles a match; pass "
                 "max_match=N (the longest a match can be)"
             )
-        anchor = 1 if shape.anchors else 0
         self.pattern = compiled
         self.max_match = max_match
-        self._confirm = max(shape.tail + shape.ahead, 1) + anchor
-        self._reach = None if shape.width is None else shape.width + shape.ahead + anchor + 1
+        self._anchor = 1 if shape.anchor else 0
+        self._reach = (
+            None
+            if shape.width is None or shape.ahead is None
+            else shape.width + shape.ahead + self._anchor + 1
+        )
         self._behind = shape.behind + 1
+        stop = f"(?!{alphabet})[\\s\\S]"
+        self._stopper = re.compile(stop, shape.flags)
+        self._last_stopper = re.compile(f"[\\s\\S]*({stop})", shape.flags)
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"pattern": self.pattern}
@@ -276,4 +324,4 @@ class RegexChunker(ChunkingStrategy):
         return params
 
     def scanner(self) -> Scanner:
-        return _RegexScanner(self.pattern, self._confirm, self._reach, self._behind)
+        return _RegexScanner(self)
