@@ -72,12 +72,12 @@ __all__ = ["LOOKBEHIND", "SentenceScanner"]
 
 #: Characters kept before the scan position (the longest word inspected, plus
 #: a bullet before a list marker).
-LOOKBEHIND = 72
-_WORD_MAX = 64  # a longer word before a period is a plain word
+LOOKBEHIND = 40
+_WORD_MAX = 32  # a longer word before a period is a plain word
 _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
 _PIECE = 4096  # longest text scanned in one step
-_SLACK = 256  # the window is trimmed once this much of it can go
+_SLACK = 24  # the window is trimmed once this much of it can go
 
 _ASCII_TERMS = frozenset(".!?\u2026\u203d")
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
