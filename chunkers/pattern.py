@@ -64,7 +64,7 @@ def _hi(sub: Any) -> int | None:
 
 
 def _class(items: Any) -> str:
-    out = []
+    out: list[str] = []
     for op, av in items:
         name = str(op)
         if name == "NEGATE":
