@@ -44,7 +44,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import accumulate, compress
+from operator import sub
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .line import LineChunker
@@ -473,8 +474,8 @@ class Bounded(ChunkingStrategy):
         # Units that may not be taken whole at once: every other unit is, as long
         # as the one before it was (reported before the checkpoint, and fitting).
         room = limit + 1 - max(lag, 1)
-        gaps = zip([0, *unit_ends], unit_ends, strict=False)
-        careful = [k for k, (a, b) in enumerate(gaps) if b - a > room]
+        gaps = map(sub, unit_ends, [0, *unit_ends])
+        careful = list(compress(range(len(unit_ends)), map(room.__lt__, gaps)))
         careful.append(len(unit_ends))
         starts: list[int] = []
         ends: list[int] = []
