@@ -37,6 +37,8 @@ whitespace travels with it (``Cut.stop``).
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations;
+  - a word of one to three letters before a number is a label
+    (``Rs. 500``, ``Gr. 5``) and does not end it;
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
@@ -470,6 +472,8 @@ class SentenceScanner(Scanner):
                 kind = MEDIAL  # an initial
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
+            elif cat == _DIGIT and len(word) <= 3 and word.isalpha():
+                return False  # "Rs. 500", "Gr. 5": a unit or label before a number
             else:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:

@@ -94,6 +94,10 @@ CASES: dict[str, list[Case]] = {
         ),
         ("We counted 1,200. Nobody checked.", ["We counted 1,200.", "Nobody checked."]),
         ("See No. 7 and pp. 12 for details.", ["See No. 7 and pp. 12 for details."]),
+        (
+            "Tickets cost Rs. 450 each. Kids in Gr. 3 go free. We sold 12. 30 remain.",
+            ["Tickets cost Rs. 450 each.", "Kids in Gr. 3 go free.", "We sold 12.", "30 remain."],
+        ),
     ],
     "addresses": [
         (
