@@ -640,6 +640,33 @@ def test_structure_unterminated_last_line() -> None:
     assert chunker.flush("a\n\n  ") == ["a"]
 
 
+@pytest.mark.parametrize(
+    ("transitions", "text", "expected"),
+    [
+        # A transition paragraph that is also a Setext heading: one break.
+        (True, "a\n\nHowever, x\n===\nb", ["a", "However, x\n===\nb"]),
+        # After headings only, a Setext heading does not start a section.
+        (False, "# A\nFoo\n===\nbody", ["# A\nFoo\n===\nbody"]),
+        # After a heading line "---" is a break, not an underline.
+        (False, "text\n# A\n---\nx", ["text", "# A", "x"]),
+        # Up to three spaces before "#"; a tab is too much.
+        (False, "a\n  # H\nb\n\t# no\n", ["a", "  # H\nb\n\t# no"]),
+        # At most five number levels.
+        (
+            False,
+            "a\n\n1.1.1.1.1 Deep\nb\n\n1.1.1.1.1.1 Too deep\nc",
+            ["a", "1.1.1.1.1 Deep\nb\n\n1.1.1.1.1.1 Too deep\nc"],
+        ),
+        # A fence closes only with its own character; nested fences are text.
+        (False, "p\n~~~~\n```\n~~~\n~~~~\n# H\nq", ["p\n~~~~\n```\n~~~\n~~~~", "# H\nq"]),
+        # The unterminated last line opens a section when its start decides it.
+        (True, "a\n\nHowever, x", ["a", "However, x"]),
+    ],
+)
+def test_structure_interactions(transitions: bool, text: str, expected: list[str]) -> None:
+    assert sections(text, split_on_transitions=transitions) == expected
+
+
 def test_structure_crlf_lines() -> None:
     text = "intro\r\n# H\r\nbody\r\n\r\n\r\nnext\r\n"
     assert sections(text) == ["intro", "# H\r\nbody", "next"]
