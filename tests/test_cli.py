@@ -141,7 +141,6 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--bogus"], "x", ["--bogus"]),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
-        (["demo", "--chunker", "nope"], None, ["unknown chunker 'nope'"]),
         (["demo", "--on-fail", "explode"], None, ["--on-fail"]),
         (["guard", "--option", "no-equals-sign"], "x", ["KEY=VALUE"]),
         (["guard", "/no/such/file"], None, ["cannot read /no/such/file"]),
@@ -477,6 +476,7 @@ def test_guard_options_from_flags_and_files(
     ("args", "text", "fragments"),
     [
         (["--validator", "nope"], "x", ["unknown validator 'nope'", "banned_phrases"]),
+        (["--chunker", "nope"], "x", ["unknown chunker 'nope'", "guardrails", "word"]),
         (["--option", "colour=1"], "x", ["unknown option 'colour'", "phrases"]),
         (["--option", "on_fail=1"], "x", ["unknown option 'on_fail'", "--on-fail"]),
         (["--validator", "no_repetition", "-o", "max_repeats=0"], "x", ["max_repeats"]),

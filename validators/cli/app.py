@@ -56,10 +56,22 @@ ChunkerOpt = Annotated[
 OnFailOpt = Annotated[OnFail, typer.Option(help="on_fail action for every validator.")]
 
 
-def _chunker(spec: str) -> ChunkingStrategy | SplitFlush:
+def _chunker(spec: str, *, guardrails: bool = False) -> ChunkingStrategy | SplitFlush:
+    """Resolve ``--chunker``; with ``guardrails``, the adapters' aliases count too.
+
+    The adapters (which import Guardrails) register more aliases, such as
+    ``guardrails``; they are loaded only when the alias is not a chunkers' one.
+    """
     try:
         return resolve_chunker(spec, param="--chunker")
     except ValueError:
+        if guardrails and "guardrails" not in sys.modules:
+            from .offline import go_offline
+
+            go_offline()
+            from .. import adapters  # noqa: F401  (registers its aliases)
+
+            return _chunker(spec, guardrails=True)
         raise CommandError(
             f"unknown chunker {spec!r} for --chunker; choose one of {', '.join(aliases())}"
         ) from None
@@ -79,7 +91,7 @@ def demo(
 ) -> None:
     """Stream an embedded LLM response through a Guard, live, and summarise."""
     if chunker is not None:
-        _chunker(chunker)
+        _chunker(chunker, guardrails=True)
     from .offline import go_offline
 
     go_offline()
@@ -146,7 +158,7 @@ def guard(
 
     kwargs = collect_options(option or [], options, phrases or [])
     if chunker is not None:
-        _chunker(chunker)
+        _chunker(chunker, guardrails=True)
     from .offline import go_offline
 
     go_offline()
