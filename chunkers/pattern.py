@@ -132,8 +132,9 @@ def _shape(pattern: re.Pattern[str]) -> _Shape:
     shape = _Shape(_hi(tree))
     shape.flags = pattern.flags
     _walk(tree, shape)
-    # Unicode classes are supersets of ASCII ones: drop flags that narrow them.
-    shape.flags &= ~(re.ASCII | re.LOCALE | re.VERBOSE | re.MULTILINE)
+    # Only flags that widen what a character class matches (Unicode classes are
+    # supersets of ASCII ones, so re.ASCII is dropped).
+    shape.flags &= re.IGNORECASE | re.DOTALL
     if pattern.flags & re.MULTILINE:
         shape.anchor = False  # "$" is then end-of-line: the character there decides it
     return shape
