@@ -123,7 +123,7 @@ def _walk(items: Any, shape: _Shape) -> None:
 
 
 def _shape(pattern: re.Pattern[str]) -> _Shape:
-    tree = _parser.parse(pattern.pattern, pattern.flags)
+    tree = _parser.parse(pattern.pattern, pattern.flags & ~re.DEBUG)
     if int(tree.getwidth()[0]) == 0 or pattern.search("") is not None:
         raise ValueError(
             f"pattern={pattern.pattern!r} can match the empty string; a separator "
