@@ -64,6 +64,39 @@ def test_fold_map_covers_source_in_order(source: str) -> None:
     assert fold_text(folded.text) == fold_text(fold_text(folded.text))
 
 
+def _reference_fold(source: str) -> tuple[str, list[int], list[int]]:
+    """Folding one cluster at a time, written plainly (no ASCII shortcuts)."""
+    out, starts, ends = "", [], []
+    i = 0
+    while i < len(source):
+        j = i + 1
+        while j < len(source) and unicodedata.combining(source[j]):
+            j += 1
+        cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
+        nfkc = unicodedata.normalize("NFKC", cluster).casefold()
+        folded = unicodedata.normalize("NFKC", nfkc)
+        out += folded
+        starts += [i] * len(folded)
+        ends += [j] * len(folded)
+        i = j
+    return out, starts, ends
+
+
+_MIXED = st.text(
+    alphabet=st.sampled_from(
+        ["a", "B", " ", ".", "\u0301", "\u0308", "\u200b", "\u00ad", "\uff21", "\u00e9",
+         "\ufb01", "\u00df", "\u4e00", "\U0001f600", "\ufe0f", "\u0130"]
+    ),
+    max_size=40,
+)
+
+
+@given(_MIXED)
+def test_fold_agrees_with_reference(source: str) -> None:
+    folded = fold(source)
+    assert (folded.text, list(folded.starts), list(folded.ends)) == _reference_fold(source)
+
+
 @given(st.text(alphabet=st.characters(codec="ascii"), max_size=60))
 def test_fold_ascii_is_lower(source: str) -> None:
     folded = fold(source)

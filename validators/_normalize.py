@@ -18,8 +18,10 @@ Cost: O(len(text)).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Folded", "fold", "fold_text", "is_ignorable"]
 
@@ -59,22 +61,52 @@ class Folded:
         return self.starts[start], self.ends[end - 1]
 
 
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    """A lone non-ASCII character, folded ("" if ignorable)."""
+    return "" if is_ignorable(char) else _fold_cluster(char)
+
+
 def fold(source: str) -> Folded:
-    """Fold ``source`` (see the module docstring) and keep the offset map."""
+    """Fold ``source`` (see the module docstring) and keep the offset map.
+
+    ASCII runs are lower-cased in one step (no ASCII character is ignorable,
+    combining or changed by NFKC); only the other characters are folded one
+    cluster at a time.
+    """
     n = len(source)
-    if source.isascii():  # nothing to drop or compose: one character each
+    if source.isascii():
         return Folded(source.lower(), tuple(range(n)), tuple(range(1, n + 1)))
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     i = 0
     while i < n:
+        run = _ASCII_RUN.match(source, i)
+        if run is not None:
+            j = run.end()
+            # A combining mark after the run belongs to the run's last character.
+            if j < n and unicodedata.combining(source[j]):
+                j -= 1
+            if j > i:
+                out.append(source[i:j].lower())
+                starts.extend(range(i, j))
+                ends.extend(range(i + 1, j + 1))
+                i = j
+                if i == n:
+                    break
         j = i + 1
         while j < n and unicodedata.combining(source[j]):
             j += 1
-        cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
-        if cluster:
-            folded = cluster.lower() if cluster.isascii() else _fold_cluster(cluster)
+        if j == i + 1:
+            folded = _fold_char(source[i])
+        else:
+            cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
+            folded = _fold_cluster(cluster) if cluster else ""
+        if folded:
             out.append(folded)
             starts.extend([i] * len(folded))
             ends.extend([j] * len(folded))
