@@ -457,6 +457,51 @@ def test_regex_properties(pattern: str, case: tuple[str, list[str]]) -> None:
         assert chunks == [p for p in re.split(pattern, text) if p]
 
 
+REGEX_ATOMS = [
+    "a",
+    ";",
+    r"\n",
+    r"\s",
+    "[ab]",
+    ".",
+    "[^a]",
+    r"\b",
+    "$",
+    "^",
+    r"\Z",
+    r"(?=a)",
+    r"(?!;)",
+    r"(?<=a)",
+    r"(?<!;)",
+    "(?i:A)",
+    r"(?=.*;)",
+]
+random_patterns = st.recursive(
+    st.sampled_from(REGEX_ATOMS),
+    lambda inner: st.one_of(
+        st.tuples(inner, inner).map("".join),
+        st.tuples(inner, inner).map(lambda p: f"(?:{p[0]}|{p[1]})"),
+        st.tuples(inner, st.sampled_from(["*", "+", "?", "{1,3}", "{2}", "+?", "*+"])).map(
+            lambda p: f"(?:{p[0]}){p[1]}"
+        ),
+        inner.map(lambda p: f"({p})"),
+    ),
+    max_leaves=5,
+)
+
+
+@given(pattern=random_patterns, case=sliced(st.text(alphabet="ab; \n", max_size=16)))
+def test_regex_random_patterns_are_delta_invariant(
+    pattern: str, case: tuple[str, list[str]]
+) -> None:
+    try:
+        chunker = RegexChunker(pattern)
+    except ValueError:
+        return  # matches empty text, or nothing can settle a match
+    text, deltas = case
+    check_stream(chunker, text, deltas)
+
+
 def regex_work(pattern: str, max_match: int | None, text: str, n: int) -> Work:
     """Stream ``text`` repeated to ``n`` characters in 4-character deltas,
     counting every search of the chunker's own patterns (separator, stoppers)."""
