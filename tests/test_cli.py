@@ -447,7 +447,7 @@ def test_guard_exit_status_follows_on_fail(
     status, out, err = guard_main(capfd, tmp_path, text, "--validator", "RedactPII",
                                   "--on-fail", "exception")
     assert out == ""
-    assert_one_line_error(status, err, "validation failed", status=1)
+    assert_one_line_error(status, err, "Validation failed", status=1)
 
 
 @pytest.mark.usefixtures("in_process")

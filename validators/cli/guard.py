@@ -185,7 +185,6 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
     from .watch import watch
 
     skip_litellm()
-
     tally = watch(validator, on_fail)
     guard = Guard().use(validator)
 
@@ -201,5 +200,5 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
                 out.write(text.encode("utf-8", "surrogatepass"))
                 out.flush()
     except ValidationError as exc:
-        raise CommandError(f"validation failed: {exc}", code=1) from None
+        raise CommandError(str(exc) or "validation failed", code=1) from None
     return 1 if tally.unfixed else 0
