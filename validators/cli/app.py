@@ -120,8 +120,9 @@ def split(
         Format,
         typer.Option(
             "--format",
-            help="text: one chunk a line; jsonl: {index, start, end, text} a line, "
-            "start/end being character (code point) offsets into the input.",
+            help="text: each chunk and a newline (a chunk may span lines); jsonl: one "
+            "{index, start, end, text} object a line, start/end being character (code "
+            "point) offsets into the input.",
         ),
     ] = Format.text,
 ) -> None:

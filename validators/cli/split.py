@@ -32,7 +32,8 @@ def split_document(
     """Write the chunks of the document at ``path``; return how many.
 
     ``fmt="jsonl"`` writes one ``{"index", "start", "end", "text"}`` object a
-    line; ``fmt="text"`` writes each chunk followed by a newline.  A progress
+    line; ``fmt="text"`` writes each chunk followed by a newline (chunks that
+    hold line breaks keep them: use JSONL to tell such chunks apart).  A progress
     bar goes to stderr when ``progress`` is true and the input is a regular
     file of at least :data:`PROGRESS_MIN_BYTES`.
     """
