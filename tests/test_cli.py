@@ -86,10 +86,14 @@ def test_split_file_jsonl_offsets_slice_the_input(tmp_path: Path, chunker: str) 
     assert [r["text"] for r in rows] == resolve_chunker(chunker).split_text(TEXT)  # type: ignore[union-attr]
 
 
-def test_split_stdin_text_format_via_python_m() -> None:
+def test_split_stdin_via_python_m() -> None:
     done = run("split", "--chunker", "sentence", stdin="One. Two!  Three", cmd=MODULE)
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode() == "One.\nTwo!\nThree\n"
+    done = run("split", "-", "--chunker", "word", "--format", "jsonl", stdin=TEXT, cmd=MODULE)
+    rows = jsonl(done.stdout)
+    assert [TEXT[r["start"] : r["end"]] for r in rows] == [r["text"] for r in rows]
+    assert [r["text"] for r in rows] == TEXT.split()
 
 
 def test_split_limits_and_overlap(tmp_path: Path) -> None:
