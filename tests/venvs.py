@@ -118,11 +118,9 @@ def filled_wheelhouse() -> Path:
     wanted = [GUARDRAILS, *BUILD_BACKEND]
     pip = [sys.executable, "-m", "pip", "download", "-q", "-d", house, *wanted]
     if run(pip, env=offline_env([house]), check=False).returncode != 0:
-        # Missing something: fetch it from the package index, the one download.
-        env = {k: v for k, v in offline_env().items() if "proxy" not in k.lower()}
-        env.pop("PIP_NO_INDEX")
-        env.pop("PIP_FIND_LINKS")
-        run(pip, env=env)
+        # Missing something: fetch it from the package index (with the caller's
+        # own network settings), the one download.
+        run(pip, env={**os.environ, "PIP_FIND_LINKS": str(house)})
     return house
 
 

@@ -124,7 +124,7 @@ def verify(module: ModuleType | None = None) -> list[Registered]:
             )
         found.append(Registered(export, alias))
     if not found:
-        raise InstallError(f"{module.__name__} exports no validators (its __all__ is empty)")
+        raise InstallError(f"{module.__name__}.__all__ names no Validator class")
     return found
 
 
@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Check that guardrails-ai-chunkwise is installed and visible to Guardrails.",
     )
     parser.parse_args(argv)
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"  # this process only
     try:
         found = verify()
     except InstallError as exc:
