@@ -9,8 +9,10 @@ import pytest
 from _guardrails_helpers import MESSAGES, arun, guard_with, joined, llm, run
 from _validator_checks import texts_and_deltas
 from _validators_prose import BANNED_FOR_PROSE, PROSE
+from guardrails import Guard
 from guardrails.errors import ValidationError
 from hypothesis import given
+from pydantic import BaseModel, Field
 
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise.adapters import guarded_stream
@@ -119,3 +121,31 @@ def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     noop = run(NOOP, deltas)
     assert joined(noop) == text
     assert all(o.validation_passed for o in noop) == NOOP.validate(text).validation_passed
+
+
+def test_guard_round_trips_through_its_dict() -> None:
+    # Guardrails rebuilds validators from get_args(): every argument must do.
+    guard = guard_with(
+        BannedPhrases(["bad word"], mask="#", on_fail="fix"),
+        RedactPII(entities=["email"], on_fail="fix"),
+        NoRepetition(unit="paragraph", on_fail="fix"),
+        MaxChunkLength(max_words=5, chunker="paragraph", on_fail="fix"),
+    )
+    rebuilt = Guard.from_dict(guard.to_dict())
+    assert rebuilt is not None
+    text = "A bad word. Mail a@example.com now."
+    assert rebuilt.validate(text).validated_output == guard.validate(text).validated_output
+    assert guard.validate(text).validated_output == "A ### ####. Mail <EMAIL>\u2026"
+
+
+def test_pydantic_field() -> None:
+    class Reply(BaseModel):
+        text: str = Field(
+            json_schema_extra={
+                "validators": [RedactPII(on_fail="fix"), BannedPhrases(["bad word"], on_fail="fix")]
+            }
+        )
+
+    guard = Guard.for_pydantic(Reply)
+    outcome = guard.parse('{"text": "Mail a@example.com. A bad word."}')
+    assert outcome.validated_output == {"text": "Mail <EMAIL>. A *** ****."}
