@@ -307,6 +307,8 @@ class _BoundedScanner(_Paced):
         self._parts: list[str] = []
         self._base = 0
         self._trusted = True  # the last cut is an inner cut, taken whole
+        # Scanners that report by a local boundary match restart cleanly at a chunk end.
+        self._restartable = _reporter(inner) is not None
 
     def _received(self, piece: str) -> None:
         self._parts.append(piece)
@@ -362,7 +364,10 @@ class _BoundedScanner(_Paced):
         return start, end
 
     def settled(self) -> bool:
-        return self._trusted and self._inner.settled()
+        # Segments end at their chunk: final at once.  Chunking the rest afresh
+        # gives the same chunks after a whole inner unit, when the inner scanner
+        # restarts cleanly there (or says its own last segment is settled).
+        return self._trusted and (self._restartable or self._inner.settled())
 
 
 class _GroupScanner(_Paced):
