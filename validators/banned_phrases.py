@@ -22,12 +22,11 @@ class BannedPhrases(ChunkedValidator):
 
     **Key Properties**
 
-    | Property                      | Description                                     |
-    | ----------------------------- | ----------------------------------------------- |
-    | Name for `format` attribute   | `chunkwise/banned_phrases`                      |
-    | Supported data types          | `string`                                        |
-    | Programmatic fix              | Masks each match: every non-space character of  |
-    |                               | it becomes `mask`, so the text keeps its length |
+    | Property                      | Description                                         |
+    | ----------------------------- | --------------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/banned_phrases`                          |
+    | Supported data types          | `string`                                            |
+    | Programmatic fix              | Masks each match in place, same length, with `mask` |
 
     Matching is case-insensitive and whole-word: a phrase matches only where
     the characters on either side of it are not letters, digits or ``_``.  Both

@@ -26,12 +26,11 @@ class MaxChunkLength(ChunkedValidator):
 
     **Key Properties**
 
-    | Property                      | Description                                     |
-    | ----------------------------- | ----------------------------------------------- |
-    | Name for `format` attribute   | `chunkwise/max_chunk_length`                    |
-    | Supported data types          | `string`                                        |
-    | Programmatic fix              | Truncates the chunk after its last whole word   |
-    |                               | within bounds and appends "…"                   |
+    | Property                      | Description                                      |
+    | ----------------------------- | ------------------------------------------------ |
+    | Name for `format` attribute   | `chunkwise/max_chunk_length`                     |
+    | Supported data types          | `string`                                         |
+    | Programmatic fix              | Keeps the whole words within bounds, appends "…" |
 
     Words are runs of non-whitespace characters; characters are code points.
     The fix keeps the longest run of whole words from the start of the chunk

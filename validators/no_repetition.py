@@ -25,12 +25,11 @@ class NoRepetition(ChunkedValidator):
 
     **Key Properties**
 
-    | Property                      | Description                                     |
-    | ----------------------------- | ----------------------------------------------- |
-    | Name for `format` attribute   | `chunkwise/no_repetition`                       |
-    | Supported data types          | `string`                                        |
-    | Programmatic fix              | Drops every occurrence after the first          |
-    |                               | `max_repeats` (the whitespace around it stays)  |
+    | Property                      | Description                                         |
+    | ----------------------------- | --------------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/no_repetition`                           |
+    | Supported data types          | `string`                                            |
+    | Programmatic fix              | Drops each occurrence after the first `max_repeats` |
 
     Two chunks are the same when they are equal once folded (NFKC + casefold,
     invisible format characters removed) and their whitespace runs collapsed:

@@ -36,12 +36,11 @@ class RedactPII(ChunkedValidator):
 
     **Key Properties**
 
-    | Property                      | Description                                     |
-    | ----------------------------- | ----------------------------------------------- |
-    | Name for `format` attribute   | `chunkwise/redact_pii`                          |
-    | Supported data types          | `string`                                        |
-    | Programmatic fix              | Replaces each item found with `<EMAIL>`,        |
-    |                               | `<PHONE>`, `<CARD>`, `<IBAN>` or `<IP_ADDRESS>` |
+    | Property                      | Description                                         |
+    | ----------------------------- | --------------------------------------------------- |
+    | Name for `format` attribute   | `chunkwise/redact_pii`                              |
+    | Supported data types          | `string`                                            |
+    | Programmatic fix              | Puts a typed placeholder such as `<EMAIL>` in place |
 
     Entities (``entities=``, any of them, all by default):
 
