@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from .abbreviations import FINAL, MEDIAL, PREFIX, SENTENCE_STARTERS
 from .base import Cut, Scanner
@@ -154,6 +155,48 @@ def _list_marker(peek: str, j: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=32)
+def _settled(long_abbreviations: frozenset[str]) -> re.Pattern[str]:
+    """A match at a terminator proves what the rules decide there.
+
+    The common cases, decided in one regex call (``long_abbreviations``: the
+    abbreviations of four or more characters).  The name of the group that
+    matched says what is proven; the group spans the whitespace after the run.
+
+    * ``cut``: ``!``/``?`` runs, or a ``.`` followed by closers after two
+      lower-case letters that are not a roman numeral (so the word is no list
+      marker), or a bare ``.`` after four lower-case letters that are neither
+      a roman numeral nor the end of a long abbreviation (shorter ones cannot
+      be the word, and no dotted form ends so); then whitespace and an
+      upper-case ASCII letter or a digit, after at most one opening quote or
+      bracket;
+    * ``blank``: any terminator run and closers, then whitespace holding a
+      blank line;
+    * ``skip`` (not a boundary): any terminator run and closers, then spaces
+      or tabs and a lower-case ASCII letter that cannot open a list marker
+      (not ``i``, ``v`` or ``x``, and followed by something other than ``.``
+      or ``)``).
+
+    No match proves nothing: the full rules decide.
+    """
+    by_length: dict[int, list[str]] = {}
+    for word in long_abbreviations:
+        by_length.setdefault(len(word), []).append(re.escape(word))
+    guards = "".join(
+        f"(?<!{'|'.join(sorted(words))})" for _, words in sorted(by_length.items())
+    )
+    closer = "[\"'\u201d\u2019\u00bb)\\]]"
+    tail = f"[.!?\u2026\u203d]+(?:{closer}|\\[\\d{{1,4}}\\])*"
+    return re.compile(
+        f"(?:[!?]+{closer}*"
+        f"|(?<=[a-z]{{2}})(?<![ivx]{{2}})\\.{closer}+"
+        f"|(?<=[a-z]{{4}})(?<![ivx]{{4}})(?i:{guards})\\.)"
+        "(?P<cut>\\s+)(?=[(\"'\u201c\u2018\u00ab\\[]?[A-Z0-9])"
+        f"|{tail}(?P<blank>[^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
+        f"|{tail}(?P<skip>[^\\S\\n]+)(?=[a-hj-uwyz][^.)])"
+    )
+
+
 class SentenceScanner(Scanner):
     """Accurate sentence boundaries for one stream (rules in the module docstring).
 
@@ -165,11 +208,12 @@ class SentenceScanner(Scanner):
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_heading", "_kind", "_last", "_newlines", "_phase", "_pos", "_scan",
-        "_start", "_total", "_wat", "_word",
+        "_settled", "_start", "_total", "_wat", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
+        self._settled = _settled(frozenset(a for a in abbreviations if len(a) >= 4))
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
         self._pos = 0  # absolute offset where the search resumes
@@ -244,7 +288,21 @@ class SentenceScanner(Scanner):
                 if char not in _ASCII_TERMS:
                     self._open(base + i, char)
                     continue
-                # Fast path: a terminator whose runs are all in sight.
+                # Fast paths: a terminator whose runs are all in sight.
+                m = self._settled.match(buf, i)
+                if m is not None:
+                    group = m.lastgroup
+                    if group == "skip":
+                        self._pos = base + m.end()
+                        self._cend = base + m.start(group)
+                        continue
+                    if found is None:
+                        found = []
+                    stop = base + m.end()
+                    found.append(Cut(self._start, base + m.start(group), stop))  # type: ignore[arg-type]
+                    self._start = self._pos = self._cend = stop
+                    self._heading = None
+                    continue
                 after = buf[i + 1 : i + 2]
                 if after.isspace():
                     # A one-character run with no closers (the usual case).

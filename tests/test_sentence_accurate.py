@@ -220,10 +220,11 @@ def test_bad_input_names_the_parameter(
 # -- properties -----------------------------------------------------------------
 
 FRAGMENTS = [
-    "Hello world.", "It", "The", "Army", "and", "said", "J.", "R.", "I.", "Tolkien",
+    "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
+    "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
-    "1.", "12)", "a)", "(b)", "iv.", "- ", "\u2022 ", "# ", "## Head",
+    "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "- ", "\u2022 ", "# ", "## Head",
     "...", ". . .", "\u2026", "....", "?!", "!!!", "?", "!", ".",
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
