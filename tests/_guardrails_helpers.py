@@ -8,15 +8,18 @@ real ``Validator`` subclasses registered under ``chunkwise-test/...``.
 * :func:`llm` / :func:`async_llm`: custom LLM callables over fixed deltas;
   :func:`openai_chunks` turns deltas into OpenAI-style chunk objects.
 * :func:`guard_with` / :func:`cached_guard`: a Guard with validators on the output.
-* :func:`stream`, :func:`run` / :func:`arun`: stream through ``guard(..., stream=True)`` (or
-  ``guarded_stream``) and collect the outcomes; :func:`joined` joins their
-  ``validated_output``.
+* :func:`stream`, :func:`run` / :func:`arun`: stream through ``guarded_stream``
+  (or the plain ``guard(..., stream=True)``) and collect the outcomes;
+  :func:`joined` joins their ``validated_output``.
 * :func:`slicings`: a hypothesis strategy cutting a text into random deltas.
 * Validators: :class:`Record` (a ``ChunkedValidator`` that passes and records
   every chunk), :class:`Ban` (``Record`` that fails chunks containing a word,
   fix = the word masked), :class:`PlainBan` (the same rule as a plain
   Guardrails ``Validator`` using Guardrails' own chunking) and
   :class:`History` (per-stream state: each stream's chunks in order).
+
+Every validator records in ``seen`` what it was asked to validate, so tests
+can assert that each chunk was validated exactly once.
 """
 
 from __future__ import annotations
