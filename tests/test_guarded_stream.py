@@ -243,6 +243,21 @@ def test_history_records_the_call() -> None:
     assert {o.call_id for o in outcomes} == {guard.history.last.id}
 
 
+@pytest.mark.parametrize("on_fail", ["fix", "noop", "exception", "filter", "refrain"])
+@pytest.mark.parametrize("validator", [PlainBan, Ban])
+def test_async_guarded_stream_behaves_like_the_sync_one(validator: type, on_fail: str) -> None:
+    def outcome(runner: Any) -> Any:
+        try:
+            return [(o.validated_output, o.validation_passed) for o in runner()]
+        except ValidationError as error:
+            return str(error)
+
+    sync_guard = guard_with(validator("bad", on_fail=on_fail))
+    async_guard = guard_with(validator("bad", on_fail=on_fail), asynchronous=True)
+    expected = outcome(lambda: run(sync_guard, DELTAS))
+    assert outcome(lambda: asyncio.run(arun(async_guard, DELTAS))) == expected
+
+
 # -- bad input -------------------------------------------------------------------
 
 
