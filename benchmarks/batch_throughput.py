@@ -16,7 +16,7 @@ every splitter at comparable settings, rows of one level together:
   which is what LangChain's ``RecursiveCharacterTextSplitter(chunk_size=N,
   chunk_overlap=0)`` does.
 
-Columns: best-of-``--repeat`` throughput in MB/s (10^6 characters per
+Columns: best-of-``--repeat`` throughput in MB/s (rounds interleaved) (10^6 characters per
 second), number of chunks, mean and largest chunk, and ``cut sentences``:
 chunk ends strictly inside a sentence no longer than ``max_chars`` (sentences
 as ``SentenceChunker(mode="simple")`` sees them within each line; ``n/a`` when
@@ -132,17 +132,19 @@ def cut_sentences(
     return str(count)
 
 
-def measure(split: Splitter, text: str, repeat: int) -> tuple[float, list[str]]:
-    """Best throughput over ``repeat`` runs (one run when it takes over 2 s)."""
-    best = float("inf")
-    chunks: list[str] = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        chunks = split(text)
-        best = min(best, time.perf_counter() - t0)
-        if best > 2:
-            break
-    return len(text) / best / 1e6, chunks
+def measure(table: list[tuple[str, str, Splitter]], text: str, repeat: int) -> list[float]:
+    """Best time of each splitter over ``repeat`` rounds, every splitter once per round
+    (so that all of them see the same machine load); a splitter that takes over
+    2 s runs in the first round only."""
+    best = [float("inf")] * len(table)
+    for round_ in range(repeat):
+        for i, (_, _, split) in enumerate(table):
+            if round_ and best[i] > 2:
+                continue
+            t0 = time.perf_counter()
+            split(text)
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
 
 
 def main() -> None:
@@ -162,8 +164,10 @@ def main() -> None:
     header = f"{'splitter':<36}{'MB/s':>8}{'chunks':>8}{'mean':>7}{'max':>7}  cut sentences"
     print(header)
     print("-" * len(header))
-    for _, name, split in table:
-        rate, chunks = measure(split, text, args.repeat)
+    times = measure(table, text, args.repeat)
+    for (_, name, split), seconds in zip(table, times, strict=True):
+        rate = len(text) / seconds / 1e6
+        chunks = split(text)
         sizes = [len(c) for c in chunks] or [0]
         found = cut_sentences(sentences, locate(text, chunks), n)
         print(
