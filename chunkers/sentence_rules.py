@@ -81,6 +81,9 @@ _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
 _PIECE = 4096  # longest text scanned in one step
 _SLACK = 24  # the window is trimmed once this much of it can go
+# A candidate undecided within this many characters of the end of the window
+# is decided again from scratch by the next delta (cheaper than resuming).
+_DEFER = 32
 
 _ASCII_TERMS = frozenset(".!?\u2026\u203d")
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
@@ -313,6 +316,9 @@ class SentenceScanner(Scanner):
                     else:
                         e = _WS_RUN.match(buf, b).end()  # type: ignore[union-attr]
                         if e == n:
+                            if n - i <= _DEFER:
+                                self._pos = base + i
+                                break
                             self._open(base + i, char)
                             continue
                         newlines = buf.count("\n", b, e)
@@ -325,6 +331,9 @@ class SentenceScanner(Scanner):
                     e = t.end()
                     b = t.end(2)
                     if e == n or buf[b] == "[":
+                        if n - i <= _DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
+                            self._pos = base + i
+                            break
                         self._open(base + i, char)
                         continue
                     if e == b:
@@ -342,6 +351,9 @@ class SentenceScanner(Scanner):
                         or (newlines > 0 and _list_marker(buf, e))
                     )
                 except IndexError:
+                    if n - i <= _DEFER:
+                        self._pos = base + i
+                        break
                     self._open(base + i, char)
                     self._phase = _DECIDE
                     self._a, self._b, self._e = base + a, base + b, base + e
