@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise._args import optional_positive_int, positive_int, str_list
 from guardrails_ai.chunkwise._normalize import fold, fold_text, is_ignorable
-from guardrails_ai.chunkwise._phrases import PhraseMatcher, merge_spans
+from guardrails_ai.chunkwise._phrases import PhraseMatch, PhraseMatcher, group_matches
 from guardrails_ai.chunkwise._pii import (
     ENTITIES,
     LONGEST_ENTITY,
@@ -139,7 +139,9 @@ def test_phrases_whitespace_runs_and_unicode_tricks() -> None:
 def test_phrases_overlapping_all_reported() -> None:
     m = PhraseMatcher(["foo bar", "bar baz"])
     assert spans(m, "foo bar baz") == [("foo bar", "foo bar"), ("bar baz", "bar baz")]
-    assert merge_spans([(0, 7), (4, 11), (20, 22), (22, 23)]) == [(0, 11), (20, 23)]
+    found = [PhraseMatch(4, 11, "b"), PhraseMatch(0, 7, "a"), PhraseMatch(20, 22, "a"),
+             PhraseMatch(22, 23, "c"), PhraseMatch(5, 6, "a")]
+    assert group_matches(found) == [(0, 11, ["a", "b"]), (20, 23, ["a", "c"])]
 
 
 def test_phrases_longest_from_each_start() -> None:

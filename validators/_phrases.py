@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ._normalize import fold
 
-__all__ = ["PhraseMatch", "PhraseMatcher", "merge_spans"]
+__all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
 # Word characters and the common combining-mark blocks (a mark glued to the
 # last letter of a phrase makes it another word).
@@ -101,13 +101,19 @@ class PhraseMatcher:
         return found
 
 
-def merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted union of ``[start, end)`` spans: overlapping or touching ones merged."""
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
+def group_matches(matches: Iterable[PhraseMatch]) -> list[tuple[int, int, list[str]]]:
+    """Overlapping or touching matches merged: ``(start, end, phrases)`` by offset.
+
+    ``phrases`` lists the distinct phrases of the group in order of appearance.
+    One pass over the matches sorted by start: O(n log n).
+    """
+    groups: list[tuple[int, int, list[str]]] = []
+    for m in sorted(matches, key=lambda m: (m.start, m.end)):
+        if groups and m.start <= groups[-1][1]:
+            start, end, phrases = groups[-1]
+            if m.phrase not in phrases:
+                phrases.append(m.phrase)
+            groups[-1] = (start, max(end, m.end), phrases)
         else:
-            merged.append((start, end))
-    return merged
+            groups.append((m.start, m.end, [m.phrase]))
+    return groups

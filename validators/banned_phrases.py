@@ -11,7 +11,7 @@ from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
 from ._args import str_list
-from ._phrases import PhraseMatcher, fold_phrase, merge_spans
+from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
 
@@ -99,12 +99,11 @@ class BannedPhrases(ChunkedValidator):
             return PassResult()
         fixed = list(value)
         spans = []
-        for start, end in merge_spans((m.start, m.end) for m in matches):
+        for start, end, phrases in group_matches(matches):
             for i in range(start, end):
                 if not fixed[i].isspace():
                     fixed[i] = self.mask
-            inside = dict.fromkeys(m.phrase for m in matches if start <= m.start < end)
-            reason = "banned phrase " + ", ".join(map(repr, inside))
+            reason = "banned phrase " + ", ".join(map(repr, phrases))
             spans.append(ErrorSpan(start=start, end=end, reason=reason))
         found = ", ".join(map(repr, dict.fromkeys(m.phrase for m in matches)))
         return FailResult(
