@@ -26,7 +26,14 @@ closing one too) and the text a stream holds back: after every ``feed`` at most
 ``max_chars`` characters are pending.  A run of whitespace that cannot travel
 with the chunk after it within the ceiling becomes a segment of its own, whose
 chunk is that whitespace (chunks are never empty); this only happens when the
-whitespace and the word after it together exceed ``max_chars``.
+whitespace and the word after it do not fit together, or when a run of
+whitespace is itself longer than ``max_chars``.
+
+Whole documents.  ``locate``/``split_text``/``split_spans`` replay the
+streaming decisions over the inner chunker's cuts from one pass over the text
+(word, line and ``\n`` paragraph units from one ``split``), instead of feeding
+it slice by slice, when the offset at which a stream would report each cut is
+known; the result is the streaming layout, property-tested.
 
 Streaming.  Both combinators are scanners: the inner scanner is fed in slices
 that end at *checkpoints* (``max_chars + 1`` characters after the start of the
@@ -41,19 +48,15 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate, compress
+from itertools import compress
 from operator import sub
 
+from ._wholetext import reporter, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
-from .line import LineChunker
-from .paragraph import ParagraphChunker
 from .registry import ChunkerSpec, resolve_chunker
-from .scanning import RegexScanner
 from .stream import scanner_for
-from .word import WordChunker
 
 __all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
 
@@ -166,91 +169,6 @@ def _content_from(text: str, start: int, end: int) -> int:
     return end - len(part.lstrip())
 
 
-_WHITESPACE_RUNS = re.compile(r"(\s+)")
-_BLANK_LINE_RUNS = re.compile(r"(\n\n+)")
-
-
-def _unit_spans(strategy: Strategy, text: str) -> tuple[list[int], list[int], Span | None] | None:
-    """Chunk starts and ends and the fragment of ``strategy`` over ``text``, computed
-    with one ``split`` for the word, line and (``\\n``-only) paragraph chunkers,
-    whose rules are simple enough; ``None`` for every other chunker.
-
-    The same spans their scanners give (property-tested), without a Python step
-    per chunk: what makes whole-document splitting at those levels fast.
-    """
-    kind = type(strategy)
-    if kind is LineChunker and isinstance(strategy, LineChunker):
-        return _line_spans(text, strategy.crlf)
-    if kind is WordChunker:
-        start, runs = 0, _WHITESPACE_RUNS
-    elif kind is ParagraphChunker and not getattr(strategy, "crlf", True):
-        # Two or more line breaks at the very start open no paragraph; one is content.
-        lead = len(text) - len(text.lstrip("\n"))
-        start, runs = (lead if lead >= 2 else 0), _BLANK_LINE_RUNS
-        if lead == len(text):
-            return [], [], ((0, lead) if lead == 1 else None)
-    else:
-        return None
-    parts = runs.split(text[start:] if start else text)
-    bounds = list(accumulate(map(len, parts), initial=start))
-    # parts alternate chunk, separator, chunk, ...: chunk i spans bounds[2i]..bounds[2i+1].
-    starts = bounds[0:-1:2]
-    ends = bounds[1::2]
-    if starts and starts[0] == ends[0]:  # leading whitespace (words only)
-        del starts[0], ends[0]
-    fragment: Span | None = None
-    if len(bounds) % 2 == 0:  # ends with a chunk, not a separator
-        last = (bounds[-2], bounds[-1])
-        del starts[-1:], ends[-1:]
-        if last[1] > last[0]:
-            fragment = last
-    return starts, ends, fragment
-
-
-def _line_spans(text: str, crlf: bool) -> tuple[list[int], list[int], Span | None]:
-    lines = text.split("\n")
-    bounds = list(accumulate((len(line) + 1 for line in lines), initial=0))
-    last = lines.pop()
-    pairs = zip(bounds, lines, strict=False)
-    kept = [(a, line) for a, line in pairs if line and not line.isspace()]
-    starts = [a for a, _ in kept]
-    if crlf:
-        ends = [a + len(line) - (line[-1] == "\r") for a, line in kept]
-    else:
-        ends = [a + len(line) for a, line in kept]
-    fragment = (bounds[-2], len(text)) if last and not last.isspace() else None
-    return starts, ends, fragment
-
-
-def _reporter(scanner: Scanner) -> tuple[Callable[[str, int], int], int] | None:
-    """For scanners whose look-ahead is known: ``(reported, lag)``, where
-    ``reported(text, end)`` is the offset at which a stream reports the cut that
-    ends at ``end``, at most ``end + lag``; ``None`` for any other scanner.
-
-    A :class:`RegexScanner` (its own ``feed``, a boundary with no lookaround)
-    reports a cut as soon as the boundary match is complete; the line scanner at
-    the ``\\n`` that ends the line.
-    """
-    kind = type(scanner)
-    if kind.feed is RegexScanner.feed and isinstance(scanner, RegexScanner):
-        boundary = scanner.boundary
-        if "(?" in boundary.pattern:
-            return None
-        ahead = scanner.boundary_lookahead
-        if ahead >= 0:
-            return (lambda text, end: end + ahead), ahead
-
-        def match_end(text: str, end: int) -> int:
-            m = boundary.match(text, end)
-            assert m is not None  # the boundary that ended the chunk
-            return m.end()
-
-        return match_end, scanner.boundary_span
-    if kind.__name__ == "_LineScanner" and kind.__module__.endswith(".line"):
-        return (lambda text, end: end + 1 if text.startswith("\n", end) else end + 2), 2
-    return None
-
-
 class _Paced(Scanner):
     """Feeds an inner scanner in slices that end at checkpoints.
 
@@ -308,7 +226,7 @@ class _BoundedScanner(_Paced):
         self._base = 0
         self._trusted = True  # the last cut is an inner cut, taken whole
         # Scanners that report by a local boundary match restart cleanly at a chunk end.
-        self._restartable = _reporter(inner) is not None
+        self._restartable = reporter(inner) is not None
 
     def _received(self, piece: str) -> None:
         self._parts.append(piece)
@@ -463,11 +381,11 @@ class Bounded(ChunkingStrategy):
         """The whole-document fast path (see :meth:`locate`), or ``None``."""
         _check_text_arg(text)
         inner = scanner_for(self.inner)
-        known = _reporter(inner)
+        known = reporter(inner)
         if known is None:
             return None
         reported, lag = known
-        known_units = _unit_spans(self.inner, text)
+        known_units = unit_spans(self.inner, text)
         if known_units is None:
             units = inner.feed(text)
             fragment = inner.finish()

@@ -27,10 +27,10 @@ from guardrails_ai.chunkwise.chunkers import (
     aliases,
     resolve_chunker,
 )
+from guardrails_ai.chunkwise.chunkers._wholetext import unit_spans
 from guardrails_ai.chunkwise.chunkers.limits import (
     Bounded,
     Grouped,
-    _unit_spans,
     fallback_chain,
     limit,
     split_spans,
@@ -224,7 +224,7 @@ def test_whole_document_fast_path_gives_the_streaming_layout(
 @given(st.one_of(texts, st.text(alphabet="ab \n\t\r\x1c\u00a0", max_size=30)))
 def test_regex_unit_spans_match_the_scanners(inner: ChunkingStrategy, text: str) -> None:
     layout = inner.locate(text)
-    assert _unit_spans(inner, text) == (
+    assert unit_spans(inner, text) == (
         [c.start for c in layout.cuts],
         [c.end for c in layout.cuts],
         layout.fragment,
