@@ -6,7 +6,8 @@ counting proxy for the duration of a test.  Per call the proxy adds
 ``endpos - pos`` (the most characters that call can look at) to
 ``examined``; per delta the longest string handed to any call (the window
 the scanner kept and had to rebuild) is added to ``window``.  The sum is the
-work of the stream.
+work of the stream.  Work done with ``str`` methods (``find``, ``rstrip``) is
+not seen: scanners use them on the delta or on text they are about to cut.
 
 Each built-in chunker streams 2 MB of prose and 2 MB with no boundary at all
 (no terminator, no whitespace) in 4-character deltas through
