@@ -312,9 +312,11 @@ class _GroupScanner(_Paced):
             self._close(out)
 
     def _at_checkpoint(self, out: list[Cut]) -> None:
-        # The inner (bounded) scanner always completes a unit by this point.
-        if self._count:
-            self._close(out)
+        # The inner scanner, bounded by the same max_chars from the same offset
+        # when no unit is held, always completes a unit by this point.
+        if not self._count:
+            raise AssertionError("a bounded inner scanner completed no unit by the checkpoint")
+        self._close(out)
 
     def finish(self) -> Span | None:
         span = self._inner.finish()
