@@ -289,6 +289,34 @@ class SentenceScanner(Scanner):
                 i = m.start()
                 char = buf[i]
                 if char not in _ASCII_TERMS:
+                    if char == "\n":
+                        # A line break, when the next line is in sight.
+                        self._advance_content(base + i)
+                        e = _WS_RUN.match(buf, i).end()  # type: ignore[union-attr]
+                        try:
+                            if e == n:
+                                raise IndexError
+                            if (
+                                buf.count("\n", i, e) >= 2
+                                or self._is_heading()
+                                or _list_marker(buf, e)
+                            ):
+                                cut = (self._cend, base + e)
+                            else:
+                                self._pos = base + e
+                                continue
+                        except IndexError:
+                            if n - i <= _DEFER:
+                                self._pos = base + i
+                                break
+                            self._open(base + i, char)
+                            continue
+                        if found is None:
+                            found = []
+                        found.append(Cut(self._start, *cut))
+                        self._start = self._pos = self._cend = cut[1]
+                        self._heading = None
+                        continue
                     self._open(base + i, char)
                     continue
                 # Fast paths: a terminator whose runs are all in sight.
