@@ -3,8 +3,10 @@
 Usage: ``python benchmarks/sentence_speed.py [--size 1MB] [--repeat 5] [--delta 16]``
 
 For each generated text (``benchmarks/_text.py``: prose, Markdown, and a
-boundary-free stream) and each mode, three measurements, best of ``--repeat``
-runs, in millions of characters per second:
+boundary-free stream) and each mode, three measurements in millions of
+characters per CPU second (``time.process_time``, so that other processes on a
+shared machine count less), the best of ``--repeat`` runs, the two modes
+interleaved run by run:
 
 * ``whole``: ``split_text(text)`` (one scanner over the whole document);
 * ``stream``: a ``ChunkStream`` fed ``--delta``-character deltas, then closed
@@ -31,14 +33,15 @@ from _text import GENERATORS, deltas, parse_size
 from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker
 
 
-def best_rate(run: Callable[[], object], chars: int, repeat: int) -> float:
-    """Best throughput of ``run`` over ``repeat`` runs, in M characters/s."""
-    best = float("inf")
+def best_rates(runs: dict[str, Callable[[], object]], chars: int, repeat: int) -> dict[str, float]:
+    """Best throughput of each run over ``repeat`` interleaved rounds, M chars/CPU s."""
+    best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - t0)
-    return chars / best / 1e6
+        for name, run in runs.items():
+            t0 = time.process_time()
+            run()
+            best[name] = min(best[name], time.process_time() - t0)
+    return {name: chars / max(t, 1e-9) / 1e6 for name, t in best.items()}
 
 
 def stream(chunker: SentenceChunker, parts: list[str]) -> int:
@@ -57,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     size = parse_size(args.size)
     modes = {m: SentenceChunker(mode=m) for m in ("simple", "accurate")}
-    print(f"size {size} characters, best of {args.repeat}, M chars/s")
+    print(f"size {size} characters, best of {args.repeat}, M chars per CPU second")
     print(f"{'text':14s} {'measure':9s} {'simple':>8s} {'accurate':>9s} {'acc/simple':>11s}")
     for name, generate in GENERATORS.items():
         text = generate(size, 0)
@@ -70,9 +73,9 @@ def main() -> None:
             "stream/1": (len(small), lambda c, ones=ones: stream(c, ones)),  # type: ignore[misc]
         }
         for label, (chars, job) in jobs.items():
-            rates = {
-                m: best_rate(partial(job, c), chars, args.repeat) for m, c in modes.items()
-            }
+            rates = best_rates(
+                {m: partial(job, c) for m, c in modes.items()}, chars, args.repeat
+            )
             ratio = rates["accurate"] / rates["simple"]
             print(
                 f"{name:14s} {label:9s} {rates['simple']:8.2f} {rates['accurate']:9.2f}"
