@@ -371,3 +371,17 @@ def test_work_grows_linearly(unit: str, size: int, monkeypatch: pytest.MonkeyPat
     large = work(unit * (4 * n // len(unit)), size, monkeypatch)
     assert large <= 4.4 * small + 200, (small, large)
     assert large <= 400 * 4 * n, large  # a bounded amount of work per character
+
+
+# -- through a real Guard ---------------------------------------------------------
+
+
+def test_validators_see_whole_sentences_through_a_guard() -> None:
+    from _guardrails_helpers import Record, cached_guard, joined, run
+
+    guard, validator = cached_guard(Record, "sentence", "noop")
+    validator.seen.clear()
+    text = "Dr. Lee moved to the U.S. It was 3.14 p.m. Bye now."
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    assert joined(run(guard, deltas)) == text
+    assert validator.seen == ["Dr. Lee moved to the U.S.", "It was 3.14 p.m.", "Bye now."]
