@@ -422,17 +422,17 @@ PLAIN_PATTERNS = [
     r";\s*",
     r"\s*[;,]\s*",
     r"(?<=[.!?])\s+",
-    r"\n\s*\n",
     r"-{3,}",
     r"\bab\b",
     r"(?m)^a",
     "a{1,3}",
-    r"\r?\n",
     "[.!?]+",
 ]
 #: Patterns whose last separators may stay unsettled when the text ends: only
 #: the streaming properties are checked.
 WIDE_PATTERNS = [
+    r"\n\s*\n",
+    r"\r?\n",
     r"\n(?:\r?\n)+",
     r"a(?:bc)?",
     "b$",
