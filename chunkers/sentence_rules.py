@@ -56,10 +56,16 @@ characters), and the candidate's own runs plus at most 22 characters after
 them (opening punctuation, the next word).  Until that text has arrived the
 scanner withholds the candidate; at the end of the stream an undecided
 candidate is simply part of the final fragment.  So the cuts never depend on
-how the stream was sliced.  Each run is scanned once, resuming where the last
-delta stopped, and ruled-out text is dropped: ``feed`` is amortised
-O(len(delta)) and the window it keeps is bounded by :data:`LOOKBEHIND` plus
-the undecided text that is not a run.
+how the stream was sliced.
+
+Cost: the common cases are settled by one regex call at the candidate (see
+``_settled``); the others by the rules above in Python.  A candidate still
+undecided within ``_DEFER`` characters of the end of the window is decided
+again by the next delta; one further from it becomes *pending*, and its runs
+are scanned on from where the last delta stopped.  Ruled-out text is dropped,
+so ``feed`` is amortised O(len(delta)) and the window it keeps is bounded by
+:data:`LOOKBEHIND` plus a small slack plus the undecided text that is not a
+run.  A delta longer than 4096 characters is scanned in pieces of that size.
 """
 
 from __future__ import annotations
