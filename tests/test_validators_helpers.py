@@ -343,3 +343,14 @@ def test_argument_helpers() -> None:
 def test_nfkc_is_what_we_rely_on() -> None:
     # Guard against a Python whose unicodedata disagrees with these tests.
     assert unicodedata.normalize("NFKC", "\uff41") == "a"
+
+
+@given(st.text(max_size=80))
+def test_any_text_matches_fold_back_to_their_phrase(text: str) -> None:
+    matcher = PhraseMatcher(["bad word", "evil", "\u00df"])
+    for match in matcher.find(text):
+        assert " ".join(fold_text(text[match.start : match.end]).split()) == " ".join(
+            fold_text(match.phrase).split()
+        )
+    for entity in find_entities(text):
+        assert 0 <= entity.start < entity.end <= len(text)
