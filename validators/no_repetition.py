@@ -37,8 +37,9 @@ class NoRepetition(ChunkedValidator):
     (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
     response: each stream, and each ``validate()`` call, starts from zero, and
     two responses streamed at once through one instance never see each other's
-    text.  Dropped repeats still count.  Memory: the folded text of the
-    distinct chunks of the response.
+    text.  Dropped repeats still count; the fix removes the repeated unit
+    only, so the whitespace around it stays (``"Yes. Yes. No."`` -> ``"Yes.  No."``).
+    Memory: the folded text of the distinct chunks of the response.
 
     **Chunk**: the unit compared, ``unit="sentence"`` (default) or
     ``"paragraph"``; or any ``chunker=`` instead, each of whose chunks is one
