@@ -149,6 +149,10 @@ class _FixedScanner(Scanner):
             self._base = base + keep
         return cuts or _NO_CUTS
 
+    def settled(self) -> bool:
+        # The separator ends where the next chunk has begun.
+        return self._start is not None
+
     def finish(self) -> tuple[int, int] | None:
         if self._start is None:
             return None

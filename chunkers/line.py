@@ -57,6 +57,10 @@ class _LineScanner(Scanner):
             self._line = base + j + 1
             i = j + 1
 
+    def settled(self) -> bool:
+        # A line's separator is its line ending: over once a cut is reported.
+        return True
+
     def finish(self) -> tuple[int, int] | None:
         if not self._content:
             return None

@@ -54,6 +54,7 @@ class _Shape:
     ahead: int | None = 0
     behind: int = 0
     anchor: bool = False
+    looks_back: bool = False
     atoms: set[str] = field(default_factory=set)
     flags: int = 0
 
@@ -107,6 +108,7 @@ def _walk(items: Any, shape: _Shape) -> None:
                 # Fixed-width in ``re``; it reads only text before the point
                 # reached, so its characters stop nothing.
                 shape.behind += width or 0
+                shape.looks_back = True
                 continue
             if width is None or shape.ahead is None:
                 shape.ahead = None
@@ -118,8 +120,9 @@ def _walk(items: Any, shape: _Shape) -> None:
             _walk(av[-1], shape)
         elif name == "ATOMIC_GROUP":
             _walk(av, shape)
-        elif name == "AT" and str(av) == "AT_END":
-            shape.anchor = True
+        elif name == "AT":
+            shape.anchor = shape.anchor or str(av) == "AT_END"
+            shape.looks_back = shape.looks_back or "BEGINNING" in str(av) or "BOUNDARY" in str(av)
 
 
 def _shape(pattern: re.Pattern[str]) -> _Shape:
@@ -157,6 +160,7 @@ class _RegexScanner(Scanner):
         "_behind",
         "_buf",
         "_last",
+        "_looks_back",
         "_pat",
         "_pos",
         "_reach",
@@ -172,6 +176,7 @@ class _RegexScanner(Scanner):
         self._last = chunker._last_stopper
         self._anchor = chunker._anchor
         self._behind = chunker._behind
+        self._looks_back = chunker._looks_back
         self._buf = ""  # text from offset self._base on
         self._base = 0
         self._total = 0
@@ -218,6 +223,11 @@ class _RegexScanner(Scanner):
         self._buf = buf[keep:] if keep else buf
         self._base = base + keep
         return cuts or _NO_CUTS
+
+    def settled(self) -> bool:
+        # An accepted separator is over; the text after it chunks the same on
+        # its own unless the pattern looks back (lookbehind, \b, ^).
+        return not self._looks_back
 
     def finish(self) -> tuple[int, int] | None:
         # The text is complete: every match left is real.  Those that were not
@@ -314,6 +324,7 @@ class RegexChunker(ChunkingStrategy):
             else shape.width + shape.ahead + self._anchor + 1
         )
         self._behind = shape.behind + 1
+        self._looks_back = shape.looks_back
         stop = f"(?!{alphabet})[\\s\\S]"
         self._stopper = re.compile(stop, shape.flags)
         self._last_stopper = re.compile(f"[\\s\\S]*({stop})", shape.flags)

@@ -86,6 +86,7 @@ class _StructureScanner(Scanner):
         self._para_end = 0  # section content end before that paragraph
         self._para_body = False  # section body before that paragraph
         self._cuts: list[Cut] = []
+        self._settled = False  # the last cut's separator is over
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
@@ -175,7 +176,7 @@ class _StructureScanner(Scanner):
                 self._para_body = self._body and self._start is not None
             if self._start is None:
                 self._start = ls
-                self._body = False
+                self._settled = True
             self._end = ls + len(body)
             self._body = True
             self._prev = _PARA
@@ -223,6 +224,7 @@ class _StructureScanner(Scanner):
         if self._start is None:
             self._start = ls
             self._body = False
+            self._settled = True
         self._end = ls + length
         self._body = self._body or body
 
@@ -232,11 +234,13 @@ class _StructureScanner(Scanner):
             self._cuts.append(Cut(self._start, self._end, stop))
             self._start = None
             self._body = False
+            self._settled = False
 
     def _section_break(self, at: int) -> None:
         """A new section starts at ``at``, unless the current one is only headings."""
         if self._start is not None and self._body:
             self._close(at)
+            self._settled = True  # the new section's first line has begun
 
     def _setext(self) -> None:
         """The paragraph before the underline is a heading: a section starts there."""
@@ -244,7 +248,14 @@ class _StructureScanner(Scanner):
         if start is not None and start < self._para and self._para_body:
             self._cuts.append(Cut(start, self._para_end, self._para))
             self._start = self._para
+            self._settled = True
         self._body = False
+
+    def settled(self) -> bool:
+        # A cut's separator is over once the next section has begun; the text
+        # from there chunks the same on its own (the state a section opens in
+        # does not depend on what came before).
+        return self._settled
 
     def finish(self) -> tuple[int, int] | None:
         line = "".join(self._parts)
