@@ -165,7 +165,7 @@ def _list_marker(peek: str, j: int) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _settled(long_abbreviations: frozenset[str]) -> re.Pattern[str]:
+def _settled(long_abbreviations: frozenset[str], odd_ends: bool) -> re.Pattern[str]:
     """A match at a terminator proves what the rules decide there.
 
     The common cases, decided in one regex call (``long_abbreviations``: the
@@ -176,9 +176,10 @@ def _settled(long_abbreviations: frozenset[str]) -> re.Pattern[str]:
       lower-case letters that are not a roman numeral (so the word is no list
       marker), or a bare ``.`` after four lower-case letters that are neither
       a roman numeral nor the end of a long abbreviation (shorter ones cannot
-      be the word, and no dotted form ends so); then whitespace and an
-      upper-case ASCII letter or a digit, after at most one opening quote or
-      bracket;
+      be the word, and no dotted form ends so), or (unless ``odd_ends``: some
+      abbreviation ends with ``)``, ``]`` or a digit) a bare ``.`` after ``)``,
+      ``]`` or four digits; then whitespace and an upper-case ASCII letter or
+      a digit, after the opening punctuation the rules skip;
     * ``blank``: any terminator run and closers, then whitespace holding a
       blank line;
     * ``skip`` (not a boundary): any terminator run and closers, then spaces
@@ -196,13 +197,19 @@ def _settled(long_abbreviations: frozenset[str]) -> re.Pattern[str]:
     )
     closer = "[\"'\u201d\u2019\u00bb)\\]]"
     tail = f"[.!?\u2026\u203d]+(?:{closer}|\\[\\d{{1,4}}\\])*"
+    openers = "".join(re.escape(c) for c in sorted(_OPENERS))
+    ends = [
+        f"[!?]+{closer}*",
+        f"(?<=[a-z]{{2}})(?<![ivx]{{2}})\\.{closer}+",
+        f"(?<=[a-z]{{4}})(?<![ivx]{{4}})(?i:{guards})\\.",
+    ]
+    if not odd_ends:
+        ends += ["(?<=[)\\]])\\.", "(?<=\\d{4})\\."]
     return re.compile(
-        f"(?:[!?]+{closer}*"
-        f"|(?<=[a-z]{{2}})(?<![ivx]{{2}})\\.{closer}+"
-        f"|(?<=[a-z]{{4}})(?<![ivx]{{4}})(?i:{guards})\\.)"
-        "(?P<cut>\\s+)(?=[(\"'\u201c\u2018\u00ab\\[]?[A-Z0-9])"
+        f"(?:{'|'.join(ends)})"
+        f"(?P<cut>\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[A-Z0-9])"
         f"|{tail}(?P<blank>[^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
-        f"|{tail}(?P<skip>[^\\S\\n]+)(?=[a-hj-uwyz][^.)])"
+        f"|{tail}(?P<skip>[^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX])"
     )
 
 
@@ -222,7 +229,10 @@ class SentenceScanner(Scanner):
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
-        self._settled = _settled(frozenset(a for a in abbreviations if len(a) >= 4))
+        self._settled = _settled(
+            frozenset(a for a in abbreviations if len(a) >= 4),
+            any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
+        )
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
         self._pos = 0  # absolute offset where the search resumes

@@ -167,6 +167,12 @@ def test_user_abbreviations_extend_the_defaults() -> None:
     for given_ in (["Blk."], {"blk"}, ("BLK",), frozenset({"Blk"}), (w for w in ["blk."])):
         chunker = SentenceChunker(abbreviations=given_)
         assert chunker.split_text(text) == ["Meet at Blk. Seven first.", "Dr. Lee runs it."]
+    # Even abbreviations ending with a bracket or a digit are honoured.
+    odd = SentenceChunker(abbreviations=["Fig)", "Tab2019"])
+    assert odd.split_text("See Fig). Panel one. Tab2019. Rows agree.") == [
+        "See Fig). Panel one.",
+        "Tab2019. Rows agree.",
+    ]
     # An added abbreviation still ends a sentence before a sentence starter.
     assert SentenceChunker(abbreviations=["Blk"]).split_text("Go to Blk. The end.") == [
         "Go to Blk.",
@@ -224,7 +230,8 @@ FRAGMENTS = [
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
-    "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "- ", "\u2022 ", "# ", "## Head",
+    "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
+    "- ", "\u2022 ", "# ", "## Head",
     "...", ". . .", "\u2026", "....", "?!", "!!!", "?", "!", ".",
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
