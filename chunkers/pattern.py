@@ -275,13 +275,14 @@ class RegexChunker(ChunkingStrategy):
     deltas).  ``split`` withholds the text after the last accepted separator;
     ``flush`` returns it without trailing separators, or ``[]`` when it holds
     no chunk.  If the text ends before separators near its end were accepted,
-    the final fragment spans them (``a(?:bc)?`` on ``1abc2a3``: ``["1", "2a3"]``).
+    the final fragment spans them (``a(?:bc)?`` on ``1abc2ab``: ``["1", "2ab"]``,
+    since that ``a`` could still have become ``abc``).
 
     Cost.  Attempts settled by a stopper or by the reach are never made again,
     so on text with stoppers (any prose, for the usual separators) or with a
     bounded pattern ``feed`` is amortised O(len(delta)).  Text with neither,
-    such as a long run of separator characters, is searched again on every
-    ``feed`` back to its start.
+    such as a long run of separator characters for an unbounded pattern, is
+    searched again on every ``feed``, back to the last accepted separator.
     """
 
     def __init__(self, pattern: str | re.Pattern[str], *, max_match: int | None = None) -> None:
