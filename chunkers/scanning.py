@@ -48,26 +48,49 @@ class RegexScanner(Scanner):
     separator: ClassVar[re.Pattern[str]]
     content: ClassVar[re.Pattern[str]] = re.compile(r"\S")
 
-    __slots__ = ("_base", "_content_end", "_pos", "_start", "_total", "_win")
+    __slots__ = ("_base", "_content_end", "_pos", "_start", "_win")
 
     def __init__(self) -> None:
         self._win = ""  # text from offset self._base to the end of the input
         self._base = 0
         self._pos = 0  # window index where the boundary search resumes
         self._start: int | None = None  # absolute start of the chunk content
-        self._total = 0
-        self._content_end = 0  # absolute end of the last non-space character
+        # Absolute end of the last non-space character; -1: the end of the input.
+        self._content_end = 0
+
+    @property
+    def _total(self) -> int:
+        """Number of characters fed so far."""
+        return self._base + len(self._win)
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
             return _NO_CUTS
-        total = self._total + len(delta)
-        self._total = total
-        stripped = len(delta.rstrip())
-        if stripped:
-            self._content_end = total - len(delta) + stripped
+        if delta[-1].isspace():
+            stripped = len(delta.rstrip())
+            if stripped or self._content_end < 0:
+                self._content_end = self._base + len(self._win) + stripped
+        else:
+            self._content_end = -1  # the end of the input, wherever it gets
         win = self._win + delta
         pos = self._pos
+        if self._start is not None and self.boundary.search(win, pos) is None:
+            # The common case, inside a chunk with no boundary yet: only keep
+            # the characters where a boundary could still begin.
+            resume = len(win) - self.boundary_span + 1
+            if resume < pos:
+                resume = pos
+            if resume > 0:
+                self._base += resume
+                self._win = win[resume:]
+                self._pos = 0
+            else:
+                self._win = win
+            return _NO_CUTS
+        return self._scan(win, pos)
+
+    def _scan(self, win: str, pos: int) -> list[Cut]:
+        """Cut ``win`` (the window with the new delta) from ``pos`` on."""
         cuts: list[Cut] | None = None
         while True:
             if self._start is None:
@@ -125,6 +148,7 @@ class RegexScanner(Scanner):
     def finish(self) -> tuple[int, int] | None:
         if self._start is None:
             return None
-        if self._content_end <= self._start:
+        end = self._total if self._content_end < 0 else self._content_end
+        if end <= self._start:
             return None
-        return (self._start, self._content_end)
+        return (self._start, end)
