@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
@@ -129,14 +130,16 @@ class ChunkStream:
     rescanned (see :class:`RescanScanner`).  Not thread-safe: one per stream.
     """
 
-    __slots__ = ("_base", "_closed", "_parts", "_scanner", "_total", "strategy")
+    __slots__ = ("_base", "_closed", "_feed", "_parts", "_scanner", "strategy")
 
     def __init__(self, chunker: ChunkerSpec = "sentence") -> None:
         self.strategy = resolve_chunker(chunker)
         self._scanner = scanner_for(self.strategy)
+        # The scanner's feed, bound once for the hot path; once closed, a
+        # function that raises.
+        self._feed: Callable[[str], list[Cut]] = self._scanner.feed
         self._parts: list[str] = []  # text from offset self._base on
         self._base = 0
-        self._total = 0
         self._closed = False
 
     @property
@@ -147,19 +150,18 @@ class ChunkStream:
     @property
     def position(self) -> int:
         """Number of characters fed so far."""
-        return self._total
+        return self._base + sum(map(len, self._parts))
 
     def feed(self, delta: str) -> list[Piece]:
         """Add ``delta``; return the pieces it completes (often none)."""
         if type(delta) is not str:
             _reject_delta(delta)
-        if self._closed:
-            raise ValueError("feed() called on a closed ChunkStream")
         if not delta:
+            if self._closed:
+                _fed_after_close(delta)
             return []
+        cuts = self._feed(delta)  # raises once the stream is closed
         self._parts.append(delta)
-        self._total += len(delta)
-        cuts = self._scanner.feed(delta)
         if not cuts:
             return []
         text = "".join(self._parts)
@@ -187,18 +189,24 @@ class ChunkStream:
         if self._closed:
             return []
         self._closed = True
+        self._feed = _fed_after_close
         span = self._scanner.finish()
         text = "".join(self._parts)
         self._parts = []
         if not text:
             return []
         base = self._base
+        total = self._base = base + len(text)
         if span is None:
-            return [Piece(text, None, base, self._total, self._total, self._total, True)]
+            return [Piece(text, None, base, total, total, total, True)]
         return [
-            Piece(text, text[span[0] - base : span[1] - base], base, self._total,
+            Piece(text, text[span[0] - base : span[1] - base], base, total,
                   span[0], span[1], True)
         ]
+
+
+def _fed_after_close(delta: str) -> list[Cut]:
+    raise ValueError("feed() called on a closed ChunkStream")
 
 
 def _reject_delta(delta: object) -> None:
