@@ -117,6 +117,10 @@ _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
+# A single line break before a character that cannot open a list marker.
+_LINE_GOES_ON = re.compile(
+    "\n(?=[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_])"
+)
 _BULLET_LEAD = re.compile("[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014]\\s+")
 _NO_CUTS: list[Cut] = []
 
@@ -306,6 +310,9 @@ class SentenceScanner(Scanner):
                 char = buf[i]
                 if char not in _ASCII_TERMS:
                     if char == "\n":
+                        if _LINE_GOES_ON.match(buf, i) and not self._is_heading():
+                            self._pos = base + i + 1
+                            continue
                         # A line break, when the next line is in sight.
                         self._advance_content(base + i)
                         e = _WS_RUN.match(buf, i).end()  # type: ignore[union-attr]
