@@ -538,6 +538,8 @@ class Grouped(ChunkingStrategy):
             return None
         starts, ends, forced, fragment, reported, lag = fast
         size, limit, n = self.chunk_size, self.max_chars, len(text)
+        if not forced:
+            return _group_units(text, starts, ends, fragment, size, limit, reported, lag)
         groups: list[Span] = []
         p = count = first = last = 0
         pending_forced = sorted(forced, reverse=True)  # popped in increasing order
@@ -624,6 +626,44 @@ class Grouped(ChunkingStrategy):
         if self.overlap:
             params["overlap"] = self.overlap
         return params
+
+
+def _group_units(
+    text: str,
+    starts: list[int],
+    ends: list[int],
+    fragment: Span | None,
+    size: int,
+    limit: int,
+    reported: Callable[[str, int], int],
+    lag: int,
+) -> tuple[list[Span], Span | None]:
+    """:meth:`Grouped._replay` when every unit is an inner chunker's unit (no
+    fallback cut): a group takes its first unit, then every unit surely reported
+    before the checkpoint and fitting (found by bisection), then checks the
+    next few exactly."""
+    groups: list[Span] = []
+    sure_room = min(limit, limit + 1 - lag)
+    p = i = 0
+    m, n = len(ends), len(text)
+    while i < m:
+        c = p + limit + 1
+        checked = c <= n  # a checkpoint falls inside the text
+        hi = min(i + size, m)
+        j = i + 1
+        if j < hi:
+            j = bisect_right(ends, p + (sure_room if checked else limit), j, hi)
+        while j < hi:
+            b = ends[j]
+            if b - p > limit or (checked and reported(text, b) > c):
+                break
+            j += 1
+        last = ends[j - 1]
+        if j == m and j - i < size and not checked:
+            return groups, (starts[i], fragment[1] if fragment else last)  # held to the end
+        groups.append((starts[i], last))
+        p, i = last, j
+    return groups, fragment
 
 
 def limit(
