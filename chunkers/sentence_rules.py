@@ -261,22 +261,32 @@ class SentenceScanner(Scanner):
     # -- driving -----------------------------------------------------------
 
     def feed(self, delta: str) -> list[Cut]:
-        if len(delta) > _PIECE:
+        size = len(delta)
+        if size > _PIECE or not size:
             # The regex engine's cost per call grows with the length of the
             # string it searches; the window's does not.
             cuts: list[Cut] = []
-            for k in range(0, len(delta), _PIECE):
+            for k in range(0, size, _PIECE):
                 cuts += self.feed(delta[k : k + _PIECE])
             return cuts
-        if not delta:
-            return _NO_CUTS
         old = self._total
-        total = self._total = old + len(delta)
+        total = self._total = old + size
         stripped = len(delta.rstrip())
         if stripped:
             self._last = old + stripped
         buf = self._buf = self._buf + delta
         base = self._base
+        if (
+            self._ci < 0
+            and self._start is not None
+            and _FINDER.search(buf, self._pos - base) is None
+        ):
+            # Nothing to decide in this delta (the usual case).
+            self._cend = self._last
+            self._pos = total
+            if total - base > LOOKBEHIND + _SLACK:
+                self._trim(total - LOOKBEHIND)
+            return _NO_CUTS
         n = len(buf)
         found: list[Cut] | None = None
         while True:
