@@ -93,13 +93,25 @@ _DEFER = 32
 
 _ASCII_TERMS = frozenset(".!?\u2026\u203d")
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
+# What may follow a single line break that cannot open a list marker.
+_GOES_ON = (
+    "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
+)
 # A candidate: a terminator not followed by a character that rules it out
 # (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
 # character class keeps the search on the regex engine's fast path.
-_FINDER = re.compile(
+_FINDER_ALL = re.compile(
     "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])"
     "|(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
+)
+# The same without the line breaks that are ruled out before a line that goes
+# on (usable while the chunk does not open with a Markdown heading).
+_FINDER = re.compile(
+    "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+    "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61])"
+    f"|(?<=\n)(?!{_GOES_ON})"
+    "|(?<=[.!?\u2026\u203d])(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
 )
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile("[.!?\u2026\u203d]*")
@@ -118,9 +130,7 @@ _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 # A single line break before a character that cannot open a list marker.
-_LINE_GOES_ON = re.compile(
-    "\n(?=[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_])"
-)
+_LINE_GOES_ON = re.compile(f"\n(?={_GOES_ON})")
 _BULLET_LEAD = re.compile("[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014]\\s+")
 _NO_CUTS: list[Cut] = []
 
@@ -279,7 +289,10 @@ class SentenceScanner(Scanner):
         if (
             self._ci < 0
             and self._start is not None
-            and _FINDER.search(buf, self._pos - base) is None
+            and (_FINDER if self._heading is False else self._finder(buf, base)).search(
+                buf, self._pos - base
+            )
+            is None
         ):
             # Nothing to decide in this delta (the usual case).
             self._cend = self._last
@@ -307,7 +320,8 @@ class SentenceScanner(Scanner):
                         break
                     pos = self._start = self._pos = self._cend = base + m.start()
                     self._heading = None
-                m = _FINDER.search(buf, pos - base)
+                finder = _FINDER if self._heading is False else self._finder(buf, base)
+                m = finder.search(buf, pos - base)
                 if m is None:
                     if pos == old:  # the delta is the whole unsearched region
                         if stripped:
@@ -442,6 +456,19 @@ class SentenceScanner(Scanner):
         if self._start is None or self._last <= self._start:
             return None
         return (self._start, self._last)
+
+    def _finder(self, buf: str, base: int) -> re.Pattern[str]:
+        """The candidate search for the current chunk (see ``_FINDER``)."""
+        heading = self._heading
+        if heading is None:
+            k = self._start - base  # type: ignore[operator]
+            if buf[k] != "#":
+                heading = self._heading = False
+            elif _HEADING.match(buf, k):
+                heading = self._heading = True
+            elif len(buf) - k >= 7 or buf[k : k + 7].strip("#"):
+                heading = self._heading = False
+        return _FINDER if heading is False else _FINDER_ALL
 
     def _open(self, at: int, char: str) -> None:
         """Make the candidate at absolute offset ``at`` pending."""
