@@ -358,28 +358,19 @@ class SentenceScanner(Scanner):
                                 break
                             self._open(base + i, char)
                             continue
-                        if found is None:
-                            found = []
-                        found.append(Cut(self._start, *cut))
-                        self._start = self._pos = self._cend = cut[1]
-                        self._heading = None
+                        found = self._emit(found, *cut)
                         continue
                     self._open(base + i, char)
                     continue
                 # Fast paths: a terminator whose runs are all in sight.
                 m = self._settled.match(buf, i)
                 if m is not None:
-                    group = m.lastgroup
+                    group = m.lastgroup or ""  # one named group always matches
                     if group == "skip":
                         self._pos = base + m.end()
                         self._cend = base + m.start(group)
                         continue
-                    if found is None:
-                        found = []
-                    stop = base + m.end()
-                    found.append(Cut(self._start, base + m.start(group), stop))  # type: ignore[arg-type]
-                    self._start = self._pos = self._cend = stop
-                    self._heading = None
+                    found = self._emit(found, base + m.start(group), base + m.end())
                     continue
                 after = buf[i + 1 : i + 2]
                 if after.isspace():
@@ -441,16 +432,20 @@ class SentenceScanner(Scanner):
                     self._cend = base + b
                     continue
                 verdict = (base + b, base + e)
-            chunk_end, stop = verdict
-            if found is None:
-                found = []
-            found.append(Cut(self._start, chunk_end, stop))  # type: ignore[arg-type]
-            self._start = self._pos = self._cend = stop
-            self._heading = None
+            found = self._emit(found, *verdict)
         keep = (self._scan if self._ci >= 0 else self._pos) - LOOKBEHIND
         if keep - base > _SLACK:
             self._trim(keep)
         return found or _NO_CUTS
+
+    def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
+        """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
+        if found is None:
+            found = []
+        found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
+        self._start = self._pos = self._cend = stop
+        self._heading = None
+        return found
 
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:
