@@ -8,13 +8,16 @@ decisions over the inner chunker's cuts.  Two facts make that fast and exact:
   chunk (the same spans their scanners give: property-tested in
   ``tests/test_limits.py``);
 * :func:`reporter`: for scanners whose look-ahead is known, the offset at which
-  a stream reports each cut, which is what the streaming decisions depend on.
+  a stream reports each cut, which is what the streaming decisions depend on;
+* :func:`word_groups`: groups of words under a ceiling straight from the text,
+  one regular-expression match per group, no offset per word at all.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Scanner, SplitFlush
@@ -23,7 +26,7 @@ from .paragraph import ParagraphChunker
 from .scanning import RegexScanner
 from .word import WordChunker
 
-__all__ = ["reporter", "unit_spans"]
+__all__ = ["reporter", "unit_spans", "word_groups"]
 
 Span = tuple[int, int]
 
@@ -113,3 +116,53 @@ def reporter(scanner: Scanner) -> tuple[Callable[[str, int], int], int] | None:
     if kind.__name__ == "_LineScanner" and kind.__module__.endswith(".line"):
         return (lambda text, end: end + 1 if text.startswith("\n", end) else end + 2), 2
     return None
+
+
+@lru_cache(maxsize=16)
+def _word_run(extra: int) -> re.Pattern[str]:
+    # Leading whitespace, then 1 + ``extra`` words at most (group 1), the last
+    # one followed by whitespace (so complete, its end inside the window).
+    return re.compile(rf"\s*+(\S++(?:\s++\S++){{0,{extra}}})(?=\s)")
+
+
+def word_groups(text: str, size: int, limit: int) -> tuple[list[Span], Span | None] | None:
+    """Chunk spans and fragment of ``Grouped(WordChunker(), size, max_chars=limit)``
+    over ``text``, or ``None`` when some word needs a fallback cut (the caller then
+    takes the general path).
+
+    What the streaming decisions come to for words (reported one character after
+    their end): while a checkpoint lies inside the text, a group is the longest
+    run of at most ``size`` words from the first one after ``p`` (the end of the
+    previous group) that all end by ``p + limit``, which one anchored match
+    within ``text[p : p + limit + 1]`` finds; the short rest goes by the
+    per-word spans of :func:`unit_spans`.  When no word ends by ``p + limit``
+    a fallback cut is due.  O(len(text)) in the regular-expression engine and
+    O(1) Python steps per group (property-tested against the streaming driver).
+    """
+    # A window of limit + 1 characters holds fewer than limit + 1 complete words.
+    match = _word_run(min(size, limit + 1) - 1).match
+    groups: list[Span] = []
+    p, n = 0, len(text)
+    while p + limit < n:
+        m = match(text, p, p + limit + 1)
+        if m is None:
+            return None
+        groups.append(m.span(1))
+        p = m.end(1)
+    rest = unit_spans(_WORDS, text[p:])
+    assert rest is not None
+    starts, ends, fragment = rest
+    i, count = 0, len(ends)
+    while i < count:
+        j = i + size
+        if j >= count:
+            if j > count:  # fewer than size words left: held with the fragment
+                last = fragment[1] if fragment else ends[-1]
+                return groups, (p + starts[i], p + last)
+            j = count
+        groups.append((p + starts[i], p + ends[j - 1]))
+        i = j
+    return groups, (p + fragment[0], p + fragment[1]) if fragment else None
+
+
+_WORDS = WordChunker()

@@ -53,10 +53,11 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import sub
 
-from ._wholetext import reporter, unit_spans
+from ._wholetext import reporter, unit_spans, word_groups
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .registry import ChunkerSpec, resolve_chunker
 from .stream import scanner_for
+from .word import WordChunker
 
 __all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
 
@@ -533,6 +534,11 @@ class Grouped(ChunkingStrategy):
         """The groups the stream would cut, replayed over :meth:`Bounded._replay`."""
         if not isinstance(self.units, Bounded) or self.max_chars is None:
             return None
+        if type(self.inner) is WordChunker:
+            _check_text_arg(text)
+            words = word_groups(text, self.chunk_size, self.max_chars)
+            if words is not None:
+                return words
         fast = self.units._replay(text)
         if fast is None:
             return None
