@@ -59,7 +59,7 @@ candidate is simply part of the final fragment.  So the cuts never depend on
 how the stream was sliced.
 
 Cost: the common cases are settled by one regex call at the candidate (see
-``_settled``); the others by the rules above in Python.  A candidate still
+``_searches``); the others by the rules above in Python.  A candidate still
 undecided within ``_DEFER`` characters of the end of the window is decided
 again by the next delta; one further from it becomes *pending*, and its runs
 are scanned on from where the last delta stopped.  Ruled-out text is dropped,
@@ -97,18 +97,18 @@ _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
 _GOES_ON = (
     "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
 )
-# A candidate: a terminator not followed by a character that rules it out
-# (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
-# character class keeps the search on the regex engine's fast path.
-_FINDER_ALL = re.compile(
-    "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+# A candidate (the searches are built by ``_searches``): a terminator not
+# followed by a character that rules it out (``3.14``, ``U.S``), a CJK
+# terminator, or a line break.  One leading character class keeps the search
+# on the regex engine's fast path.
+_LEAD = "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+_AFTER_ALL = (
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])"
     "|(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
 )
 # The same without the line breaks that are ruled out before a line that goes
 # on (usable while the chunk does not open with a Markdown heading).
-_FINDER = re.compile(
-    "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+_AFTER = (
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61])"
     f"|(?<=\n)(?!{_GOES_ON})"
     "|(?<=[.!?\u2026\u203d])(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
@@ -179,14 +179,19 @@ def _list_marker(peek: str, j: int) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _settled(long_abbreviations: frozenset[str], odd_ends: bool) -> re.Pattern[str]:
-    """A match at a terminator proves what the rules decide there.
+def _searches(
+    long_abbreviations: frozenset[str], odd_ends: bool
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
+    that also prove, in the same match, what the rules decide in the common
+    cases.
 
-    The common cases, decided in one regex call (``long_abbreviations``: the
-    abbreviations of four or more characters).  The name of the group that
-    matched says what is proven; the group spans the whitespace after the run.
+    ``long_abbreviations``: the abbreviations of four or more characters.  A
+    search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``); then
+    ``lastindex`` (the group that matched, which spans the whitespace after the
+    run) says what is proven, ``None`` proving nothing (the full rules decide):
 
-    * ``cut``: ``!``/``?`` runs, or a ``.`` followed by closers after two
+    * group 1, *cut*: ``!``/``?`` runs, or a ``.`` followed by closers after two
       lower-case letters that are not a roman numeral (so the word is no list
       marker), or a bare ``.`` after four lower-case letters that are neither
       a roman numeral nor the end of a long abbreviation (shorter ones cannot
@@ -194,36 +199,43 @@ def _settled(long_abbreviations: frozenset[str], odd_ends: bool) -> re.Pattern[s
       abbreviation ends with ``)``, ``]`` or a digit) a bare ``.`` after ``)``,
       ``]`` or four digits; then whitespace and an upper-case ASCII letter or
       a digit, after the opening punctuation the rules skip;
-    * ``blank``: any terminator run and closers, then whitespace holding a
-      blank line;
-    * ``skip`` (not a boundary): any terminator run and closers, then spaces
-      or tabs and a lower-case ASCII letter that cannot open a list marker
-      (not ``i``, ``v`` or ``x``, and followed by something other than ``.``
-      or ``)``).
+    * group 2, *blank*: any terminator run and closers, then whitespace holding
+      a blank line;
+    * group 3, *skip* (not a boundary): any terminator run and closers, then
+      spaces or tabs and a lower-case ASCII letter that cannot open a list
+      marker (not ``i``, ``v`` or ``x``, and followed by something other than
+      ``.`` or ``)``).
 
-    No match proves nothing: the full rules decide.
+    Every alternative after the leading character class looks behind at the
+    character it matched, so that the search stays on the regex engine's fast
+    path (skipping ordinary text by that class) and decides each candidate in
+    the same call.
     """
     by_length: dict[int, list[str]] = {}
     for word in long_abbreviations:
         by_length.setdefault(len(word), []).append(re.escape(word))
     guards = "".join(
-        f"(?<!{'|'.join(sorted(words))})" for _, words in sorted(by_length.items())
+        f"(?<!(?:{'|'.join(sorted(words))})\\.)" for _, words in sorted(by_length.items())
     )
     closer = "[\"'\u201d\u2019\u00bb)\\]]"
-    tail = f"[.!?\u2026\u203d]+(?:{closer}|\\[\\d{{1,4}}\\])*"
+    tail = f"(?<=[.!?\u2026\u203d])[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
     ends = [
-        f"[!?]+{closer}*",
-        f"(?<=[a-z]{{2}})(?<![ivx]{{2}})\\.{closer}+",
-        f"(?<=[a-z]{{4}})(?<![ivx]{{4}})(?i:{guards})\\.",
+        f"(?<=[!?])[!?]*{closer}*",
+        f"(?<=[a-z]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
+        f"(?<=[a-z]{{4}}\\.)(?<![ivx]{{4}}\\.)(?i:{guards})",
     ]
     if not odd_ends:
-        ends += ["(?<=[)\\]])\\.", "(?<=\\d{4})\\."]
-    return re.compile(
+        ends += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
+    decided = (
         f"(?:{'|'.join(ends)})"
-        f"(?P<cut>\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[A-Z0-9])"
-        f"|{tail}(?P<blank>[^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
-        f"|{tail}(?P<skip>[^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX])"
+        f"(\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[A-Z0-9])"
+        f"|{tail}([^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
+        f"|{tail}([^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX])"
+    )
+    return (
+        re.compile(f"{_LEAD}(?:{decided}|{_AFTER})"),
+        re.compile(f"{_LEAD}(?:{decided}|{_AFTER_ALL})"),
     )
 
 
@@ -237,13 +249,13 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_heading", "_kind", "_last", "_newlines", "_phase", "_pos", "_scan",
-        "_settled", "_start", "_total", "_wat", "_word",
+        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_last", "_newlines",
+        "_phase", "_pos", "_scan", "_start", "_total", "_wat", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
-        self._settled = _settled(
+        self._find, self._find_all = _searches(
             frozenset(a for a in abbreviations if len(a) >= 4),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
@@ -286,20 +298,25 @@ class SentenceScanner(Scanner):
             self._last = old + stripped
         buf = self._buf = self._buf + delta
         base = self._base
-        if (
-            self._ci < 0
-            and self._start is not None
-            and (_FINDER if self._heading is False else self._finder(buf, base)).search(
+        # A search already done for the loop below (its result may be None).
+        ready = False
+        if self._ci < 0 and self._start is not None:
+            m = (self._find if self._heading is False else self._finder(buf, base)).search(
                 buf, self._pos - base
             )
-            is None
-        ):
-            # Nothing to decide in this delta (the usual case).
-            self._cend = self._last
-            self._pos = total
-            if total - base > LOOKBEHIND + _SLACK:
-                self._trim(total - LOOKBEHIND)
-            return _NO_CUTS
+            if m is None:
+                # Nothing to decide in this delta (the usual case).
+                self._cend = self._last
+                self._pos = total
+                keep = total - LOOKBEHIND
+                if keep - base > _SLACK:
+                    if self._heading is None:
+                        self._trim(keep)
+                    else:
+                        self._buf = buf[keep - base :]
+                        self._base = keep
+                return _NO_CUTS
+            ready = True
         n = len(buf)
         found: list[Cut] | None = None
         while True:
@@ -320,8 +337,11 @@ class SentenceScanner(Scanner):
                         break
                     pos = self._start = self._pos = self._cend = base + m.start()
                     self._heading = None
-                finder = _FINDER if self._heading is False else self._finder(buf, base)
-                m = finder.search(buf, pos - base)
+                if ready:
+                    ready = False
+                else:
+                    finder = self._find if self._heading is False else self._finder(buf, base)
+                    m = finder.search(buf, pos - base)
                 if m is None:
                     if pos == old:  # the delta is the whole unsearched region
                         if stripped:
@@ -330,6 +350,38 @@ class SentenceScanner(Scanner):
                         self._advance_content(total)
                     self._pos = total
                     break
+                group = m.lastindex
+                if group is not None:
+                    # Decided by the search (see _searches).
+                    if group == 3:
+                        self._pos = base + m.end()
+                        self._cend = base + m.start(3)
+                        continue
+                    if found is None:
+                        found = []
+                    if group == 2:
+                        stop = base + m.end()
+                        found.append(Cut(self._start, base + m.start(2), stop))
+                        self._start = self._pos = self._cend = stop
+                        self._heading = None
+                        continue
+                    # Cuts in a row, each followed by an opener, a capital or a
+                    # digit (so no chunk opens with a heading marker).
+                    start = self._start
+                    append = found.append
+                    search = self._find.search
+                    while True:
+                        end = m.end()
+                        stop = base + end
+                        append(Cut(start, base + m.start(1), stop))
+                        start = stop
+                        m = search(buf, end)
+                        if m is None or m.lastindex != 1:
+                            break
+                    self._start = self._pos = self._cend = start
+                    self._heading = False
+                    ready = True
+                    continue
                 i = m.start()
                 char = buf[i]
                 if char not in _ASCII_TERMS:
@@ -361,16 +413,6 @@ class SentenceScanner(Scanner):
                         found = self._emit(found, *cut)
                         continue
                     self._open(base + i, char)
-                    continue
-                # Fast paths: a terminator whose runs are all in sight.
-                m = self._settled.match(buf, i)
-                if m is not None:
-                    group = m.lastgroup or ""  # one named group always matches
-                    if group == "skip":
-                        self._pos = base + m.end()
-                        self._cend = base + m.start(group)
-                        continue
-                    found = self._emit(found, base + m.start(group), base + m.end())
                     continue
                 after = buf[i + 1 : i + 2]
                 if after.isspace():
@@ -453,7 +495,7 @@ class SentenceScanner(Scanner):
         return (self._start, self._last)
 
     def _finder(self, buf: str, base: int) -> re.Pattern[str]:
-        """The candidate search for the current chunk (see ``_FINDER``)."""
+        """The candidate search for the current chunk (see ``_AFTER``)."""
         heading = self._heading
         if heading is None:
             k = self._start - base  # type: ignore[operator]
@@ -463,7 +505,7 @@ class SentenceScanner(Scanner):
                 heading = self._heading = True
             elif len(buf) - k >= 7 or buf[k : k + 7].strip("#"):
                 heading = self._heading = False
-        return _FINDER if heading is False else _FINDER_ALL
+        return self._find if heading is False else self._find_all
 
     def _open(self, at: int, char: str) -> None:
         """Make the candidate at absolute offset ``at`` pending."""
