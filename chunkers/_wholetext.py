@@ -9,8 +9,8 @@ decisions over the inner chunker's cuts.  Two facts make that fast and exact:
   ``tests/test_limits.py``);
 * :func:`reporter`: for scanners whose look-ahead is known, the offset at which
   a stream reports each cut, which is what the streaming decisions depend on;
-* :func:`word_groups`: groups of words under a ceiling straight from the text,
-  one regular-expression match per group, no offset per word at all.
+* :func:`unit_groups`: groups of such units under a ceiling straight from the
+  text, one regular-expression match per group, no offset per unit at all.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .paragraph import ParagraphChunker
 from .scanning import RegexScanner
 from .word import WordChunker
 
-__all__ = ["reporter", "unit_spans", "word_groups"]
+__all__ = ["reporter", "unit_groups", "unit_spans"]
 
 Span = tuple[int, int]
 
@@ -118,51 +118,78 @@ def reporter(scanner: Scanner) -> tuple[Callable[[str, int], int], int] | None:
     return None
 
 
+#: Per unit kind: what leads the first unit (the rest of the previous unit's
+#: separator), one unit, the separator between two units, what must follow the
+#: last unit of a group for it to be complete.  A line unit takes its ``\n``.
+_RUNS = {
+    "word": (r"\s*+", r"\S++", r"\s++", r"(?=\s)"),
+    "line": (r"(?:[^\S\n]*+\n)*+", r"[^\S\n]*+\S[^\n]*+\n", r"(?:[^\S\n]*+\n)*+", ""),
+    "paragraph": (r"\n*+", r"[^\n]++(?:\n[^\n]++)*+", r"\n\n++", r"(?=\n\n)"),
+}
+
+
 @lru_cache(maxsize=16)
-def _word_run(extra: int) -> re.Pattern[str]:
-    # Leading whitespace, then 1 + ``extra`` words at most (group 1), the last
-    # one followed by whitespace (so complete, its end inside the window).
-    return re.compile(rf"\s*+(\S++(?:\s++\S++){{0,{extra}}})(?=\s)")
+def _group_run(kind: str, extra: int) -> re.Pattern[str]:
+    # Lead, then 1 + ``extra`` units at most (group 1), the last one complete.
+    lead, unit, sep, after = _RUNS[kind]
+    return re.compile(rf"{lead}({unit}(?:{sep}{unit}){{0,{extra}}}){after}")
 
 
-def word_groups(text: str, size: int, limit: int) -> tuple[list[Span], Span | None] | None:
-    """Chunk spans and fragment of ``Grouped(WordChunker(), size, max_chars=limit)``
-    over ``text``, or ``None`` when some word needs a fallback cut (the caller then
-    takes the general path).
+def unit_groups(
+    strategy: ChunkingStrategy | SplitFlush, text: str, size: int, limit: int
+) -> tuple[list[Span], Span | None] | None:
+    """Chunk spans and fragment of ``Grouped(strategy, size, max_chars=limit)`` over
+    ``text`` for the word, line and (``\n``-only) paragraph chunkers; ``None`` for
+    other chunkers and when some unit needs a fallback cut (the caller then takes
+    the general path).
 
-    What the streaming decisions come to for words (reported one character after
-    their end): while a checkpoint lies inside the text, a group is the longest
-    run of at most ``size`` words from the first one after ``p`` (the end of the
-    previous group) that all end by ``p + limit``, which one anchored match
-    within ``text[p : p + limit + 1]`` finds; the short rest goes by the
-    per-word spans of :func:`unit_spans`.  When no word ends by ``p + limit``
-    a fallback cut is due.  O(len(text)) in the regular-expression engine and
-    O(1) Python steps per group (property-tested against the streaming driver).
+    What the streaming decisions come to at these levels (a unit is reported as
+    soon as the whitespace, line ending or blank line after it is complete):
+    while a checkpoint lies inside the text, a group is the longest run of at
+    most ``size`` units from the first one after ``p`` (the end of the previous
+    group) whose ends, with what reports them, lie inside ``text[p : p + limit
+    + 1]``: one anchored match there.  The short rest goes by the per-unit
+    spans of :func:`unit_spans`.  When the first unit is not complete inside
+    the window, a fallback cut is due.  O(len(text)) in the regular-expression
+    engine and O(1) Python steps per group (property-tested against the
+    streaming driver).
     """
-    # A window of limit + 1 characters holds fewer than limit + 1 complete words.
-    match = _word_run(min(size, limit + 1) - 1).match
+    kind = type(strategy)
+    line = kind is LineChunker
+    if kind is WordChunker:
+        name = "word"
+    elif line:
+        name = "line"
+    elif kind is ParagraphChunker and not getattr(strategy, "crlf", True):
+        if text.startswith("\n") and not text.startswith("\n\n"):
+            return None  # a single leading line break is content: not a lead
+        name = "paragraph"
+    else:
+        return None
+    crlf = line and getattr(strategy, "crlf", True)
+    # A window of limit + 1 characters holds fewer than limit + 1 complete units.
+    match = _group_run(name, min(size, limit + 1) - 1).match
     groups: list[Span] = []
     p, n = 0, len(text)
     while p + limit < n:
         m = match(text, p, p + limit + 1)
         if m is None:
             return None
-        groups.append(m.span(1))
-        p = m.end(1)
-    rest = unit_spans(_WORDS, text[p:])
+        start, p = m.span(1)
+        if line:
+            p -= 2 if crlf and text[p - 2] == "\r" else 1
+        groups.append((start, p))
+    rest = unit_spans(strategy, text[p:])
     assert rest is not None
     starts, ends, fragment = rest
     i, count = 0, len(ends)
     while i < count:
         j = i + size
         if j >= count:
-            if j > count:  # fewer than size words left: held with the fragment
+            if j > count:  # fewer than size units left: held with the fragment
                 last = fragment[1] if fragment else ends[-1]
                 return groups, (p + starts[i], p + last)
             j = count
         groups.append((p + starts[i], p + ends[j - 1]))
         i = j
     return groups, (p + fragment[0], p + fragment[1]) if fragment else None
-
-
-_WORDS = WordChunker()

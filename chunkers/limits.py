@@ -53,11 +53,10 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import sub
 
-from ._wholetext import reporter, unit_spans, word_groups
+from ._wholetext import reporter, unit_groups, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .registry import ChunkerSpec, resolve_chunker
 from .stream import scanner_for
-from .word import WordChunker
 
 __all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
 
@@ -417,14 +416,18 @@ class Bounded(ChunkingStrategy):
             p += b
             ends.append(p)
 
-        for next_careful in careful:
-            if k < next_careful and p == (unit_ends[k - 1] if k else 0):
-                starts += unit_starts[k:next_careful]
-                ends += unit_ends[k:next_careful]
-                p = unit_ends[next_careful - 1]
-            k = next_careful
-            if k == len(unit_ends):
-                break
+        count, ci = len(unit_ends), 0  # careful[ci]: the next careful unit from k on
+        while k < count:
+            if p == (unit_ends[k - 1] if k else 0):
+                while careful[ci] < k:
+                    ci += 1
+                if careful[ci] > k:  # taken whole up to the next careful unit
+                    starts += unit_starts[k : careful[ci]]
+                    ends += unit_ends[k : careful[ci]]
+                    k = careful[ci]
+                    p = unit_ends[k - 1]
+                    continue
+            # A careful unit, or any unit after a fallback cut until p is a unit end again.
             start, end = unit_starts[k], unit_ends[k]
             k += 1
             d = reported(text, end)
@@ -534,11 +537,10 @@ class Grouped(ChunkingStrategy):
         """The groups the stream would cut, replayed over :meth:`Bounded._replay`."""
         if not isinstance(self.units, Bounded) or self.max_chars is None:
             return None
-        if type(self.inner) is WordChunker:
-            _check_text_arg(text)
-            words = word_groups(text, self.chunk_size, self.max_chars)
-            if words is not None:
-                return words
+        _check_text_arg(text)
+        packed = unit_groups(self.inner, text, self.chunk_size, self.max_chars)
+        if packed is not None:
+            return packed
         fast = self.units._replay(text)
         if fast is None:
             return None
