@@ -136,12 +136,15 @@ def _group_run(kind: str, extra: int) -> re.Pattern[str]:
 
 
 def unit_groups(
-    strategy: ChunkingStrategy | SplitFlush, text: str, size: int, limit: int
-) -> tuple[list[Span], Span | None] | None:
+    strategy: ChunkingStrategy | SplitFlush, text: str, size: int, limit: int, start: int = 0
+) -> tuple[list[Span], Span | None, int | None] | None:
     """Chunk spans and fragment of ``Grouped(strategy, size, max_chars=limit)`` over
-    ``text`` for the word, line and (``\n``-only) paragraph chunkers; ``None`` for
-    other chunkers and when some unit needs a fallback cut (the caller then takes
-    the general path).
+    ``text[start:]`` for the word, line and (``\\n``-only) paragraph chunkers, as
+    ``(groups, fragment, None)``; ``None`` for every other chunker.  ``start`` is
+    ``0`` or the end of a group that ends where a unit ends (where the stream's
+    state is that of a fresh start).  When a unit needs a fallback cut, returns
+    ``(groups, None, p)``: the groups before ``p``, the offset from which the
+    caller goes on by the general path.
 
     What the streaming decisions come to at these levels (a unit is reported as
     soon as the whitespace, line ending or blank line after it is complete):
@@ -161,8 +164,8 @@ def unit_groups(
     elif line:
         name = "line"
     elif kind is ParagraphChunker and not getattr(strategy, "crlf", True):
-        if text.startswith("\n") and not text.startswith("\n\n"):
-            return None  # a single leading line break is content: not a lead
+        if not start and text.startswith("\n") and not text.startswith("\n\n"):
+            return [], None, 0  # a single leading line break is content, not a lead
         name = "paragraph"
     else:
         return None
@@ -170,15 +173,15 @@ def unit_groups(
     # A window of limit + 1 characters holds fewer than limit + 1 complete units.
     match = _group_run(name, min(size, limit + 1) - 1).match
     groups: list[Span] = []
-    p, n = 0, len(text)
+    p, n = start, len(text)
     while p + limit < n:
         m = match(text, p, p + limit + 1)
         if m is None:
-            return None
-        start, p = m.span(1)
+            return groups, None, p
+        first, p = m.span(1)
         if line:
             p -= 2 if crlf and text[p - 2] == "\r" else 1
-        groups.append((start, p))
+        groups.append((first, p))
     rest = unit_spans(strategy, text[p:])
     assert rest is not None
     starts, ends, fragment = rest
@@ -188,8 +191,8 @@ def unit_groups(
         if j >= count:
             if j > count:  # fewer than size units left: held with the fragment
                 last = fragment[1] if fragment else ends[-1]
-                return groups, (p + starts[i], p + last)
+                return groups, (p + starts[i], p + last), None
             j = count
         groups.append((p + starts[i], p + ends[j - 1]))
         i = j
-    return groups, (p + fragment[0], p + fragment[1]) if fragment else None
+    return groups, ((p + fragment[0], p + fragment[1]) if fragment else None), None

@@ -534,13 +534,52 @@ class Grouped(ChunkingStrategy):
         )
 
     def _replay(self, text: str) -> tuple[list[Span], Span | None] | None:
-        """The groups the stream would cut, replayed over :meth:`Bounded._replay`."""
+        """The groups the stream would cut: by :func:`unit_groups` where it applies,
+        the general path (:meth:`_replay_general`) over slices around fallback cuts."""
         if not isinstance(self.units, Bounded) or self.max_chars is None:
             return None
         _check_text_arg(text)
-        packed = unit_groups(self.inner, text, self.chunk_size, self.max_chars)
-        if packed is not None:
-            return packed
+        size, limit, n = self.chunk_size, self.max_chars, len(text)
+        packed = unit_groups(self.inner, text, size, limit)
+        if packed is None:
+            return self._replay_general(text)
+        groups, fragment, stop = packed
+        # Groups that end this far before the end of a slice are decided by text
+        # inside it (checkpoints, what reports a unit, fallback windows).
+        margin = 2 * limit + 8
+        while stop is not None:
+            q = stop + 4 * margin
+            part = text[stop:q]
+            general = self._replay_general(part)
+            assert general is not None
+            resume = taken = 0
+            if q < n:
+                spans = unit_spans(self.inner, part)
+                assert spans is not None
+                unit_ends = set(spans[1])
+                for i, (_, b) in enumerate(general[0]):
+                    if b > len(part) - margin:
+                        break
+                    if b in unit_ends:  # a group that ends where a unit ends: a fresh start
+                        resume, taken = b, i + 1
+            if not resume:
+                if q < n:
+                    part = text[stop:]
+                    general = self._replay_general(part)
+                    assert general is not None
+                groups += _shift(general[0], stop)
+                tail = general[1]
+                return groups, (stop + tail[0], stop + tail[1]) if tail else None
+            groups += _shift(general[0][:taken], stop)
+            more = unit_groups(self.inner, text, size, limit, stop + resume)
+            assert more is not None
+            groups += more[0]
+            fragment, stop = more[1], more[2]
+        return groups, fragment
+
+    def _replay_general(self, text: str) -> tuple[list[Span], Span | None] | None:
+        """:meth:`_replay` over :meth:`Bounded._replay`, for any inner chunker."""
+        assert isinstance(self.units, Bounded) and self.max_chars is not None
         fast = self.units._replay(text)
         if fast is None:
             return None
@@ -634,6 +673,10 @@ class Grouped(ChunkingStrategy):
         if self.overlap:
             params["overlap"] = self.overlap
         return params
+
+
+def _shift(spans: list[Span], offset: int) -> list[Span]:
+    return [(a + offset, b + offset) for a, b in spans]
 
 
 def _group_units(

@@ -34,11 +34,17 @@ def test_unit_groups_are_the_streaming_groups(
     grouped = Grouped(inner, size, max_chars=max_chars)
     streamed = ChunkingStrategy.locate(grouped, text)
     fast = unit_groups(inner, text, size, max_chars)
-    if fast is not None:
-        groups, fragment = fast
-        assert groups == [(c.start, c.end) for c in streamed.cuts]
+    assert fast is not None
+    groups, fragment, stop = fast
+    cuts = [(c.start, c.end) for c in streamed.cuts]
+    if stop is None:
+        assert groups == cuts
         assert fragment == streamed.fragment
+    else:  # the groups before the first fallback cut
+        assert groups == cuts[: len(groups)]
+        assert stop == (groups[-1][1] if groups else 0)
     assert grouped.locate(text) == streamed
+    assert grouped.split_text(text) == ChunkingStrategy.split_text(grouped, text)
 
 
 @units
@@ -46,18 +52,31 @@ def test_unit_groups_take_the_fast_path_on_ordinary_text(inner: ChunkingStrategy
     text = "Alpha beta gamma, delta.\r\n\n  Epsilon zeta eta\ttheta. \n" * 40
     for max_chars, size in ((60, 3), (100, 60), (1000, 60), (1000, 10_000)):
         fast = unit_groups(inner, text, size, max_chars)
-        assert fast is not None
+        assert fast is not None and fast[2] is None
         streamed = ChunkingStrategy.locate(Grouped(inner, size, max_chars=max_chars), text)
         assert fast[0] == [(c.start, c.end) for c in streamed.cuts]
         assert fast[1] == streamed.fragment
 
 
 def test_unit_groups_leave_fallback_cuts_to_the_general_path() -> None:
-    assert unit_groups(WordChunker(), "x" * 12 + " tail", 3, 10) is None
-    assert unit_groups(WordChunker(), "a" + " " * 12 + "b c", 3, 10) is None
-    assert unit_groups(LineChunker(), "short\n" + "y" * 12 + "\nz", 3, 10) is None
-    assert unit_groups(ParagraphChunker(), "\nleading line break", 3, 10) is None
+    def stop(inner: ChunkingStrategy, text: str) -> int | None:
+        fast = unit_groups(inner, text, 3, 10)
+        assert fast is not None
+        return fast[2]
+
+    assert stop(WordChunker(), "x" * 12 + " tail") == 0
+    assert stop(WordChunker(), "a b " + " " * 12 + "b c") == 3
+    assert stop(LineChunker(), "short\n" + "y" * 12 + "\nz") == 5
+    assert stop(ParagraphChunker(), "\nleading line break") == 0
     assert unit_groups(ParagraphChunker(crlf=True), "a\n\nb", 3, 10) is None
+
+
+def test_fast_groups_resume_after_fallback_cuts() -> None:
+    text = ("Short one.\n\n" + "Long sentence here. " * 60 + "\n\n" + "Tiny.\n\n" * 30) * 20
+    for inner in UNITS:
+        for max_chars, size in ((50, 2), (300, 1000), (1000, 3)):
+            grouped = Grouped(inner, size, max_chars=max_chars)
+            assert grouped.locate(text) == ChunkingStrategy.locate(grouped, text)
 
 
 def test_units_after_a_fallback_cut_are_not_dropped() -> None:
