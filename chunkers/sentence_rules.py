@@ -232,6 +232,9 @@ def _searches(
         f"(\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[A-Z0-9])"
         f"|{tail}([^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
         f"|{tail}([^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX])"
+        "|(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
+        "([^\\S\\n]+)(?=\\S)"
+        "|(?<=\\S\n)([^\\S\\n]*\n\\s*)(?=\\S)"
     )
     return (
         re.compile(f"{_LEAD}(?:{decided}|{_AFTER})"),
@@ -351,22 +354,12 @@ class SentenceScanner(Scanner):
                     self._pos = total
                     break
                 group = m.lastindex
-                if group is not None:
-                    # Decided by the search (see _searches).
-                    if group == 3:
-                        self._pos = base + m.end()
-                        self._cend = base + m.start(3)
-                        continue
+                if group == 1:
+                    # Decided by the search (see _searches): cuts in a row, each
+                    # followed by an opener, a capital or a digit (so no chunk
+                    # opens with a heading marker).
                     if found is None:
                         found = []
-                    if group == 2:
-                        stop = base + m.end()
-                        found.append(Cut(self._start, base + m.start(2), stop))
-                        self._start = self._pos = self._cend = stop
-                        self._heading = None
-                        continue
-                    # Cuts in a row, each followed by an opener, a capital or a
-                    # digit (so no chunk opens with a heading marker).
                     start = self._start
                     append = found.append
                     search = self._find.search
@@ -382,11 +375,32 @@ class SentenceScanner(Scanner):
                     self._heading = False
                     ready = True
                     continue
+                if group is not None:
+                    if group == 3 or group == 4:
+                        self._pos = base + m.end()
+                        self._cend = base + m.start(group)
+                        continue
+                    # A line break after content searched here (group 5; at pos,
+                    # the content's end lies before pos and the rules below find it).
+                    if group == 2 or m.start() > pos - base:
+                        if found is None:
+                            found = []
+                        stop = base + m.end()
+                        chunk_end = base + (m.start(2) if group == 2 else m.start())
+                        found.append(Cut(self._start, chunk_end, stop))
+                        self._start = self._pos = self._cend = stop
+                        self._heading = None
+                        continue
                 i = m.start()
                 char = buf[i]
                 if char not in _ASCII_TERMS:
                     if char == "\n":
-                        if _LINE_GOES_ON.match(buf, i) and not self._is_heading():
+                        # (Searched with _AFTER, such a line break is never found.)
+                        if (
+                            self._heading is None
+                            and _LINE_GOES_ON.match(buf, i)
+                            and not self._is_heading()
+                        ):
                             self._pos = base + i + 1
                             continue
                         # A line break, when the next line is in sight.
