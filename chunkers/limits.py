@@ -53,8 +53,9 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import sub
 
-from ._wholetext import reporter, unit_groups, unit_spans
+from ._wholetext import line_chunks, reporter, unit_groups, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .line import LineChunker
 from .registry import ChunkerSpec, resolve_chunker
 from .stream import scanner_for
 
@@ -377,6 +378,11 @@ class Bounded(ChunkingStrategy):
         return Layout(cuts, ends[-1] if ends else 0, fragment)
 
     def split_text(self, text: str) -> list[str]:
+        if isinstance(self.inner, LineChunker) and type(self.inner) is LineChunker:
+            _check_text_arg(text)
+            lines = line_chunks(text, self.max_chars, self.inner.crlf)
+            if lines is not None:
+                return lines
         return [text[a:b] for a, b in self.split_spans(text)]
 
     def _replay(self, text: str) -> _Replay | None:

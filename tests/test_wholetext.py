@@ -12,7 +12,7 @@ from guardrails_ai.chunkwise.chunkers import (
     ParagraphChunker,
     WordChunker,
 )
-from guardrails_ai.chunkwise.chunkers._wholetext import unit_groups
+from guardrails_ai.chunkwise.chunkers._wholetext import line_chunks, unit_groups
 from guardrails_ai.chunkwise.chunkers.limits import Bounded, Grouped
 
 #: Units and separators of every kind the three chunkers tell apart.
@@ -85,3 +85,28 @@ def test_units_after_a_fallback_cut_are_not_dropped() -> None:
     bounded = Bounded(ParagraphChunker(), 4)
     assert bounded.locate(text) == ChunkingStrategy.locate(bounded, text)
     assert bounded.split_text(text) == ["a", "   \n", " "]
+
+
+_LINES = ["x" * 40, "word " * 20, "  indented", "", " ", "\t", " " * 70, "tail\r", "\r", "é" * 90]
+line_texts = st.lists(st.sampled_from(_LINES), max_size=40).map("\n".join)
+
+
+@given(line_texts, st.integers(133, 400), st.booleans())
+def test_line_chunks_are_the_streaming_lines(text: str, max_chars: int, crlf: bool) -> None:
+    bounded = Bounded(LineChunker(crlf=crlf), max_chars)
+    streamed = ChunkingStrategy.split_text(bounded, text)
+    fast = line_chunks(text, max_chars, crlf)
+    if fast is not None:
+        assert fast == streamed
+    assert bounded.split_text(text) == streamed
+
+
+def test_line_chunks_gate() -> None:
+    text = "a line\r\n\n  indented line\n \nlast"
+    assert line_chunks(text, 1000, True) == ["a line", "  indented line", "last"]
+    assert line_chunks(text, 1000, False) == ["a line\r", "  indented line", "last"]
+    assert line_chunks(text, 132, True) is None  # no room for the blank lines
+    assert line_chunks("a\n" + "x" * 900 + "\n", 1000, True) is None  # a line near the ceiling
+    assert line_chunks("a\n\n\n\nb\n", 1000, True) is None  # three blank lines
+    assert line_chunks("a\n" + " " * 65 + "\nb\n", 1000, True) is None  # a long blank line
+    assert line_chunks("\n \n\nb\n", 1000, True) is None  # three blank lines at the start
