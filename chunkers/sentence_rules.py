@@ -294,16 +294,17 @@ class SentenceScanner(Scanner):
             for k in range(0, size, _PIECE):
                 cuts += self.feed(delta[k : k + _PIECE])
             return cuts
-        old = self._total
-        total = self._total = old + size
-        stripped = len(delta.rstrip())
-        if stripped:
-            self._last = old + stripped
+        total = self._total = self._total + size
+        if not delta[-1].isspace():
+            self._last = total
+        elif stripped := len(delta.rstrip()):
+            self._last = total - size + stripped
         buf = self._buf = self._buf + delta
         base = self._base
-        # A search already done for the loop below (its result may be None).
-        ready = False
-        if self._ci < 0 and self._start is not None:
+        # ready: a search already done for the loop below (its result may be None).
+        if self._ci >= 0 or self._start is None:
+            ready = False
+        else:
             m = (self._find if self._heading is False else self._finder(buf, base)).search(
                 buf, self._pos - base
             )
@@ -346,11 +347,8 @@ class SentenceScanner(Scanner):
                     finder = self._find if self._heading is False else self._finder(buf, base)
                     m = finder.search(buf, pos - base)
                 if m is None:
-                    if pos == old:  # the delta is the whole unsearched region
-                        if stripped:
-                            self._cend = old + stripped
-                    else:
-                        self._advance_content(total)
+                    if self._last > pos:  # some content in [pos, total)
+                        self._cend = self._last
                     self._pos = total
                     break
                 group = m.lastindex
