@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from .base import ChunkingStrategy, Scanner, SplitFlush
 from .line import LineChunker
@@ -209,25 +209,38 @@ _BLANKS_ROOM = 2 + 2 * 65
 
 def line_chunks(text: str, limit: int, crlf: bool) -> list[str] | None:
     """``Bounded(LineChunker(crlf=crlf), limit).split_text(text)`` when no line
-    needs a fallback cut for sure, else ``None`` (the caller takes the general path).
+    needs a fallback cut, else ``None`` (the caller takes the general path).
 
-    Sure means: no line longer than ``limit - 132`` and no run of blank lines
-    longer than two lines of 64 characters, so that from the end of one line to
-    the line ending of the next there are at most ``limit - 1`` characters and
-    every line is reported before its checkpoint: the chunks are then the
-    lines themselves.  A few passes over ``text`` in C, none per line in Python
-    (unless ``crlf`` and the text has a ``\\r``).
+    No line needs one when every line is reported before its checkpoint: from
+    the end of one line to the ``\\n`` of the next at most ``limit`` characters,
+    and at most ``limit`` after the last line.  Sure when there are at most two
+    blank lines in a row, none over 64 characters, and no line longer than
+    ``limit - 132``; the few longer lines are checked one by one.  The chunks
+    are then the lines themselves.  A few passes over ``text`` in C, Python
+    steps only per long line (and per line when ``crlf`` and the text has a
+    ``\\r``).
     """
     widest = limit - _BLANKS_ROOM
+    if widest < 1 or _LONG_BLANKS.search(text) or _LONG_BLANKS.match("\n" + text[: 4 * 66]):
+        return None
     lines = text.split("\n")
-    if widest < 1 or max(map(len, lines)) > widest:
-        return None
-    if _LONG_BLANKS.search(text) or _LONG_BLANKS.match("\n" + text[: 4 * 66]):
-        return None
-    last = lines.pop()
+    lens = list(map(len, lines))
+    if max(lens) > widest:
+        starts = list(accumulate(lens, initial=0))  # line i starts at starts[i] + i
+        last = len(lines) - 1
+        for i in compress(range(len(lens)), map(widest.__lt__, lens)):
+            previous = 0  # where the line before ends (0: none before)
+            for j in range(i - 1, max(i - 4, -1), -1):  # at most two blank lines between
+                if lines[j].strip():
+                    previous = starts[j] + j + lens[j] - (crlf and lines[j].endswith("\r"))
+                    break
+            # Reported at its "\n" + 1; the last line must fit before the end.
+            if starts[i] + i + lens[i] + (i < last) - previous > limit + (i < last):
+                return None
+    fragment = lines.pop()
     chunks = list(filter(str.strip, lines))  # lines that are not blank
     if crlf and "\r" in text:
         chunks = [c[:-1] if c[-1] == "\r" else c for c in chunks]
-    if last.strip():
-        chunks.append(last)
+    if fragment.strip():
+        chunks.append(fragment)
     return chunks

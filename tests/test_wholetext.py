@@ -87,7 +87,8 @@ def test_units_after_a_fallback_cut_are_not_dropped() -> None:
     assert bounded.split_text(text) == ["a", "   \n", " "]
 
 
-_LINES = ["x" * 40, "word " * 20, "  indented", "", " ", "\t", " " * 70, "tail\r", "\r", "é" * 90]
+_LINES = ["x" * 40, "word " * 20, "  indented", "", " ", "\t", " " * 70, "tail\r", "\r", "é" * 90,
+          "y" * 150, "z" * 250 + "\r"]
 line_texts = st.lists(st.sampled_from(_LINES), max_size=40).map("\n".join)
 
 
@@ -106,7 +107,11 @@ def test_line_chunks_gate() -> None:
     assert line_chunks(text, 1000, True) == ["a line", "  indented line", "last"]
     assert line_chunks(text, 1000, False) == ["a line\r", "  indented line", "last"]
     assert line_chunks(text, 132, True) is None  # no room for the blank lines
-    assert line_chunks("a\n" + "x" * 900 + "\n", 1000, True) is None  # a line near the ceiling
+    assert line_chunks("a\n" + "x" * 999 + "\nb", 1000, True) == ["a", "x" * 999, "b"]
+    assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) is None  # 1000 after "a"
+    assert line_chunks("a\n" + "x" * 998 + "\n \nb", 1000, True) == ["a", "x" * 998, "b"]
+    assert line_chunks("x" * 1000, 1000, True) == ["x" * 1000]
+    assert line_chunks(" " + "x" * 1000, 1000, True) is None
     assert line_chunks("a\n\n\n\nb\n", 1000, True) is None  # three blank lines
     assert line_chunks("a\n" + " " * 65 + "\nb\n", 1000, True) is None  # a long blank line
     assert line_chunks("\n \n\nb\n", 1000, True) is None  # three blank lines at the start
