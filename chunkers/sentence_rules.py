@@ -113,6 +113,10 @@ _AFTER = (
     f"|(?<=\n)(?!{_GOES_ON})"
     "|(?<=[.!?\u2026\u203d])(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
 )
+# Lower- and upper-case letters of ASCII and Latin-1 (none of them opens a
+# list marker, except ASCII ones).
+_LOWER_SET = "a-z\u00df-\u00f6\u00f8-\u00ff"
+_UPPER_SET = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile("[.!?\u2026\u203d]*")
 _CJK_RUN = re.compile("[\u3002\uff01\uff1f\uff0e\uff61!?]*")
@@ -197,14 +201,24 @@ def _searches(
       a roman numeral nor the end of a long abbreviation (shorter ones cannot
       be the word, and no dotted form ends so), or (unless ``odd_ends``: some
       abbreviation ends with ``)``, ``]`` or a digit) a bare ``.`` after ``)``,
-      ``]`` or four digits; then whitespace and an upper-case ASCII letter or
-      a digit, after the opening punctuation the rules skip;
+      ``]`` or four digits; then whitespace and an upper-case letter or a
+      digit, after the opening punctuation the rules skip;
     * group 2, *blank*: any terminator run and closers, then whitespace holding
       a blank line;
     * group 3, *skip* (not a boundary): any terminator run and closers, then
-      spaces or tabs and a lower-case ASCII letter that cannot open a list
-      marker (not ``i``, ``v`` or ``x``, and followed by something other than
-      ``.`` or ``)``).
+      spaces or tabs and a lower-case letter that cannot open a list marker
+      (not ASCII, or not ``i``, ``v`` or ``x`` and followed by something other
+      than ``.`` or ``)``);
+    * group 4, *marker* (not a boundary): a ``.`` after a line break and one to
+      three digits or one ASCII letter, then spaces or tabs and content: that
+      line break began the chunk (it always ends one before a list marker), so
+      the ``.`` ends a list marker opening its chunk;
+    * group 5, *line*: a line break after content, then whitespace holding a
+      blank line (the chunk ends at the line break, unless the search began
+      there: the caller checks).
+
+    Letters here are those of ASCII and Latin-1, whose case the regex classes
+    spell out.
 
     Every alternative after the leading character class looks behind at the
     character it matched, so that the search stays on the regex engine's fast
@@ -222,16 +236,16 @@ def _searches(
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
     ends = [
         f"(?<=[!?])[!?]*{closer}*",
-        f"(?<=[a-z]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
-        f"(?<=[a-z]{{4}}\\.)(?<![ivx]{{4}}\\.)(?i:{guards})",
+        f"(?<=[{_LOWER_SET}]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
+        f"(?<=[{_LOWER_SET}]{{4}}\\.)(?<![ivx]{{4}}\\.)(?i:{guards})",
     ]
     if not odd_ends:
         ends += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
     decided = (
         f"(?:{'|'.join(ends)})"
-        f"(\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[A-Z0-9])"
+        f"(\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}0-9])"
         f"|{tail}([^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
-        f"|{tail}([^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX])"
+        f"|{tail}([^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{_LOWER_SET[3:]}])"
         "|(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
         "([^\\S\\n]+)(?=\\S)"
         "|(?<=\\S\n)([^\\S\\n]*\n\\s*)(?=\\S)"
