@@ -207,9 +207,14 @@ _LONG_BLANKS = re.compile(r"\n(?:[^\S\n]*+\n){3}|\n[^\S\n]{65}")
 _BLANKS_ROOM = 2 + 2 * 65
 
 
-def line_chunks(text: str, limit: int, crlf: bool) -> list[str] | None:
-    """``Bounded(LineChunker(crlf=crlf), limit).split_text(text)`` when no line
-    needs a fallback cut, else ``None`` (the caller takes the general path).
+def line_chunks(
+    text: str, limit: int, crlf: bool
+) -> tuple[list[str], Span | None] | None:
+    """``(Bounded(LineChunker(crlf=crlf), limit).split_text(text), None)`` when no
+    line needs a fallback cut.  Else ``(chunks, (a, b))``: the chunks of
+    ``text[:a]``, where ``a`` is the end of the line before the first line that
+    needs one (a fresh start for the general path), and ``b`` the offset just
+    after that line.  ``None`` when the blank lines rule this path out.
 
     No line needs one when every line is reported before its checkpoint: from
     the end of one line to the ``\\n`` of the next at most ``limit`` characters,
@@ -225,6 +230,7 @@ def line_chunks(text: str, limit: int, crlf: bool) -> list[str] | None:
         return None
     lines = text.split("\n")
     lens = list(map(len, lines))
+    strip_cr = crlf and "\r" in text
     if max(lens) > widest:
         starts = list(accumulate(lens, initial=0))  # line i starts at starts[i] + i
         last = len(lines) - 1
@@ -236,11 +242,19 @@ def line_chunks(text: str, limit: int, crlf: bool) -> list[str] | None:
                     break
             # Reported at its "\n" + 1; the last line must fit before the end.
             if starts[i] + i + lens[i] + (i < last) - previous > limit + (i < last):
-                return None
+                del lines[j + 1 if previous else 0 :]
+                return _lines(lines, strip_cr), (previous, starts[i] + i + lens[i] + 1)
     fragment = lines.pop()
-    chunks = list(filter(str.strip, lines))  # lines that are not blank
-    if crlf and "\r" in text:
-        chunks = [c[:-1] if c[-1] == "\r" else c for c in chunks]
+    chunks = _lines(lines, strip_cr)
     if fragment.strip():
         chunks.append(fragment)
+    return chunks, None
+
+
+def _lines(lines: list[str], strip_cr: bool) -> list[str]:
+    """The chunks of complete ``lines``: those that are not blank, a last ``\\r``
+    stripped if ``strip_cr``."""
+    chunks = list(filter(str.strip, lines))
+    if strip_cr:
+        chunks = [c[:-1] if c[-1] == "\r" else c for c in chunks]
     return chunks

@@ -380,10 +380,44 @@ class Bounded(ChunkingStrategy):
     def split_text(self, text: str) -> list[str]:
         if isinstance(self.inner, LineChunker) and type(self.inner) is LineChunker:
             _check_text_arg(text)
-            lines = line_chunks(text, self.max_chars, self.inner.crlf)
-            if lines is not None:
-                return lines
+            return self._line_chunks(text, self.inner.crlf)
         return [text[a:b] for a, b in self.split_spans(text)]
+
+    def _line_chunks(self, text: str, crlf: bool) -> list[str]:
+        """:meth:`split_text` for lines: :func:`line_chunks` where no line needs a
+        fallback cut, the general path over a slice around each line that does,
+        from the end of the line before it up to the first line after it that is
+        taken whole (a fresh start again)."""
+        limit, n = self.max_chars, len(text)
+        margin = 2 * limit + 8  # as in Grouped._replay
+        chunks: list[str] = []
+        pos = 0
+        while True:
+            fast = line_chunks(text[pos:] if pos else text, limit, crlf)
+            if fast is None:
+                return chunks + self._general_chunks(text, pos)
+            chunks += fast[0]
+            if fast[1] is None:
+                return chunks
+            a, b = pos + fast[1][0], pos + fast[1][1]
+            q = b + 2 * margin
+            if q >= n:
+                return chunks + self._general_chunks(text, a)
+            part = text[a:q]
+            spans = self.split_spans(part)
+            units = unit_spans(self.inner, part)
+            assert units is not None
+            whole = set(zip(units[0], units[1], strict=True))
+            k = next((k for k, span in enumerate(spans) if span[1] >= b - a and span in whole), -1)
+            if k < 0 or spans[k][1] > len(part) - margin:
+                return chunks + self._general_chunks(text, a)
+            chunks += [part[s:e] for s, e in spans[: k + 1]]
+            pos = a + spans[k][1]
+
+    def _general_chunks(self, text: str, start: int) -> list[str]:
+        """The chunks of ``text[start:]`` by the general path (``start`` a fresh start)."""
+        part = text[start:] if start else text
+        return [part[a:b] for a, b in self.split_spans(part)]
 
     def _replay(self, text: str) -> _Replay | None:
         """The whole-document fast path (see :meth:`locate`), or ``None``."""

@@ -88,8 +88,8 @@ def test_units_after_a_fallback_cut_are_not_dropped() -> None:
 
 
 _LINES = ["x" * 40, "word " * 20, "  indented", "", " ", "\t", " " * 70, "tail\r", "\r", "é" * 90,
-          "y" * 150, "z" * 250 + "\r"]
-line_texts = st.lists(st.sampled_from(_LINES), max_size=40).map("\n".join)
+          "y" * 150, "z" * 250 + "\r", "Long. Sentences here. " * 20]
+line_texts = st.lists(st.sampled_from(_LINES), max_size=60).map("\n".join)
 
 
 @given(line_texts, st.integers(133, 400), st.booleans())
@@ -98,20 +98,36 @@ def test_line_chunks_are_the_streaming_lines(text: str, max_chars: int, crlf: bo
     streamed = ChunkingStrategy.split_text(bounded, text)
     fast = line_chunks(text, max_chars, crlf)
     if fast is not None:
-        assert fast == streamed
+        chunks, stop = fast
+        if stop is None:
+            assert chunks == streamed
+        else:  # the chunks before the line that needs a fallback cut
+            assert chunks == streamed[: len(chunks)]
+            assert chunks == ChunkingStrategy.split_text(bounded, text[: stop[0]])
     assert bounded.split_text(text) == streamed
 
 
 def test_line_chunks_gate() -> None:
+    def fast(text: str, max_chars: int = 1000, crlf: bool = True) -> list[str] | None:
+        got = line_chunks(text, max_chars, crlf)
+        return got[0] if got is not None and got[1] is None else None
+
     text = "a line\r\n\n  indented line\n \nlast"
-    assert line_chunks(text, 1000, True) == ["a line", "  indented line", "last"]
-    assert line_chunks(text, 1000, False) == ["a line\r", "  indented line", "last"]
+    assert fast(text) == ["a line", "  indented line", "last"]
+    assert fast(text, crlf=False) == ["a line\r", "  indented line", "last"]
     assert line_chunks(text, 132, True) is None  # no room for the blank lines
-    assert line_chunks("a\n" + "x" * 999 + "\nb", 1000, True) == ["a", "x" * 999, "b"]
-    assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) is None  # 1000 after "a"
-    assert line_chunks("a\n" + "x" * 998 + "\n \nb", 1000, True) == ["a", "x" * 998, "b"]
-    assert line_chunks("x" * 1000, 1000, True) == ["x" * 1000]
-    assert line_chunks(" " + "x" * 1000, 1000, True) is None
+    assert fast("a\n" + "x" * 999 + "\nb") == ["a", "x" * 999, "b"]
+    assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) == (["a"], (1, 1003))
+    assert fast("a\n" + "x" * 998 + "\n \nb") == ["a", "x" * 998, "b"]
+    assert fast("x" * 1000) == ["x" * 1000]
+    assert line_chunks(" " + "x" * 1000, 1000, True) == ([], (0, 1002))
     assert line_chunks("a\n\n\n\nb\n", 1000, True) is None  # three blank lines
     assert line_chunks("a\n" + " " * 65 + "\nb\n", 1000, True) is None  # a long blank line
     assert line_chunks("\n \n\nb\n", 1000, True) is None  # three blank lines at the start
+
+
+def test_line_chunks_resume_after_fallback_cuts() -> None:
+    text = ("Short line.\n" * 30 + "Long sentence here. " * 60 + "\n\n") * 20
+    for crlf in (True, False):
+        bounded = Bounded(LineChunker(crlf=crlf), 300)
+        assert bounded.split_text(text) == ChunkingStrategy.split_text(bounded, text)
