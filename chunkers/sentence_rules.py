@@ -88,7 +88,8 @@ _STARTER_MAX = 12  # longer than the longest sentence starter
 _PIECE = 4096  # longest text scanned in one step
 _SLACK = 24  # the window is trimmed once this much of it can go
 # A candidate undecided within this many characters of the end of the window
-# is decided again from scratch by the next delta (cheaper than resuming).
+# is decided again from scratch by the next delta (cheaper than resuming; at
+# least 2, see feed).
 _DEFER = 32
 
 _ASCII_TERMS = frozenset(".!?\u2026\u203d")
@@ -405,7 +406,13 @@ class SentenceScanner(Scanner):
                         continue
                 i = m.start()
                 char = buf[i]
-                if char not in _ASCII_TERMS:
+                if char in _ASCII_TERMS:
+                    if i >= n - 2:
+                        # What may follow (whitespace, a terminator, a closer or
+                        # "[") is still open: the rules below would defer too.
+                        self._pos = base + i
+                        break
+                else:
                     if char == "\n":
                         # (Searched with _AFTER, such a line break is never found.)
                         if (
