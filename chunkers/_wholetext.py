@@ -30,6 +30,8 @@ from .word import WordChunker
 __all__ = ["line_chunks", "reporter", "unit_groups", "unit_spans"]
 
 Span = tuple[int, int]
+#: A line that needs a fallback cut: see :func:`line_chunks`.
+Fallback = tuple[int, int, int]
 
 
 _WHITESPACE_RUNS = re.compile(r"(\s+)")
@@ -207,33 +209,35 @@ _LONG_BLANKS = re.compile(r"\n(?:[^\S\n]*+\n){3}|\n[^\S\n]{65}")
 _BLANKS_ROOM = 2 + 2 * 65
 
 
-def line_chunks(
-    text: str, limit: int, crlf: bool
-) -> tuple[list[str], Span | None] | None:
-    """``(Bounded(LineChunker(crlf=crlf), limit).split_text(text), None)`` when no
-    line needs a fallback cut.  Else ``(chunks, (a, b))``: the chunks of
-    ``text[:a]``, where ``a`` is the end of the line before the first line that
-    needs one (a fresh start for the general path), and ``b`` the offset just
-    after that line.  ``None`` when the blank lines rule this path out.
+def line_chunks(text: str, limit: int, crlf: bool) -> tuple[list[str], list[Fallback]] | None:
+    """The lines of ``text`` as chunks, and where ``Bounded(LineChunker(crlf=crlf),
+    limit)`` departs from them; ``None`` when the blank lines rule this path out.
 
-    No line needs one when every line is reported before its checkpoint: from
-    the end of one line to the ``\\n`` of the next at most ``limit`` characters,
-    and at most ``limit`` after the last line.  Sure when there are at most two
-    blank lines in a row, none over 64 characters, and no line longer than
-    ``limit - 132``; the few longer lines are checked one by one.  The chunks
-    are then the lines themselves.  A few passes over ``text`` in C, Python
-    steps only per long line (and per line when ``crlf`` and the text has a
-    ``\\r``).
+    ``(chunks, [])``: every line is taken whole, ``chunks`` is ``split_text``.
+    Else one ``(a, b, c)`` per line that needs a fallback cut, in order: ``a`` is
+    where the line before it ends (``0``: none), ``b`` the offset just after
+    it, ``c`` the number of chunks that end by ``a``.  Chunks up to the first
+    ``a`` are exact, and from any fresh start (the end of a line taken whole)
+    up to the next ``a``.
+
+    A line is taken whole when it is reported before its checkpoint: its ``\\n``
+    at most ``limit`` characters after the end of the line before (the end of
+    the text at most ``limit`` after the last line).  Sure when there are at most
+    two blank lines in a row, none over 64 characters, and no line longer than
+    ``limit - 132``; the few longer lines are checked one by one.  A few passes
+    over ``text`` in C, Python steps only per long line (and per line when
+    ``crlf`` and the text has a ``\\r``).
     """
     widest = limit - _BLANKS_ROOM
     if widest < 1 or _LONG_BLANKS.search(text) or _LONG_BLANKS.match("\n" + text[: 4 * 66]):
         return None
     lines = text.split("\n")
     lens = list(map(len, lines))
-    strip_cr = crlf and "\r" in text
+    fallbacks: list[Fallback] = []
     if max(lens) > widest:
         starts = list(accumulate(lens, initial=0))  # line i starts at starts[i] + i
         last = len(lines) - 1
+        counted = count = 0  # count: chunks among lines[:counted]
         for i in compress(range(len(lens)), map(widest.__lt__, lens)):
             previous = 0  # where the line before ends (0: none before)
             for j in range(i - 1, max(i - 4, -1), -1):  # at most two blank lines between
@@ -242,19 +246,13 @@ def line_chunks(
                     break
             # Reported at its "\n" + 1; the last line must fit before the end.
             if starts[i] + i + lens[i] + (i < last) - previous > limit + (i < last):
-                del lines[j + 1 if previous else 0 :]
-                return _lines(lines, strip_cr), (previous, starts[i] + i + lens[i] + 1)
+                count += sum(1 for _ in filter(str.strip, lines[counted:i]))
+                counted = i
+                fallbacks.append((previous, starts[i] + i + lens[i] + 1, count))
     fragment = lines.pop()
-    chunks = _lines(lines, strip_cr)
+    chunks = list(filter(str.strip, lines))  # lines that are not blank
+    if crlf and "\r" in text:
+        chunks = [c[:-1] if c[-1] == "\r" else c for c in chunks]
     if fragment.strip():
         chunks.append(fragment)
-    return chunks, None
-
-
-def _lines(lines: list[str], strip_cr: bool) -> list[str]:
-    """The chunks of complete ``lines``: those that are not blank, a last ``\\r``
-    stripped if ``strip_cr``."""
-    chunks = list(filter(str.strip, lines))
-    if strip_cr:
-        chunks = [c[:-1] if c[-1] == "\r" else c for c in chunks]
-    return chunks
+    return chunks, fallbacks

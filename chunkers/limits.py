@@ -388,31 +388,33 @@ class Bounded(ChunkingStrategy):
         fallback cut, the general path over a slice around each line that does,
         from the end of the line before it up to the first line after it that is
         taken whole (a fresh start again)."""
-        limit, n = self.max_chars, len(text)
-        margin = 2 * limit + 8  # as in Grouped._replay
+        fast = line_chunks(text, self.max_chars, crlf)
+        if fast is None:
+            return self._general_chunks(text, 0)
+        lines, fallbacks = fast
+        margin = 2 * self.max_chars + 8  # as in Grouped._replay
         chunks: list[str] = []
-        pos = 0
-        while True:
-            fast = line_chunks(text[pos:] if pos else text, limit, crlf)
-            if fast is None:
+        pos = done = 0  # a fresh start, and how many of ``lines`` end by it
+        for a, b, count in fallbacks:
+            if b <= pos:
+                continue  # inside the slice already taken by the general path
+            if a < pos:
                 return chunks + self._general_chunks(text, pos)
-            chunks += fast[0]
-            if fast[1] is None:
-                return chunks
-            a, b = pos + fast[1][0], pos + fast[1][1]
+            chunks += lines[done:count]
             q = b + 2 * margin
-            if q >= n:
+            if q >= len(text):
                 return chunks + self._general_chunks(text, a)
             part = text[a:q]
             spans = self.split_spans(part)
             units = unit_spans(self.inner, part)
             assert units is not None
-            whole = set(zip(units[0], units[1], strict=True))
-            k = next((k for k, span in enumerate(spans) if span[1] >= b - a and span in whole), -1)
+            index = {span: u for u, span in enumerate(zip(units[0], units[1], strict=True))}
+            k = next((k for k, span in enumerate(spans) if span[1] >= b - a and span in index), -1)
             if k < 0 or spans[k][1] > len(part) - margin:
                 return chunks + self._general_chunks(text, a)
             chunks += [part[s:e] for s, e in spans[: k + 1]]
-            pos = a + spans[k][1]
+            pos, done = a + spans[k][1], count + index[spans[k]] + 1
+        return chunks + lines[done:]
 
     def _general_chunks(self, text: str, start: int) -> list[str]:
         """The chunks of ``text[start:]`` by the general path (``start`` a fresh start)."""

@@ -98,29 +98,32 @@ def test_line_chunks_are_the_streaming_lines(text: str, max_chars: int, crlf: bo
     streamed = ChunkingStrategy.split_text(bounded, text)
     fast = line_chunks(text, max_chars, crlf)
     if fast is not None:
-        chunks, stop = fast
-        if stop is None:
+        chunks, fallbacks = fast
+        if not fallbacks:
             assert chunks == streamed
-        else:  # the chunks before the line that needs a fallback cut
-            assert chunks == streamed[: len(chunks)]
-            assert chunks == ChunkingStrategy.split_text(bounded, text[: stop[0]])
+        else:  # exact up to the first line that needs a fallback cut
+            a, _, count = fallbacks[0]
+            assert chunks[:count] == streamed[:count]
+            assert chunks[:count] == ChunkingStrategy.split_text(bounded, text[:a])
     assert bounded.split_text(text) == streamed
 
 
 def test_line_chunks_gate() -> None:
     def fast(text: str, max_chars: int = 1000, crlf: bool = True) -> list[str] | None:
         got = line_chunks(text, max_chars, crlf)
-        return got[0] if got is not None and got[1] is None else None
+        return got[0] if got is not None and not got[1] else None
 
     text = "a line\r\n\n  indented line\n \nlast"
     assert fast(text) == ["a line", "  indented line", "last"]
     assert fast(text, crlf=False) == ["a line\r", "  indented line", "last"]
     assert line_chunks(text, 132, True) is None  # no room for the blank lines
     assert fast("a\n" + "x" * 999 + "\nb") == ["a", "x" * 999, "b"]
-    assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) == (["a"], (1, 1003))
+    assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) == (
+        ["a", "x" * 999, "b"], [(1, 1003, 1)]
+    )
     assert fast("a\n" + "x" * 998 + "\n \nb") == ["a", "x" * 998, "b"]
     assert fast("x" * 1000) == ["x" * 1000]
-    assert line_chunks(" " + "x" * 1000, 1000, True) == ([], (0, 1002))
+    assert line_chunks(" " + "x" * 1000, 1000, True) == ([" " + "x" * 1000], [(0, 1002, 0)])
     assert line_chunks("a\n\n\n\nb\n", 1000, True) is None  # three blank lines
     assert line_chunks("a\n" + " " * 65 + "\nb\n", 1000, True) is None  # a long blank line
     assert line_chunks("\n \n\nb\n", 1000, True) is None  # three blank lines at the start
