@@ -384,8 +384,14 @@ class SentenceScanner(Scanner):
                         m = search(buf, end)
                         if m is None or m.lastindex != 1:
                             break
-                    self._start = self._pos = self._cend = start
+                    self._start = self._cend = start
                     self._heading = False
+                    if m is None:  # as below
+                        if self._last > start:
+                            self._cend = self._last
+                        self._pos = total
+                        break
+                    self._pos = start
                     ready = True
                     continue
                 if group is not None:
@@ -508,9 +514,18 @@ class SentenceScanner(Scanner):
                     continue
                 verdict = (base + b, base + e)
             found = self._emit(found, *verdict)
-        keep = (self._scan if self._ci >= 0 else self._pos) - LOOKBEHIND
-        if keep - base > _SLACK:
-            self._trim(keep)
+        if self._ci >= 0:
+            keep = self._scan - LOOKBEHIND
+            if keep - base > _SLACK:
+                self._trim(keep)
+        else:
+            keep = self._pos - LOOKBEHIND
+            if keep - base > _SLACK:
+                if self._heading is None:
+                    self._trim(keep)
+                else:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
         return found or _NO_CUTS
 
     def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
