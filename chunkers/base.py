@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 __all__ = [
     "ChunkingStrategy",
@@ -34,13 +34,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(NamedTuple):
     """One complete chunk, as offsets into the stream.
 
     ``text[start:end]`` is the chunk; ``stop`` is where its segment ends (the
     separator ``text[end:stop]`` travels with it).  ``start == end`` never
-    happens for a chunk: chunks are never empty.
+    happens for a chunk: chunks are never empty.  A named tuple: immutable,
+    and several times cheaper to build than a frozen dataclass (scanners build
+    one per chunk).
     """
 
     start: int
