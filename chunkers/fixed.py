@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from .base import ChunkingStrategy, Cut, Scanner
+from .params import check_int
 
-__all__ = ["FixedSizeChunker", "check_int"]
+__all__ = ["FixedSizeChunker"]
 
 _NO_CUTS: list[Cut] = []
 
@@ -17,15 +18,6 @@ NONSPACE = re.compile(r"\S")
 SPACE = re.compile(r"\s")
 #: The last whitespace character before ``endpos``.
 LAST_SPACE = re.compile(r"\s(?=\S*\Z)")
-
-
-def check_int(name: str, value: object, low: int) -> int:
-    """Return ``value`` if it is an int (not a bool) ``>= low``; else raise naming it."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r:.80}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
-    return value
 
 
 class _FixedScanner(Scanner):

@@ -56,6 +56,7 @@ from operator import sub
 from ._wholetext import line_chunks, reporter, unit_groups, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .line import LineChunker
+from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
 from .stream import scanner_for
 
@@ -89,16 +90,8 @@ def _check_text_arg(text: object) -> None:
         raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
 
 
-def _check_int(name: str, value: object, minimum: int) -> int:
-    if type(value) is not int:  # bool is an int subclass: rejected on purpose
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r:.80}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
-    return value
-
-
 def _check_max_chars(value: object) -> int | None:
-    return None if value is None else _check_int("max_chars", value, 1)
+    return None if value is None else check_int("max_chars", value, 1)
 
 
 def fallback_chain(chunker: ChunkerSpec) -> tuple[Strategy, ...]:
@@ -345,7 +338,7 @@ class Bounded(ChunkingStrategy):
         fallback: Sequence[ChunkerSpec] | None = None,
     ) -> None:
         self.inner = resolve_chunker(inner, param="inner")
-        self.max_chars: int = _check_int("max_chars", max_chars, 1)
+        self.max_chars: int = check_int("max_chars", max_chars, 1)
         if fallback is None:
             self.fallback = fallback_chain(self.inner)
         elif isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
@@ -545,9 +538,9 @@ class Grouped(ChunkingStrategy):
         fallback: Sequence[ChunkerSpec] | None = None,
     ) -> None:
         self.inner = resolve_chunker(inner, param="inner")
-        self.chunk_size: int = _check_int("chunk_size", chunk_size, 1)
+        self.chunk_size: int = check_int("chunk_size", chunk_size, 1)
         self.max_chars = _check_max_chars(max_chars)
-        self.overlap: int = _check_int("overlap", overlap, 0)
+        self.overlap: int = check_int("overlap", overlap, 0)
         if self.overlap >= self.chunk_size:
             raise ValueError(
                 f"overlap must be < chunk_size={self.chunk_size}, got {self.overlap!r}"
@@ -777,9 +770,9 @@ def limit(
     """
     strategy = resolve_chunker(chunker)
     max_chars = _check_max_chars(max_chars)
-    size = 1 if chunk_size is None else _check_int("chunk_size", chunk_size, 1)
+    size = 1 if chunk_size is None else check_int("chunk_size", chunk_size, 1)
     if overlap is not None:
-        _check_int("overlap", overlap, 0)
+        check_int("overlap", overlap, 0)
     if size > 1 or overlap:
         return Grouped(
             strategy, size, max_chars=max_chars, overlap=overlap or 0, fallback=fallback

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .base import ChunkingStrategy, Cut, Scanner
-from .fixed import check_int
+from .params import check_int
 
 __all__ = ["RegexChunker"]
 

@@ -1,0 +1,17 @@
+"""Constructor argument checks shared by the chunkers."""
+
+from __future__ import annotations
+
+__all__ = ["check_int"]
+
+
+def check_int(name: str, value: object, low: int) -> int:
+    """Return ``value`` if it is an int (not a bool) ``>= low``; else raise naming it.
+
+    ``TypeError`` for a non-int (``True`` included), ``ValueError`` below ``low``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r:.80}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value!r}")
+    return value
