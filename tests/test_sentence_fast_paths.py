@@ -1,0 +1,115 @@
+"""The accurate sentence scanner's regex fast paths decide exactly as its rules do.
+
+``sentence_rules._searches`` builds candidate searches whose numbered groups
+(cuts, blank lines, lower-case continuations, list markers, line breaks before
+a blank line) settle a candidate inside the search, without the rules in
+Python.  Here a scanner whose searches only find candidates (every decision
+taken by the rules) must give the same layout, whole and streamed: on random
+texts (hypothesis) and on a grid of every combination of a prefix, a word, a
+terminator, a gap and a next token.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_sentence_accurate import FRAGMENTS
+
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers import sentence_rules as rules
+from guardrails_ai.chunkwise.chunkers.base import Cut
+
+# Dense texts: words (lower, upper, Latin-1, roman, abbreviations, labels),
+# terminators, closers, openers, whitespace and line starts.
+WORDS = [
+    "word", "Word", "the", "The", "It", "and", "\u00fcber", "\u00dcber", "caf\u00e9",
+    "\u00e9l", "stra\u00dfe", "\u0130", "viii", "iv", "b", "B", "J", "Dr", "e.g", "U.S",
+    "etc", "Approx", "Dept", "Blk", "Rs", "2024", "12", "3.14", "x)", "y]", "A4",
+]  # fmt: skip
+MARKS = [".", ".", "!", "?", "...", "\u2026", "?!", "\u3002", '"', "\u201d", ")", "[2]", "**"]
+GAPS = [" ", " ", "  ", "\n", "\n\n", "\t", "\r\n", " (", " \u201c", "\n- ", "\n# ", "\n1. "]
+# A token: a word, often a terminator (and closers), then a gap.
+tokens = st.tuples(
+    st.sampled_from(WORDS), st.sampled_from(["", *MARKS]), st.sampled_from(GAPS)
+).map("".join)
+texts = st.one_of(
+    st.lists(tokens, max_size=25).map("".join),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join),
+)
+ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe"], ["x)", "A4"]]
+
+
+def rules_only(
+    long_abbreviations: frozenset[str], odd_ends: bool
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Searches that find the same candidates and settle none of them."""
+    return re.compile(rules._LEAD + rules._AFTER), re.compile(rules._LEAD + rules._AFTER_ALL)
+
+
+def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
+    scanner = chunker.scanner()
+    for part in parts:
+        cuts: list[Cut] = scanner.feed(part)
+        yield from ((c.start, c.end, c.stop) for c in cuts)
+    yield (-1, *(scanner.finish() or (-1, -1)))
+
+
+def layouts(
+    chunker: SentenceChunker, text: str, parts: list[str]
+) -> tuple[object, list[tuple[int, int, int]]]:
+    return chunker.locate(text), list(streamed(chunker, parts))
+
+
+@pytest.mark.parametrize("abbreviations", ABBREVIATIONS, ids=["default", "added", "odd-ends"])
+@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=20))
+def test_fast_paths_agree_with_the_rules(
+    abbreviations: list[str] | None, text: str, cuts: list[int]
+) -> None:
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    chunker = SentenceChunker()
+    fast = layouts(chunker, text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "_searches", rules_only)
+        slow = layouts(chunker, text, parts)
+    assert fast == slow
+
+
+def test_the_fast_paths_are_taken() -> None:
+    # The property above compares something: the usual cases are settled by
+    # the search itself (a match with a group), not by the rules.
+    find, _ = rules._searches(frozenset(), False)
+    text = (
+        "It works. Next one! And é. Über alles. Then e.g. this. Done.\n\nNew"
+        " line\n1. Item\n\nMore text."
+    )
+    groups = [m.lastindex for m in find.finditer(text)]
+    assert {1, 2, 3, 4, 5} <= set(groups), groups
+
+
+def grid() -> str:
+    """Every prefix, word, terminator, gap and next token in a row, the rows
+    separated by blank lines (which always end a chunk)."""
+    prefixes = ["", "Word. ", "x "]
+    following = ["The", "and", "\u00dcber", "\u00e9l", "b. x", "1. X", "\u201cIt", "7"]
+    gaps = [" ", "  ", "\n", "\n\n", " (", "\n- ", "\n1. "]
+    rows = itertools.product(prefixes, WORDS, ["", *MARKS], gaps, following)
+    return "\n\n".join("".join(row) for row in rows)
+
+
+def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
+    # About 73 000 rows, 1 MB: a few seconds, mostly the rules in Python.
+    text = grid()
+    step = 997  # streamed in deltas of a prime size, so rows are cut everywhere
+    parts = [text[i : i + step] for i in range(0, len(text), step)]
+    chunker = SentenceChunker()
+    fast = layouts(chunker, text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "_searches", rules_only)
+        slow = layouts(chunker, text, parts)
+    assert fast == slow
