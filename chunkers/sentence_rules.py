@@ -58,8 +58,9 @@ scanner withholds the candidate; at the end of the stream an undecided
 candidate is simply part of the final fragment.  So the cuts never depend on
 how the stream was sliced.
 
-Cost: the common cases are settled by one regex call at the candidate (see
-``_searches``); the others by the rules above in Python.  A candidate still
+Cost: the common cases are settled by the regex search that finds the
+candidate (see ``_searches``; ``tests/test_sentence_fast_paths.py`` checks them
+against the rules); the others by the rules above in Python.  A candidate still
 undecided within ``_DEFER`` characters of the end of the window is decided
 again by the next delta; one further from it becomes *pending*, and its runs
 are scanned on from where the last delta stopped.  Ruled-out text is dropped,
