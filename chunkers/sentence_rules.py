@@ -72,7 +72,7 @@ run.  A delta longer than 4096 characters is scanned in pieces of that size.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from .abbreviations import FINAL, MEDIAL, PREFIX, SENTENCE_STARTERS
@@ -269,7 +269,7 @@ class SentenceScanner(Scanner):
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_last", "_newlines",
-        "_phase", "_pos", "_scan", "_start", "_total", "_wat", "_word",
+        "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
@@ -289,6 +289,10 @@ class SentenceScanner(Scanner):
         # The pending candidate (decided across deltas): offset or -1, kind,
         # phase, where its scan resumes, the ends of its terminator, closer and
         # whitespace runs, and what the runs held.
+        # The search that starts the next delta while nothing is pending, the
+        # chunk has begun and does not open with a heading marker; else None.
+        self._search = self._find.search
+        self._quiet: Callable[[str, int], re.Match[str] | None] | None = None
         self._ci = -1
         self._kind = _TERM
         self._phase = _RUN
@@ -318,12 +322,13 @@ class SentenceScanner(Scanner):
         buf = self._buf = self._buf + delta
         base = self._base
         # ready: a search already done for the loop below (its result may be None).
-        if self._ci >= 0 or self._start is None:
+        quiet = self._quiet
+        if quiet is None and self._ci < 0 and self._start is not None:
+            quiet = self._finder(buf, base).search
+        if quiet is None:
             ready = False
         else:
-            m = (self._find if self._heading is False else self._finder(buf, base)).search(
-                buf, self._pos - base
-            )
+            m = quiet(buf, self._pos - base)
             if m is None:
                 # Nothing to decide in this delta (the usual case).
                 self._cend = self._last
@@ -376,7 +381,7 @@ class SentenceScanner(Scanner):
                         found = []
                     start = self._start
                     append = found.append
-                    search = self._find.search
+                    search = self._search
                     while True:
                         end = m.end()
                         stop = base + end
@@ -527,6 +532,12 @@ class SentenceScanner(Scanner):
                 else:
                     self._buf = buf[keep - base :]
                     self._base = keep
+        # Only this loop changes what the next delta's first search depends on.
+        self._quiet = (
+            self._search
+            if self._heading is False and self._ci < 0 and self._start is not None
+            else None
+        )
         return found or _NO_CUTS
 
     def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
