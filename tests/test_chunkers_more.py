@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from _chunking_helpers import stream as drive
 from hypothesis import given
 from hypothesis import strategies as st
 from test_stream_cost import CountingPattern, Work, count_work
@@ -26,7 +27,6 @@ from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     FixedSizeChunker,
     LineChunker,
-    Piece,
     RegexChunker,
     StructureChunker,
     resolve_chunker,
@@ -34,20 +34,6 @@ from guardrails_ai.chunkwise.chunkers import (
 from guardrails_ai.chunkwise.chunkers.structure import DEFAULT_TRANSITIONS
 
 # -- helpers ------------------------------------------------------------------
-
-
-def drive(chunker: ChunkingStrategy, deltas: list[str]) -> list[Piece]:
-    """Stream ``deltas``; after each one the chunks released are ``split`` of
-    the text so far (nothing is taken back or held that ``split`` releases)."""
-    stream = ChunkStream(chunker)
-    pieces: list[Piece] = []
-    text = ""
-    for delta in deltas:
-        pieces += stream.feed(delta)
-        text += delta
-        assert [p.chunk for p in pieces] == chunker.split(text)
-    pieces += stream.close()
-    return pieces
 
 
 def check_stream(chunker: ChunkingStrategy, text: str, deltas: list[str]) -> list[str]:

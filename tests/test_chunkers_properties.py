@@ -22,6 +22,7 @@ from typing import Any
 
 import oracles
 import pytest
+from _chunking_helpers import SplitFlushOnly, stream
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
@@ -29,9 +30,7 @@ import guardrails_ai.chunkwise.adapters
 import guardrails_ai.chunkwise.chunkers
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
-    ChunkStream,
     ParagraphChunker,
-    Piece,
     SentenceChunker,
     SplitFlush,
     WordChunker,
@@ -54,22 +53,6 @@ def _import_all(package: Any) -> None:
 
 _import_all(guardrails_ai.chunkwise.chunkers)
 _import_all(guardrails_ai.chunkwise.adapters)
-
-
-class SplitFlushOnly:
-    """A foreign object: ``split``/``flush`` and nothing else (no offset core)."""
-
-    def __init__(self, inner: ChunkingStrategy) -> None:
-        self._inner = inner
-
-    def split(self, accumulated_text: str) -> list[str]:
-        return self._inner.split(accumulated_text)
-
-    def flush(self, accumulated_text: str) -> list[str]:
-        return self._inner.flush(accumulated_text)
-
-    def __repr__(self) -> str:
-        return f"SplitFlushOnly({self._inner!r})"
 
 
 def _strategies() -> dict[str, ChunkingStrategy]:
@@ -168,21 +151,6 @@ def sliced(draw: st.DrawFn) -> tuple[str, list[str]]:
     cuts = draw(st.lists(st.integers(0, len(text)), max_size=min(len(text), 20)))
     bounds = [0, *sorted(cuts), len(text)]
     return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
-
-
-def stream(chunker: ChunkingStrategy | SplitFlush, deltas: list[str]) -> list[Piece]:
-    """All pieces of one stream, checking after every delta that the chunks
-    released so far are ``split`` of the text so far (a stream never takes a
-    chunk back, and never holds one ``split`` would release)."""
-    cs = ChunkStream(chunker)
-    pieces: list[Piece] = []
-    text = ""
-    for delta in deltas:
-        pieces += cs.feed(delta)
-        text += delta
-        assert [p.chunk for p in pieces] == chunker.split(text)
-    pieces += cs.close()
-    return pieces
 
 
 @streaming_chunker_params

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _chunking_helpers import SplitFlushOnly
 
 import guardrails_ai.chunkwise.chunkers
 from guardrails_ai.chunkwise.chunkers import (
@@ -188,19 +189,6 @@ def test_streaming_work_grows_linearly(
     ratio = two.total / one.total
     assert ratio <= MAX_DOUBLING, (one, two)
     assert two.total <= MAX_WORK_PER_CHAR * 2 * MB, two
-
-
-class SplitFlushOnly:
-    """A foreign object over a built-in: only ``split``/``flush``, so it is rescanned."""
-
-    def __init__(self, inner: ChunkingStrategy) -> None:
-        self._inner = inner
-
-    def split(self, accumulated_text: str) -> list[str]:
-        return self._inner.split(accumulated_text)
-
-    def flush(self, accumulated_text: str) -> list[str]:
-        return self._inner.flush(accumulated_text)
 
 
 @pytest.mark.parametrize("make", [prose, boundary_free], ids=["prose", "boundary-free"])
