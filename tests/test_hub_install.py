@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from venvs import DIST, REPO, Venv, built_wheel, fresh_venv, run
+from venvs import DIST, REPO, Venv, built_wheel, run, venv_without_chunkwise
 
 pytestmark = pytest.mark.hub
 
@@ -77,12 +77,7 @@ def hub() -> Iterator[Hub]:
 
 @pytest.fixture
 def venv() -> Iterator[Venv]:
-    env = fresh_venv()
-    if env.has_chunkwise():
-        env.remove_chunkwise()
-    yield env
-    if env.has_chunkwise():
-        env.remove_chunkwise()
+    yield from venv_without_chunkwise()
 
 
 def _guardrails(venv: Venv, hub: Hub, project: Path, home: Path, *args: str) -> Any:

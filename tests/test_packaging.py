@@ -26,7 +26,7 @@ import tomllib
 from guardrails.hub.validator_package_service import ValidatorPackageService
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_hub_types import Manifest, Tags
-from venvs import DIST, REPO, Venv, built_wheel, fresh_venv, source_copy
+from venvs import DIST, REPO, Venv, built_wheel, source_copy, venv_without_chunkwise
 
 import guardrails_ai.chunkwise as chunkwise
 from guardrails_ai.chunkwise import post_install
@@ -314,12 +314,7 @@ print(json.dumps({
 
 @pytest.fixture
 def venv() -> Iterator[Venv]:
-    env = fresh_venv()
-    if env.has_chunkwise():
-        env.remove_chunkwise()
-    yield env
-    if env.has_chunkwise():
-        env.remove_chunkwise()
+    yield from venv_without_chunkwise()
 
 
 def _probe(venv: Venv, cwd: Path) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -210,3 +210,13 @@ def fresh_venv() -> Venv:
     env.pip("install", "-q", "--no-compile", GUARDRAILS)
     assert not env.has_chunkwise()
     return env
+
+
+def venv_without_chunkwise() -> Iterator[Venv]:
+    """The shared fresh venv with chunkwise uninstalled before and after use."""
+    env = fresh_venv()
+    if env.has_chunkwise():
+        env.remove_chunkwise()
+    yield env
+    if env.has_chunkwise():
+        env.remove_chunkwise()
