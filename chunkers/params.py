@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["check_int"]
+__all__ = ["check_choice", "check_int"]
 
 
 def check_int(name: str, value: object, low: int) -> int:
@@ -14,4 +14,19 @@ def check_int(name: str, value: object, low: int) -> int:
         raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r:.80}")
     if value < low:
         raise ValueError(f"{name} must be >= {low}, got {value!r}")
+    return value
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``choices``; else raise naming it and them.
+
+    ``TypeError`` for a non-str, ``ValueError`` for a str not among ``choices``.
+    """
+    listed = ", ".join(map(repr, choices))
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a str (one of {listed}), got {type(value).__name__}: {value!r:.80}"
+        )
+    if value not in choices:
+        raise ValueError(f"{name}={value!r:.80} is not valid; choose one of {listed}")
     return value

@@ -104,6 +104,8 @@ CONFIGS: list[ChunkingStrategy] = [
     LineChunker(crlf=False),
     FixedSizeChunker(6, 2),
     FixedSizeChunker(3),
+    FixedSizeChunker(6, 2, boundary_preference="forward"),
+    FixedSizeChunker(6, 2, boundary_preference="backward"),
     RegexChunker(r";\s*"),
     RegexChunker(r"\n\s*\n"),
     RegexChunker(r"(?<=[.!?])\s+"),
@@ -253,7 +255,7 @@ def test_fixed_withholds_until_the_cut_is_decided() -> None:
 def test_fixed_flush_strips_and_is_bounded() -> None:
     fc = FixedSizeChunker(5, 2)
     assert fc.flush("abcdefg") == ["abcdefg"]  # the end of the text is a cut
-    assert fc.flush("abc  ") == ["abc"]
+    assert fc.flush("abc ") == ["abc"]
     assert fc.flush("   ") == []
 
 

@@ -30,6 +30,7 @@ import guardrails_ai.chunkwise.adapters
 import guardrails_ai.chunkwise.chunkers
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
+    FixedSizeChunker,
     ParagraphChunker,
     SentenceChunker,
     SplitFlush,
@@ -62,7 +63,8 @@ def _strategies() -> dict[str, ChunkingStrategy]:
         assert isinstance(strategy, ChunkingStrategy), alias
         found[alias] = strategy
     # The documented variants, unless an alias already gives them.
-    for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True)):
+    fixed = [FixedSizeChunker(8, 3, boundary_preference=p) for p in FixedSizeChunker.preferences]
+    for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True), *fixed):
         if extra not in found.values():
             found[repr(extra)] = extra
     return found

@@ -33,6 +33,7 @@ import guardrails_ai.chunkwise.chunkers
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     ChunkStream,
+    FixedSizeChunker,
     ParagraphChunker,
     RescanScanner,
     SentenceChunker,
@@ -163,7 +164,8 @@ def built_in_chunkers() -> dict[str, ChunkingStrategy]:
             package
         ):
             found.setdefault(repr(strategy), strategy)
-    for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True)):
+    fixed = [FixedSizeChunker(200, 20, boundary_preference=p) for p in ("forward", "backward")]
+    for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True), *fixed):
         found.setdefault(repr(extra), extra)
     return found
 
