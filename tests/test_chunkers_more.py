@@ -317,8 +317,9 @@ def test_fixed_properties(size: int, data: st.DataObject, case: tuple[str, list[
     assert all(len(c) <= size + tol for c in chunks)
 
 
-def test_fixed_keeps_a_bounded_window() -> None:
-    scanner = FixedSizeChunker(50, 10).scanner()
+@pytest.mark.parametrize("preference", FixedSizeChunker.preferences)
+def test_fixed_keeps_a_bounded_window(preference: str) -> None:
+    scanner = FixedSizeChunker(50, 10, boundary_preference=preference).scanner()
     for _ in range(2000):
         scanner.feed("abc")
         assert len(scanner._buf) + sum(map(len, scanner._parts)) <= 50 + 10 + 1 + 3  # type: ignore[attr-defined]
@@ -332,18 +333,23 @@ def test_fixed_keeps_a_bounded_window() -> None:
         "x " * 5_000,  # whitespace everywhere
         ("x" * 59 + " ") * 170,  # whitespace just past size + tolerance
         ("x" * 45 + " " * 20) * 160,  # runs of spaces across the window
+        ("x" * 41 + " ") * 250,  # whitespace only before size: forward searches after it
     ],
-    ids=["spaces", "solid", "alternating", "just-out-of-reach", "space-runs"],
+    ids=["spaces", "solid", "alternating", "just-out-of-reach", "space-runs", "before-only"],
 )
 @pytest.mark.parametrize("delta", [1, 4, 1000])
-def test_fixed_work_is_linear(monkeypatch: pytest.MonkeyPatch, text: str, delta: int) -> None:
+@pytest.mark.parametrize("preference", FixedSizeChunker.preferences)
+def test_fixed_work_is_linear(
+    monkeypatch: pytest.MonkeyPatch, text: str, delta: int, preference: str
+) -> None:
     from guardrails_ai.chunkwise.chunkers.fixed import _FixedScanner
 
     work = count_work(monkeypatch, _FixedScanner)
 
     def measure(n: int) -> Work:
         before = Work(work.examined, work.window, work.calls)
-        feed_work(FixedSizeChunker(50, 10), (text * 3)[:n], delta, work)
+        chunker = FixedSizeChunker(50, 10, boundary_preference=preference)
+        feed_work(chunker, (text * 3)[:n], delta, work)
         return Work(
             work.examined - before.examined, work.window - before.window, work.calls - before.calls
         )
