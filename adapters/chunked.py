@@ -4,7 +4,9 @@ Guardrails 0.11 hands a streaming validator one delta at a time and asks its
 ``_chunking_function`` for at most one segment per call; what remains is kept
 on the validator instance (or, under ``AsyncGuard``, in a ContextVar).  A
 :class:`ChunkedValidator` replaces that machinery with a
-:class:`~guardrails_ai.chunkwise.chunkers.ChunkStream` per stream:
+:class:`~guardrails_ai.chunkwise.chunkers.ChunkStream` per stream (kept by a
+:class:`~guardrails_ai.chunkwise.adapters.streams.StreamRuns`, which
+``with_chunker`` also gives validators this package did not write):
 
 * every chunk a delta completes is validated in that same call, each one
   handed to :meth:`_validate` as the chunker defines it (a sentence without its
@@ -15,7 +17,8 @@ on the validator instance (or, under ``AsyncGuard``, in a ContextVar).  A
 * streams never share state: under ``AsyncGuard`` the state is keyed by the
   stream's own ``contextvars.Context``; under ``Guard`` by the Guardrails
   iteration that drives the stream (found on the call stack), so threads,
-  tasks, interleaved generators and consecutive calls stay apart;
+  tasks, interleaved generators and consecutive calls stay apart, and a copy
+  (``copy.deepcopy``) of the validator starts with no open streams;
 * ``validate(value)`` chunks the whole value the same way, so a text validated
   at once and the same text streamed in any deltas get the same verdict and
   the same fixed output.
@@ -28,46 +31,23 @@ means "no programmatic fix": the chunk is dropped from the fixed output.
 
 from __future__ import annotations
 
-import sys
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from contextvars import Context, ContextVar
-from dataclasses import dataclass
-from types import FrameType
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
-from guardrails.classes.history import Iteration
 from guardrails.validator_base import Validator
-from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+from guardrails_ai.types import FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkStream, Piece, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
 
 from .contract import chunking_function
+from .streams import StreamRuns, merge_results
 
 __all__ = ["ChunkedValidator", "merge_results"]
 
 #: The per-stream state of the stream whose chunk ``_validate`` is looking at.
 _STATE: ContextVar[Any] = ContextVar("chunkwise_stream_state", default=None)
-#: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls).
-_RUNS: ContextVar[dict[int, _Run] | None] = ContextVar("chunkwise_runs", default=None)
-
-#: How many unfinished streams one validator remembers.  Guardrails' noop path
-#: and AsyncGuard never signal the end of a stream: older runs are forgotten first.
-_MAX_OPEN_RUNS = 256
-#: How far up the call stack to look for the Guardrails iteration.
-_MAX_FRAMES = 24
-
-
-@dataclass
-class _Run:
-    """One stream through one validator."""
-
-    stream: ChunkStream
-    state: Any
-    anchor: object  # keeps the object whose id keys this run alive
 
 
 class ChunkedValidator(Validator):
@@ -88,8 +68,7 @@ class ChunkedValidator(Validator):
             kwargs["chunker"] = chunker
         super().__init__(on_fail=on_fail, **kwargs)
         self.chunker = self.default_chunker if chunker is None else chunker
-        self._runs: OrderedDict[int, _Run] = OrderedDict()
-        self._runs_lock = threading.Lock()
+        self._streams = StreamRuns()
 
     # -- chunking -----------------------------------------------------------------
 
@@ -152,145 +131,17 @@ class ChunkedValidator(Validator):
         Returns ``None`` while no chunk is complete.  With ``remainder=True``
         the stream ends: the withheld fragment is validated too.
         """
-        if not isinstance(chunk, str):
-            raise TypeError(f"chunk must be str, got {type(chunk).__name__}: {chunk!r:.80}")
-        run, forget = self._stream_run(kwargs)
-        pieces = run.stream.feed(chunk)
-        if kwargs.get("remainder"):
-            pieces += run.stream.close()
-            forget()
-        if not pieces:
-            return None
-        return self._merge(pieces, metadata, run.state)
+        return self._streams.validate_stream(
+            self,
+            chunk,
+            metadata,
+            kwargs,
+            chunker=self._chunker,
+            validate=lambda text, state: self.validate_chunk(text, metadata, state),
+            new_state=self.new_stream_state,
+        )
 
     def _merge(self, pieces: list[Piece], metadata: dict[str, Any], state: Any) -> ValidationResult:
         return merge_results(
             pieces, lambda chunk: self.validate_chunk(chunk, metadata, state), self
         )
-
-    # -- finding the stream a call belongs to --------------------------------------
-
-    def _stream_run(self, kwargs: dict[str, Any]) -> tuple[_Run, Callable[[], None]]:
-        context = kwargs.get("context")
-        anchor: object | None
-        if isinstance(context, Context) and kwargs.get("context_vars") is not None:
-            # AsyncGuard copies one Context per stream.  A ContextVar inside it
-            # could hold a dict inherited from the caller's context and shared
-            # by every stream copied from it, so the Context itself is the key.
-            anchor = context
-        else:
-            anchor = _calling_iteration()
-        if anchor is None:
-            return self._context_run()
-        key = id(anchor)
-        with self._runs_lock:
-            run = self._runs.get(key)
-            if run is None:
-                run = self._runs[key] = self._new_run(anchor)
-                while len(self._runs) > _MAX_OPEN_RUNS:
-                    self._runs.popitem(last=False)
-
-        def forget() -> None:
-            with self._runs_lock:
-                self._runs.pop(key, None)
-
-        return run, forget
-
-    def _context_run(self) -> tuple[_Run, Callable[[], None]]:
-        """The run of the current context (``validate_stream`` called directly)."""
-        runs = _RUNS.get()
-        if runs is None:
-            runs = {}
-            _RUNS.set(runs)
-        key = id(self)
-        run = runs.get(key)
-        if run is None:
-            run = runs[key] = self._new_run(self)
-        def forget() -> None:
-            runs.pop(key, None)
-
-        return run, forget
-
-    def _new_run(self, anchor: object) -> _Run:
-        return _Run(ChunkStream(self._chunker), self.new_stream_state(), anchor)
-
-
-def _calling_iteration() -> Iteration | None:
-    """The Guardrails ``Iteration`` whose stream is calling us, if any.
-
-    Guardrails' sync runner passes no stream identity to ``validate_stream``;
-    the iteration object its validator service holds as a local variable
-    (``SequentialValidatorService.run_validator(iteration, ...)``) is the one
-    object that is both unique to a stream and alive for exactly its length.
-    """
-    frame: FrameType | None = sys._getframe(2)
-    for _ in range(_MAX_FRAMES):
-        if frame is None:
-            return None
-        if "iteration" in frame.f_code.co_varnames:
-            candidate = frame.f_locals.get("iteration")
-            if isinstance(candidate, Iteration):
-                return candidate
-        frame = frame.f_back
-    return None
-
-
-def merge_results(
-    pieces: list[Piece],
-    validate: Callable[[str], ValidationResult],
-    validator: Validator,
-) -> ValidationResult:
-    """Validate each piece's chunk and merge the results into one.
-
-    All pass: ``PassResult`` whose ``validated_chunk`` is the pieces' segments
-    joined (the text exactly as received).  Any fail: ``FailResult`` whose
-    ``error_spans`` locate each failing chunk's spans in that text, whose
-    ``fix_value`` is the segments joined with each failing chunk replaced by its
-    fix (dropped if it has none) and passing chunks by their ``value_override``
-    where the validator asks for it, and whose ``error_message`` joins the
-    messages.  Separator-only pieces are released as they are.
-    """
-    received: list[str] = []
-    fixed: list[str] = []
-    spans: list[ErrorSpan] = []
-    messages: list[str] = []
-    offset = 0
-    for piece in pieces:
-        received.append(piece.segment)
-        if piece.chunk is None:
-            fixed.append(piece.segment)
-            offset += len(piece.segment)
-            continue
-        result = validate(piece.chunk)
-        before, after = piece.before, piece.after
-        if isinstance(result, FailResult):
-            messages.append(result.error_message)
-            fix = result.fix_value if isinstance(result.fix_value, str) else ""
-            fixed.append(before + fix + after)
-            base = offset + len(before)
-            for span in result.error_spans or [
-                ErrorSpan(start=0, end=len(piece.chunk), reason=result.error_message)
-            ]:
-                spans.append(
-                    ErrorSpan(start=base + span.start, end=base + span.end, reason=span.reason)
-                )
-        else:
-            value = piece.chunk
-            override = getattr(result, "value_override", PassResult.ValueOverrideSentinel)
-            sentinel = PassResult.ValueOverrideSentinel
-            if validator.override_value_on_pass and override is not sentinel:
-                value = str(override)
-            fixed.append(before + value + after)
-        offset += len(piece.segment)
-    text = "".join(received)
-    if messages:
-        return FailResult(
-            error_message="; ".join(messages),
-            fix_value="".join(fixed),
-            error_spans=spans,
-            validated_chunk=text,
-        )
-    fixed_text = "".join(fixed)
-    if fixed_text != text:
-        return PassResult(validated_chunk=text, value_override=fixed_text)
-    return PassResult(validated_chunk=text)

@@ -49,7 +49,7 @@ from guardrails_ai.types import FailResult, PassResult, ValidationResult
 from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece
 
 from .chunked import ChunkedValidator
-from .contract import GuardrailsChunker
+from .streams import chunker_of
 
 __all__ = ["async_guarded_stream", "guarded_stream"]
 
@@ -71,8 +71,7 @@ class _Stage:
             chunker: Any = validator.chunker
             self.state = validator.new_stream_state()
         else:
-            function = validator._chunking_function
-            chunker = getattr(function, "chunker", None) or GuardrailsChunker(function)
+            chunker = chunker_of(validator)
         self.stream = ChunkStream(chunker)
         self.chunks_validated = 0
         self.failures = 0
