@@ -20,6 +20,23 @@ SPACE = re.compile(r"\s")
 LAST_SPACE = re.compile(r"\s(?=\S*\Z)")
 
 
+def _next_nonspace(buf: str, pos: int) -> int:
+    """Index of the first non-space character of ``buf`` at or after ``pos``, or -1.
+
+    Searched in windows of doubling length: the text handed to the regex
+    engine stays proportional to the whitespace skipped, not to the rest of
+    ``buf`` (which may hold a whole long delta).
+    """
+    step = 8
+    while pos < len(buf):
+        m = NONSPACE.search(buf, pos, pos + step)
+        if m:
+            return m.start()
+        pos += step
+        step += step
+    return -1
+
+
 class _FixedScanner(Scanner):
     """Incremental form of :class:`FixedSizeChunker`'s rule.
 
@@ -109,7 +126,7 @@ class _FixedScanner(Scanner):
         settle_any, settle_space = self._settle_any, self._settle_space
         start, fwd, back = self._start, self._fwd, self._back
         flimit, solid = self._flimit, self._solid
-        last_space, space, nonspace = LAST_SPACE.search, SPACE.search, NONSPACE.search
+        last_space, space = LAST_SPACE.search, SPACE.search
         cuts: list[Cut] = []
         while start is not None:
             mid = start + size
@@ -148,10 +165,10 @@ class _FixedScanner(Scanner):
                     solid = 0
             # The chunk ends at the last non-space before the cut.
             end = start + len(buf[start - base : cut - base].rstrip())
-            m = nonspace(buf, cut - base)
-            nxt = base + m.start() if m else total
+            i = _next_nonspace(buf, cut - base)
+            nxt = base + i if i >= 0 else total
             cuts.append(Cut(start, end, nxt))
-            start = nxt if m else None
+            start = nxt if i >= 0 else None
             fwd = -1
         self._start, self._fwd, self._back, self._flimit, self._solid = (
             start,
