@@ -2,7 +2,8 @@
 
 The only layer that imports Guardrails: ``chunking_function`` and
 ``GuardrailsChunker`` translate between ``split``/``flush`` and
-``_chunking_function``; ``with_chunker`` overrides any validator's chunking;
+``_chunking_function``; ``with_chunker`` gives any validator a chunker and
+exact streaming (``streams.StreamRuns``, shared with ``ChunkedValidator``);
 ``ChunkedValidator`` is the base of validators that stream without gaps;
 ``guarded_stream`` streams through any Guard with every byte validated once
 before it is released.
