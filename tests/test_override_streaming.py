@@ -23,7 +23,16 @@ import functools
 from typing import Any
 
 import pytest
-from _guardrails_helpers import arun, guard_with, joined, openai_chunks, run, slicings, stream
+from _guardrails_helpers import (
+    Record,
+    arun,
+    guard_with,
+    joined,
+    openai_chunks,
+    run,
+    slicings,
+    stream,
+)
 from guardrails.errors import ValidationError
 from guardrails.validator_base import register_validator
 from guardrails_ai.lowercase import LowerCase
@@ -256,6 +265,16 @@ def test_deepcopy_of_an_overridden_validator(kind: str) -> None:
     del clone.seen[:]
     assert joined(run(guard_with(clone), finish_marked([TEXT]), guarded=False)) == TEXT.lower()
     assert clone.seen == CHUNKS
+
+
+def test_deepcopy_of_a_chunked_validator_shares_no_stream() -> None:
+    # The same StreamRuns is under ChunkedValidator: copies start with no open stream.
+    original = Record()
+    original.validate_stream("One. Two", {})
+    clone = copy.deepcopy(original)
+    result = clone.validate_stream(" more. Four", {}, remainder=True)
+    assert result is not None and result.validated_chunk == " more. Four"
+    assert clone.seen == ["One.", "more.", "Four"]
 
 
 def test_only_the_overridden_instance_changes() -> None:
