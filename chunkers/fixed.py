@@ -43,11 +43,12 @@ class _FixedScanner(Scanner):
     Keeps the text from the current chunk's start on (at most ``size +
     tolerance + 1`` characters once a delta has been consumed), joins it only
     when a decision is due, and searches each position for whitespace at most
-    once: a backward search over ``[size - tolerance, size]`` once the
-    character at ``size`` is known, a forward search over the new text after
-    that (up to ``flimit``, which the preference sets from the backward
-    search's result), and the stretch already known to hold no whitespace is
-    skipped.  ``feed`` is amortised O(len(delta)).
+    twice: a backward search over ``[size - tolerance, size]`` once the
+    character at ``size`` is known, a forward search over each new delta
+    after that (up to ``flimit``, which the preference sets from the backward
+    search's result; ``_scan`` repeats it up to the whitespace it found), and
+    the stretch already known to hold no whitespace is skipped.  ``feed`` is
+    amortised O(len(delta)).
     """
 
     __slots__ = (
