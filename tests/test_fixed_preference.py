@@ -6,7 +6,8 @@ after, none, tolerance 0, CRLF and Unicode whitespace) and when each releases
 a chunk; hypothesis checks the streaming properties (delta invariance, lossless
 segments, ``split_text``), the length bound, a plain whole-text oracle for all
 three preferences, and that a chunk is withheld exactly as long as some
-continuation of the text could still change it.
+continuation of the text could still change it; and a real ``Guard``
+validates every chunk once, streamed in any deltas, output byte for byte.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _guardrails_helpers import Record, cached_guard, joined, run, slicings
 from hypothesis import given
 from hypothesis import strategies as st
 from test_chunkers_more import bad, check_stream, sliced
@@ -262,3 +264,22 @@ def test_a_chunk_is_withheld_exactly_while_a_continuation_could_change_it(
     # Never too late: the first withheld chunk differs between continuations.
     if chunker.flush(text):
         assert len({o[len(released)] for o in outcomes}) > 1, (released, outcomes)
+
+
+guard_texts = st.lists(st.sampled_from(["ab", "abcdef", " ", "\n", "\r\n", "a"]), max_size=12).map(
+    "".join
+)
+
+
+@given(preference=st.sampled_from(PREFERENCES), data=st.data())
+def test_a_guard_validates_every_chunk_once_and_loses_nothing(
+    preference: str, data: st.DataObject
+) -> None:
+    chunker = fsc(6, 2, preference)
+    text = data.draw(guard_texts, label="text")
+    deltas = data.draw(slicings(text), label="deltas")
+    guard, validator = cached_guard(Record, chunker, "noop")
+    del validator.seen[:]
+    outcomes = run(guard, deltas)
+    assert joined(outcomes) == text
+    assert validator.seen == chunker.split_text(text)
