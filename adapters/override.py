@@ -51,10 +51,12 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     metadata)`` sees exactly the chunks ``chunker`` yields for the whole text,
     however it was sliced; every chunk a delta completes is validated in that
     call (one merged ``ValidationResult``); the final fragment is validated
-    where Guardrails signals the end of the stream (``remainder=True``: the sync
-    ``fix`` path only); streams never share state, and ``copy.deepcopy`` of the
+    where Guardrails signals the end of the stream (``remainder=True``: only the
+    sync ``fix`` path does, after a last delta that completes no chunk or carries
+    a ``finish_reason``); streams never share state, and ``copy.deepcopy`` of the
     validator starts with none open.  A ``validate_stream`` of the validator's
-    own is bypassed.
+    own is bypassed; ``AsyncGuard`` reaches ours through Guardrails' default
+    ``async_validate_stream``, so a validator overriding that one keeps it.
     """
     strategy = resolve_chunker(chunker)
     if isinstance(validator, str):
