@@ -91,30 +91,29 @@ class _FixedScanner(Scanner):
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
             return _NO_CUTS
-        self._total += len(delta)
+        self._total = total = self._total + len(delta)
         if self._start is None:
             m = NONSPACE.search(delta)
             if m is None:
                 return _NO_CUTS  # lead only: nothing to keep
-            self._start = self._total - len(delta) + m.start()
+            self._start = total - len(delta) + m.start()
             self._base = self._start
             self._buf = delta[m.start() :]
         else:
             self._parts.append(delta)
             mid = self._start + self._size
-            if self._total <= mid and not (
-                self._total == mid
-                and (self._settle_any or (self._settle_space and delta[-1].isspace()))
+            if total < mid:
+                return _NO_CUTS
+            if total == mid and not (
+                self._settle_any or (self._settle_space and delta[-1].isspace())
             ):
                 return _NO_CUTS
             if self._fwd >= 0:
-                begin = self._total - len(delta)
+                begin = total - len(delta)
                 lo = max(self._fwd, begin) - begin
-                hi = min(self._flimit, self._total) - begin
-                if (hi <= lo or SPACE.search(delta, lo, hi) is None) and (
-                    self._total < self._flimit
-                ):
-                    self._fwd = self._total
+                hi = min(self._flimit, total) - begin
+                if (hi <= lo or SPACE.search(delta, lo, hi) is None) and total < self._flimit:
+                    self._fwd = total
                     return _NO_CUTS
         return self._scan()
 
