@@ -71,6 +71,7 @@ run.  A delta longer than 4096 characters is scanned in pieces of that size.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -104,16 +105,15 @@ _GOES_ON = (
 # terminator, or a line break.  One leading character class keeps the search
 # on the regex engine's fast path.
 _LEAD = "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
-_AFTER_ALL = (
-    "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])"
-    "|(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
-)
+# After a terminator other than a CJK one: what may follow a candidate.
+_NEXT = "(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[])"
+_AFTER_ALL = f"(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])|{_NEXT})"
 # The same without the line breaks that are ruled out before a line that goes
 # on (usable while the chunk does not open with a Markdown heading).
 _AFTER = (
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61])"
     f"|(?<=\n)(?!{_GOES_ON})"
-    "|(?<=[.!?\u2026\u203d])(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[]))"
+    f"|(?<=[.!?\u2026\u203d]){_NEXT})"
 )
 # Lower- and upper-case letters of ASCII and Latin-1 (none of them opens a
 # list marker, except ASCII ones).
@@ -193,69 +193,105 @@ def _searches(
     cases.
 
     ``long_abbreviations``: the abbreviations of four or more characters.  A
-    search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``); then
-    ``lastindex`` (the group that matched, which spans the whitespace after the
-    run) says what is proven, ``None`` proving nothing (the full rules decide):
+    search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
+    then the kind of the named group that matched (:func:`_group_kinds`; the
+    group spans the whitespace after the run) says what is proven, no group
+    proving nothing (the full rules decide):
 
-    * group 1, *cut*: ``!``/``?`` runs, or a ``.`` followed by closers after two
+    * ``cut``: ``!``/``?`` runs, or a ``.`` followed by closers after two
       lower-case letters that are not a roman numeral (so the word is no list
       marker), or a bare ``.`` after four lower-case letters that are neither
-      a roman numeral nor the end of a long abbreviation (shorter ones cannot
-      be the word, and no dotted form ends so), or (unless ``odd_ends``: some
-      abbreviation ends with ``)``, ``]`` or a digit) a bare ``.`` after ``)``,
-      ``]`` or four digits; then whitespace and an upper-case letter or a
-      digit, after the opening punctuation the rules skip;
-    * group 2, *blank*: any terminator run and closers, then whitespace holding
-      a blank line;
-    * group 3, *skip* (not a boundary): any terminator run and closers, then
-      spaces or tabs and a lower-case letter that cannot open a list marker
-      (not ASCII, or not ``i``, ``v`` or ``x`` and followed by something other
-      than ``.`` or ``)``);
-    * group 4, *marker* (not a boundary): a ``.`` after a line break and one to
-      three digits or one ASCII letter, then spaces or tabs and content: that
-      line break began the chunk (it always ends one before a list marker), so
-      the ``.`` ends a list marker opening its chunk;
-    * group 5, *line*: a line break after content, then whitespace holding a
-      blank line (the chunk ends at the line break, unless the search began
-      there: the caller checks).
+      a roman numeral nor the last four letters of a long abbreviation
+      (shorter ones cannot be the word, and no dotted form ends so), or
+      (unless ``odd_ends``: some abbreviation ends with ``)``, ``]`` or a
+      digit) a bare ``.`` after ``)``, ``]`` or four digits; then whitespace
+      and an upper-case letter or a digit, after the opening punctuation the
+      rules skip;
+    * ``blank``: any terminator run and closers, then whitespace holding a
+      blank line;
+    * ``skip`` (not a boundary): any terminator run and closers, then spaces
+      or tabs and a lower-case letter that cannot open a list marker (not
+      ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
+      ``.`` or ``)``);
+    * ``mark`` (not a boundary): a ``.`` after a line break and one to three
+      digits or one ASCII letter, then spaces or tabs and content: that line
+      break began the chunk (it always ends one before a list marker), so the
+      ``.`` ends a list marker opening its chunk;
+    * ``line``: a line break after content, then whitespace holding a blank
+      line (the chunk ends at the line break, unless the search began there:
+      the caller checks).
 
     Letters here are those of ASCII and Latin-1, whose case the regex classes
     spell out.
 
-    Every alternative after the leading character class looks behind at the
-    character it matched, so that the search stays on the regex engine's fast
-    path (skipping ordinary text by that class) and decides each candidate in
-    the same call.
+    Speed: the search is one alternation whose branches each begin with one
+    literal terminator, so the regex engine skips ordinary text by the set of
+    those literals and enters only the branch of the character it found; a
+    terminator that no whitespace, terminator or closer follows (``3.14``)
+    fails at once.
     """
-    by_length: dict[int, list[str]] = {}
-    for word in long_abbreviations:
-        by_length.setdefault(len(word), []).append(re.escape(word))
-    guards = "".join(
-        f"(?<!(?:{'|'.join(sorted(words))})\\.)" for _, words in sorted(by_length.items())
-    )
+    lower4 = re.compile(f"[{_LOWER_SET}]{{4}}")
+    suffixes = sorted({w[-4:] for w in long_abbreviations if lower4.fullmatch(w[-4:])})
     closer = "[\"'\u201d\u2019\u00bb)\\]]"
-    tail = f"(?<=[.!?\u2026\u203d])[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"
+    rest = f"[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
-    ends = [
-        f"(?<=[!?])[!?]*{closer}*",
+    numbers = itertools.count(1)
+
+    def group(kind: str, body: str) -> str:
+        return f"(?P<{kind}{next(numbers)}>{body})"
+
+    capital = f"(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}0-9])"
+    lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{_LOWER_SET[3:]}])"
+    marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
+    spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+
+    def branch(lead: str, ends: list[str]) -> str:
+        """The alternatives after the terminator ``lead``, the last one empty."""
+        alternatives = []
+        if ends:
+            alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
+        alternatives.append(f"{rest}{group('blank', blank)}(?=\\S)")
+        alternatives.append(f"{rest}{group('skip', spaces)}{lower}")
+        if lead == ".":
+            alternatives.append(f"{marker}{group('mark', spaces)}(?=\\S)")
+        return f"{re.escape(lead)}{_NEXT}(?:{'|'.join(alternatives)}|)"
+
+    period = [
+        # A word of four lower-case letters or more, not a long abbreviation.
+        f"(?<=[{_LOWER_SET}]{{4}}\\.)(?<!(?:{'|'.join(['[ivx]{4}', *suffixes])})\\.)",
         f"(?<=[{_LOWER_SET}]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
-        f"(?<=[{_LOWER_SET}]{{4}}\\.)(?<![ivx]{{4}}\\.)(?i:{guards})",
     ]
     if not odd_ends:
-        ends += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
-    decided = (
-        f"(?:{'|'.join(ends)})"
-        f"(\\s+)(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}0-9])"
-        f"|{tail}([^\\S\\n]*\\n\\s*\\n\\s*)(?=\\S)"
-        f"|{tail}([^\\S\\n]+)(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{_LOWER_SET[3:]}])"
-        "|(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
-        "([^\\S\\n]+)(?=\\S)"
-        "|(?<=\\S\n)([^\\S\\n]*\n\\s*)(?=\\S)"
-    )
+        period += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
+    bang = [f"[!?]*{closer}*"]
+    terminators = [
+        branch(".", period),
+        branch("!", bang),
+        branch("?", bang),
+        branch("\u2026", []),
+        branch("\u203d", []),
+    ]
+    line_gap = r"[^\S\n]*\n\s*"
+    line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
+    cjk = sorted(_CJK_TERMS)
     return (
-        re.compile(f"{_LEAD}(?:{decided}|{_AFTER})"),
-        re.compile(f"{_LEAD}(?:{decided}|{_AFTER_ALL})"),
+        re.compile("|".join([*terminators, f"\n(?:{line}|(?!{_GOES_ON}))", *cjk])),
+        re.compile("|".join([*terminators, f"\n(?:{line}|)", *cjk])),
     )
+
+
+#: What the named groups of the searches prove (see ``_searches``).
+_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "mark": 4, "line": 5}
+
+
+@lru_cache(maxsize=64)
+def _group_kinds(pattern: re.Pattern[str]) -> tuple[int, ...]:
+    """For each group number of ``pattern``, what it proves (``_PROOFS``); 0
+    for group 0, and for every group of a search that proves nothing."""
+    kinds = [0] * (pattern.groups + 1)
+    for name, number in pattern.groupindex.items():
+        kinds[number] = _PROOFS[name.rstrip("0123456789")]
+    return tuple(kinds)
 
 
 class SentenceScanner(Scanner):
@@ -268,7 +304,7 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_last", "_newlines",
+        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last", "_newlines",
         "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat", "_word",
     )  # fmt: skip
 
@@ -278,6 +314,8 @@ class SentenceScanner(Scanner):
             frozenset(a for a in abbreviations if len(a) >= 4),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
+        # What each group of the searches proves (the same groups in both).
+        self._kinds = _group_kinds(self._find)
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
         self._pos = 0  # absolute offset where the search resumes
@@ -344,6 +382,7 @@ class SentenceScanner(Scanner):
             ready = True
         n = len(buf)
         found: list[Cut] | None = None
+        kinds = self._kinds
         while True:
             if self._ci >= 0:
                 try:
@@ -372,50 +411,67 @@ class SentenceScanner(Scanner):
                         self._cend = self._last
                     self._pos = total
                     break
-                group = m.lastindex
-                if group == 1:
-                    # Decided by the search (see _searches): cuts in a row, each
-                    # followed by an opener, a capital or a digit (so no chunk
-                    # opens with a heading marker).
+                g = m.lastindex or 0
+                kind = kinds[g]
+                if (kind == 3 or kind == 4) and self._heading is not False:
+                    # Not a boundary, in a chunk that may end at a line break.
+                    self._pos = base + m.end()
+                    self._cend = base + m.start(g)
+                    continue
+                if kind and (kind != 5 or m.start() > pos - base):
+                    # Decided by the search (see _searches), in a row while the
+                    # chunk cannot open with a heading marker: "cut" cuts (the
+                    # next chunk opens with an opener, a capital or a digit),
+                    # "skip" and "mark" skip, "blank" and "line" cut ("line"
+                    # only after content searched here: at pos, the content's
+                    # end lies before pos and the rules below find it).
                     if found is None:
                         found = []
                     start = self._start
+                    cend = self._cend
                     append = found.append
                     search = self._search
                     while True:
                         end = m.end()
-                        stop = base + end
-                        append(Cut(start, base + m.start(1), stop))
-                        start = stop
+                        if kind == 1:
+                            stop = base + end
+                            append(Cut(start, base + m.start(g), stop))
+                            start = cend = stop
+                        elif kind == 3 or kind == 4:
+                            cend = base + m.start(g)
+                        else:
+                            stop = base + end
+                            chunk_end = m.start(g) if kind == 2 else m.start()
+                            append(Cut(start, base + chunk_end, stop))
+                            start = cend = stop
+                            if buf[end] == "#":
+                                # The next chunk may open with a heading marker.
+                                heading = None
+                                m = None
+                                break
                         m = search(buf, end)
-                        if m is None or m.lastindex != 1:
+                        if m is None:
+                            heading = False
                             break
-                    self._start = self._cend = start
-                    self._heading = False
+                        g = m.lastindex or 0
+                        kind = kinds[g]
+                        if not kind:
+                            heading = False
+                            break
+                    self._start = start
+                    self._cend = cend
+                    self._heading = heading
+                    if heading is None:
+                        self._pos = base + end
+                        continue
                     if m is None:  # as below
-                        if self._last > start:
+                        if self._last > base + end:
                             self._cend = self._last
                         self._pos = total
                         break
-                    self._pos = start
+                    self._pos = base + end
                     ready = True
                     continue
-                if group is not None:
-                    if group == 3 or group == 4:
-                        self._pos = base + m.end()
-                        self._cend = base + m.start(group)
-                        continue
-                    # A line break after content searched here (group 5; at pos,
-                    # the content's end lies before pos and the rules below find it).
-                    if group == 2 or m.start() > pos - base:
-                        if found is None:
-                            found = []
-                        stop = base + m.end()
-                        chunk_end = base + (m.start(2) if group == 2 else m.start())
-                        found.append(Cut(self._start, chunk_end, stop))
-                        self._start = self._pos = self._cend = stop
-                        self._heading = None
-                        continue
                 i = m.start()
                 char = buf[i]
                 if char in _ASCII_TERMS:
