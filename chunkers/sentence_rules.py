@@ -147,6 +147,17 @@ _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
+def _latin1(text: str) -> bool:
+    """Whether ``text`` holds no character above U+00FF (O(len(text)), fast)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
@@ -187,10 +198,11 @@ def _list_marker(peek: str, j: int) -> bool:
 @lru_cache(maxsize=32)
 def _searches(
     long_abbreviations: frozenset[str], odd_ends: bool
-) -> tuple[re.Pattern[str], re.Pattern[str]]:
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
-    cases.
+    cases; then the same two for text without characters above U+00FF, where
+    the regex engine skips ordinary text faster.
 
     ``long_abbreviations``: the abbreviations of four or more characters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
@@ -264,19 +276,19 @@ def _searches(
     if not odd_ends:
         period += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
     bang = [f"[!?]*{closer}*"]
-    terminators = [
-        branch(".", period),
-        branch("!", bang),
-        branch("?", bang),
-        branch("\u2026", []),
-        branch("\u203d", []),
-    ]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
-    cjk = sorted(_CJK_TERMS)
+    # Branches for characters of Latin-1 first, so that the searches for text
+    # without any other character (the narrow ones) number their groups alike.
+    narrow = [branch(".", period), branch("!", bang), branch("?", bang)]
+    wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
+    breaks = f"\n(?:{line}|(?!{_GOES_ON}))"
+    all_breaks = f"\n(?:{line}|)"
     return (
-        re.compile("|".join([*terminators, f"\n(?:{line}|(?!{_GOES_ON}))", *cjk])),
-        re.compile("|".join([*terminators, f"\n(?:{line}|)", *cjk])),
+        re.compile("|".join([*narrow, breaks, *wide])),
+        re.compile("|".join([*narrow, all_breaks, *wide])),
+        re.compile("|".join([*narrow, breaks])),
+        re.compile("|".join([*narrow, all_breaks])),
     )
 
 
@@ -304,17 +316,20 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last", "_newlines",
-        "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat", "_word",
+        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last", "_narrow",
+        "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat",
+        "_wide", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
-        self._find, self._find_all = _searches(
+        searches = _searches(
             frozenset(a for a in abbreviations if len(a) >= 4),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
-        # What each group of the searches proves (the same groups in both).
+        self._find, self._find_all = self._wide = searches[:2]
+        self._narrow = searches[2:]
+        # What each group of the searches proves (the same groups in all four).
         self._kinds = _group_kinds(self._find)
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
@@ -346,12 +361,7 @@ class SentenceScanner(Scanner):
     def feed(self, delta: str) -> list[Cut]:
         size = len(delta)
         if size > _PIECE or not size:
-            # The regex engine's cost per call grows with the length of the
-            # string it searches; the window's does not.
-            cuts: list[Cut] = []
-            for k in range(0, size, _PIECE):
-                cuts += self.feed(delta[k : k + _PIECE])
-            return cuts
+            return self._feed_long(delta)
         total = self._total = self._total + size
         if not delta[-1].isspace():
             self._last = total
@@ -367,11 +377,22 @@ class SentenceScanner(Scanner):
             ready = False
         else:
             m = quiet(buf, self._pos - base)
-            if m is None:
-                # Nothing to decide in this delta (the usual case).
-                self._cend = self._last
-                self._pos = total
-                keep = total - LOOKBEHIND
+            if m is not None and (
+                m.lastindex is not None
+                or (i := m.start()) < len(buf) - 2
+                or buf[i] not in _ASCII_TERMS
+            ):
+                ready = True
+            else:
+                if m is None:
+                    # Nothing to decide in this delta (the usual case).
+                    self._cend = self._last
+                    self._pos = total
+                else:
+                    # A terminator at the very end: what follows decides it
+                    # (the rules below would defer it too).
+                    self._pos = base + i
+                keep = self._pos - LOOKBEHIND
                 if keep - base > _SLACK:
                     if self._heading is None:
                         self._trim(keep)
@@ -379,7 +400,6 @@ class SentenceScanner(Scanner):
                         self._buf = buf[keep - base :]
                         self._base = keep
                 return _NO_CUTS
-            ready = True
         n = len(buf)
         found: list[Cut] | None = None
         kinds = self._kinds
@@ -451,8 +471,19 @@ class SentenceScanner(Scanner):
                                 break
                         m = search(buf, end)
                         if m is None:
-                            heading = False
-                            break
+                            # Nothing left to decide in this delta (the usual end).
+                            if self._last > base + end:
+                                cend = self._last
+                            self._start = start
+                            self._cend = cend
+                            self._heading = False
+                            self._pos = total
+                            keep = total - LOOKBEHIND
+                            if keep - base > _SLACK:
+                                self._buf = buf[keep - base :]
+                                self._base = keep
+                            self._quiet = search
+                            return found
                         g = m.lastindex or 0
                         kind = kinds[g]
                         if not kind:
@@ -464,11 +495,6 @@ class SentenceScanner(Scanner):
                     if heading is None:
                         self._pos = base + end
                         continue
-                    if m is None:  # as below
-                        if self._last > base + end:
-                            self._cend = self._last
-                        self._pos = total
-                        break
                     self._pos = base + end
                     ready = True
                     continue
@@ -595,6 +621,29 @@ class SentenceScanner(Scanner):
             else None
         )
         return found or _NO_CUTS
+
+    def _feed_long(self, delta: str) -> list[Cut]:
+        """Feed a long (or empty) delta in pieces of ``_PIECE`` characters, so
+        that trimming the window never copies much; with the narrow searches
+        when no character above U+00FF is in sight."""
+        narrow = _latin1(delta) and _latin1(self._buf)
+        if narrow:
+            self._use(self._narrow)
+        try:
+            cuts: list[Cut] = []
+            for k in range(0, len(delta), _PIECE):
+                cuts += self.feed(delta[k : k + _PIECE])
+        finally:
+            if narrow:
+                self._use(self._wide)
+        return cuts
+
+    def _use(self, searches: tuple[re.Pattern[str], re.Pattern[str]]) -> None:
+        """Search with ``searches`` (``find``, ``find_all``) from now on."""
+        self._find, self._find_all = searches
+        self._search = self._find.search
+        if self._quiet is not None:
+            self._quiet = self._search
 
     def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
