@@ -5,21 +5,24 @@ Usage: ``python benchmarks/sentence_speed.py [--size 1MB] [--repeat 5] [--delta 
 For each generated text (``benchmarks/_text.py``: prose, Markdown, and a
 boundary-free stream) and each mode, three measurements in millions of
 characters per CPU second (``time.process_time``, so that other processes on a
-shared machine count less), the best of ``--repeat`` runs, the two modes
-interleaved run by run:
+shared machine count less), the best of ``--repeat`` rounds, the two modes
+run one after the other in each round:
 
 * ``whole``: ``split_text(text)`` (one scanner over the whole document);
 * ``stream``: a ``ChunkStream`` fed ``--delta``-character deltas, then closed
   (what a streaming validator pays);
 * ``stream/1``: the same on the first 100 000 characters in 1-character deltas.
 
-The last column is accurate / simple throughput (above 1.00: accurate is
-faster per character).
+The last column is accurate / simple speed (above 1.00: accurate is faster
+per character): the median over the rounds of each round's own ratio, with
+the lowest and highest.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -33,15 +36,35 @@ from _text import GENERATORS, deltas, parse_size
 from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker
 
 
-def best_rates(runs: dict[str, Callable[[], object]], chars: int, repeat: int) -> dict[str, float]:
-    """Best throughput of each run over ``repeat`` interleaved rounds, M chars/CPU s."""
+def paired_rates(
+    runs: dict[str, Callable[[], object]], chars: int, repeat: int
+) -> tuple[dict[str, float], float, float, float]:
+    """Best throughput of each run (M chars/CPU s) and the accurate/simple
+    speed ratio of each round, summarised as (median, lowest, highest).
+
+    The runs of one round follow each other, with the garbage collector off
+    (as ``timeit`` does), and each round's ratio comes from its own two runs:
+    on a shared machine whose speed drifts, the median of these paired ratios
+    is steadier than the ratio of two best times.
+    """
     best = dict.fromkeys(runs, float("inf"))
-    for _ in range(repeat):
-        for name, run in runs.items():
-            t0 = time.process_time()
-            run()
-            best[name] = min(best[name], time.process_time() - t0)
-    return {name: chars / max(t, 1e-9) / 1e6 for name, t in best.items()}
+    ratios = []
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            took = {}
+            for name, run in runs.items():
+                t0 = time.process_time()
+                run()
+                took[name] = max(time.process_time() - t0, 1e-9)
+                best[name] = min(best[name], took[name])
+            ratios.append(took["simple"] / took["accurate"])
+    finally:
+        if enabled:
+            gc.enable()
+    rates = {name: chars / max(t, 1e-9) / 1e6 for name, t in best.items()}
+    return rates, statistics.median(ratios), min(ratios), max(ratios)
 
 
 def stream(chunker: SentenceChunker, parts: list[str]) -> int:
@@ -60,7 +83,10 @@ def main() -> None:
     args = parser.parse_args()
     size = parse_size(args.size)
     modes = {m: SentenceChunker(mode=m) for m in ("simple", "accurate")}
-    print(f"size {size} characters, best of {args.repeat}, M chars per CPU second")
+    print(
+        f"size {size} characters, {args.repeat} rounds; M chars per CPU second (best);"
+        " acc/simple: median of the rounds' paired speed ratios [lowest-highest]"
+    )
     print(f"{'text':14s} {'measure':9s} {'simple':>8s} {'accurate':>9s} {'acc/simple':>11s}")
     for name, generate in GENERATORS.items():
         text = generate(size, 0)
@@ -73,13 +99,12 @@ def main() -> None:
             "stream/1": (len(small), lambda c, ones=ones: stream(c, ones)),  # type: ignore[misc]
         }
         for label, (chars, job) in jobs.items():
-            rates = best_rates(
+            rates, median, low, high = paired_rates(
                 {m: partial(job, c) for m, c in modes.items()}, chars, args.repeat
             )
-            ratio = rates["accurate"] / rates["simple"]
             print(
                 f"{name:14s} {label:9s} {rates['simple']:8.2f} {rates['accurate']:9.2f}"
-                f" {ratio:11.2f}"
+                f" {median:11.2f} [{low:.2f}-{high:.2f}]"
             )
 
 

@@ -66,7 +66,7 @@ again by the next delta; one further from it becomes *pending*, and its runs
 are scanned on from where the last delta stopped.  Ruled-out text is dropped,
 so ``feed`` is amortised O(len(delta)) and the window it keeps is bounded by
 :data:`LOOKBEHIND` plus a small slack plus the undecided text that is not a
-run.  A delta longer than 4096 characters is scanned in pieces of that size.
+run.  A delta longer than 2**20 characters is scanned in pieces of that size.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ LOOKBEHIND = 40
 _WORD_MAX = 32  # a longer word before a period is a plain word
 _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
-_PIECE = 4096  # longest text scanned in one step
+_PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _SLACK = 24  # the window is trimmed once this much of it can go
 # A candidate undecided within this many characters of the end of the window
 # is decided again from scratch by the next delta (cheaper than resuming; at
@@ -147,17 +147,6 @@ _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
-def _latin1(text: str) -> bool:
-    """Whether ``text`` holds no character above U+00FF (O(len(text)), fast)."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
@@ -198,11 +187,10 @@ def _list_marker(peek: str, j: int) -> bool:
 @lru_cache(maxsize=32)
 def _searches(
     long_abbreviations: frozenset[str], odd_ends: bool
-) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
-    cases; then the same two for text without characters above U+00FF, where
-    the regex engine skips ordinary text faster.
+    cases.
 
     ``long_abbreviations``: the abbreviations of four or more characters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
@@ -278,17 +266,17 @@ def _searches(
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
-    # Branches for characters of Latin-1 first, so that the searches for text
-    # without any other character (the narrow ones) number their groups alike.
-    narrow = [branch(".", period), branch("!", bang), branch("?", bang)]
-    wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
-    breaks = f"\n(?:{line}|(?!{_GOES_ON}))"
-    all_breaks = f"\n(?:{line}|)"
+    terminators = [
+        branch(".", period),
+        branch("!", bang),
+        branch("?", bang),
+        branch("\u2026", []),
+        branch("\u203d", []),
+    ]
+    cjk = sorted(_CJK_TERMS)
     return (
-        re.compile("|".join([*narrow, breaks, *wide])),
-        re.compile("|".join([*narrow, all_breaks, *wide])),
-        re.compile("|".join([*narrow, breaks])),
-        re.compile("|".join([*narrow, all_breaks])),
+        re.compile("|".join([*terminators, f"\n(?:{line}|(?!{_GOES_ON}))", *cjk])),
+        re.compile("|".join([*terminators, f"\n(?:{line}|)", *cjk])),
     )
 
 
@@ -316,9 +304,9 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last", "_narrow",
+        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
         "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat",
-        "_wide", "_word",
+        "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
@@ -327,9 +315,8 @@ class SentenceScanner(Scanner):
             frozenset(a for a in abbreviations if len(a) >= 4),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
-        self._find, self._find_all = self._wide = searches[:2]
-        self._narrow = searches[2:]
-        # What each group of the searches proves (the same groups in all four).
+        self._find, self._find_all = searches
+        # What each group of the searches proves (the same groups in both).
         self._kinds = _group_kinds(self._find)
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
@@ -623,27 +610,11 @@ class SentenceScanner(Scanner):
         return found or _NO_CUTS
 
     def _feed_long(self, delta: str) -> list[Cut]:
-        """Feed a long (or empty) delta in pieces of ``_PIECE`` characters, so
-        that trimming the window never copies much; with the narrow searches
-        when no character above U+00FF is in sight."""
-        narrow = _latin1(delta) and _latin1(self._buf)
-        if narrow:
-            self._use(self._narrow)
-        try:
-            cuts: list[Cut] = []
-            for k in range(0, len(delta), _PIECE):
-                cuts += self.feed(delta[k : k + _PIECE])
-        finally:
-            if narrow:
-                self._use(self._wide)
+        """Feed a delta longer than ``_PIECE`` (or an empty one) in pieces."""
+        cuts: list[Cut] = []
+        for k in range(0, len(delta), _PIECE):
+            cuts += self.feed(delta[k : k + _PIECE])
         return cuts
-
-    def _use(self, searches: tuple[re.Pattern[str], re.Pattern[str]]) -> None:
-        """Search with ``searches`` (``find``, ``find_all``) from now on."""
-        self._find, self._find_all = searches
-        self._search = self._find.search
-        if self._quiet is not None:
-            self._quiet = self._search
 
     def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""

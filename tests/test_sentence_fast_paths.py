@@ -46,11 +46,9 @@ ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe"], ["x)", "A4"]]
 
 def rules_only(
     long_abbreviations: frozenset[str], odd_ends: bool
-) -> tuple[re.Pattern[str], ...]:
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Searches that find the same candidates and settle none of them."""
-    find = re.compile(rules._LEAD + rules._AFTER)
-    find_all = re.compile(rules._LEAD + rules._AFTER_ALL)
-    return find, find_all, find, find_all
+    return re.compile(rules._LEAD + rules._AFTER), re.compile(rules._LEAD + rules._AFTER_ALL)
 
 
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
@@ -118,33 +116,21 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     assert fast == slow
 
 
-def latin1_grid() -> str:
-    """The grid's rows whose characters are all of Latin-1."""
-    return "\n\n".join(row for row in grid().split("\n\n") if rules._latin1(row))
-
 
 @pytest.mark.parametrize(
     "before", ["", "Stop\u3002", "Wait\u2026 "], ids=["none", "cjk", "ellipsis"]
 )
-def test_long_deltas_of_latin1_text_agree(before: str) -> None:
-    # A delta longer than _PIECE without characters above U+00FF is searched
-    # with the narrow searches, unless the window before it holds one; either
-    # way the layout is the one the rules give, streamed in short deltas.
-    text = "Then " + latin1_grid()[:200_000]  # a capital decides what came before
-    assert len(text) > 10 * rules._PIECE and rules._latin1(text)
+def test_a_long_delta_after_a_pending_candidate_agrees(before: str) -> None:
+    # A long delta (every row of the grid, in pieces when longer than _PIECE)
+    # after text that leaves a candidate undecided gives the layout that the
+    # rules give and that short deltas give.
+    text = "Then " + grid()  # a capital decides the candidate before it
     whole = list(streamed(SentenceChunker(), [before, text]))
     step = 997
     parts = [before] + [text[i : i + step] for i in range(0, len(text), step)]
     assert whole == list(streamed(SentenceChunker(), parts))
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "_PIECE", 4099)
+        assert whole == list(streamed(SentenceChunker(), [before, text]))
         patch.setattr(rules, "_searches", rules_only)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
-
-
-def test_the_narrow_searches_find_the_latin1_candidates() -> None:
-    wide, wide_all, narrow, narrow_all = rules._searches(frozenset(), False)
-    text = latin1_grid()[:100_000]
-    for a, b in ((wide, narrow), (wide_all, narrow_all)):
-        assert [(m.span(), m.lastindex) for m in a.finditer(text)] == [
-            (m.span(), m.lastindex) for m in b.finditer(text)
-        ]
