@@ -129,6 +129,15 @@ _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
 _TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
+# A terminator run at the end of the window that the rules cannot decide yet:
+# closers, then a partial footnote mark, whitespace running to the end, or
+# whitespace with at most one line break and at most _SKIP_MAX openers (the
+# rules skip them, then need the next token).
+_UNDECIDED = re.compile(
+    "[.!?\u2026\u203d]+(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*"
+    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
+    f"[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}})\\Z"
+)
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
@@ -358,35 +367,35 @@ class SentenceScanner(Scanner):
         base = self._base
         # ready: a search already done for the loop below (its result may be None).
         quiet = self._quiet
-        if quiet is None and self._ci < 0 and self._start is not None:
-            quiet = self._finder(buf, base).search
-        if quiet is None:
-            ready = False
-        else:
+        if quiet is not None:
+            # Nothing is pending; the chunk has begun, with no heading marker.
             m = quiet(buf, self._pos - base)
-            if m is not None and (
-                m.lastindex is not None
-                or (i := m.start()) < len(buf) - 2
-                or buf[i] not in _ASCII_TERMS
+            if m is None:
+                # Nothing to decide in this delta (the usual case).
+                self._cend = self._last
+                self._pos = keep = total
+            elif (
+                m.lastindex is None
+                and (i := m.start()) >= len(buf) - _DEFER
+                and _UNDECIDED.match(buf, i)
             ):
-                ready = True
+                # A terminator that what has not arrived decides (the rules
+                # below would defer it too).
+                self._pos = keep = base + i
             else:
-                if m is None:
-                    # Nothing to decide in this delta (the usual case).
-                    self._cend = self._last
-                    self._pos = total
-                else:
-                    # A terminator at the very end: what follows decides it
-                    # (the rules below would defer it too).
-                    self._pos = base + i
-                keep = self._pos - LOOKBEHIND
+                keep = -1
+            if keep >= 0:
+                keep -= LOOKBEHIND
                 if keep - base > _SLACK:
-                    if self._heading is None:
-                        self._trim(keep)
-                    else:
-                        self._buf = buf[keep - base :]
-                        self._base = keep
+                    self._buf = buf[keep - base :]
+                    self._base = keep
                 return _NO_CUTS
+            ready = True
+        elif self._ci < 0 and self._start is not None:
+            m = self._finder(buf, base).search(buf, self._pos - base)
+            ready = True
+        else:
+            ready = False
         n = len(buf)
         found: list[Cut] | None = None
         kinds = self._kinds

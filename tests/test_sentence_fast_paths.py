@@ -3,10 +3,11 @@
 ``sentence_rules._searches`` builds candidate searches whose named groups
 (cuts, blank lines, lower-case continuations, list markers, line breaks before
 a blank line) settle a candidate inside the search, without the rules in
-Python.  Here a scanner whose searches only find candidates (every decision
-taken by the rules) must give the same layout, whole and streamed: on random
-texts (hypothesis) and on a grid of every combination of a prefix, a word, a
-terminator, a gap and a next token.
+Python, and a terminator at the end of the window that the text so far cannot
+decide is deferred without them (``_UNDECIDED``).  Here a scanner whose
+searches only find candidates (every decision taken by the rules) must give the
+same layout, whole and streamed: on random texts (hypothesis) and on a grid of
+every combination of a prefix, a word, a terminator, a gap and a next token.
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def rules_only(
     return re.compile(rules._LEAD + rules._AFTER), re.compile(rules._LEAD + rules._AFTER_ALL)
 
 
+def rules_only_in(patch: pytest.MonkeyPatch) -> None:
+    """Make new scanners decide every candidate by the rules: searches that
+    settle none, and no early deferral of a terminator at the window's end."""
+    patch.setattr(rules, "_searches", rules_only)
+    patch.setattr(rules, "_UNDECIDED", re.compile("(?!)"))
+
+
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
     scanner = chunker.scanner()
     for part in parts:
@@ -75,7 +83,7 @@ def test_fast_paths_agree_with_the_rules(
     chunker = SentenceChunker()
     fast = layouts(chunker, text, parts)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rules, "_searches", rules_only)
+        rules_only_in(patch)
         slow = layouts(chunker, text, parts)
     assert fast == slow
 
@@ -111,7 +119,7 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     chunker = SentenceChunker()
     fast = layouts(chunker, text, parts)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rules, "_searches", rules_only)
+        rules_only_in(patch)
         slow = layouts(chunker, text, parts)
     assert fast == slow
 
@@ -132,5 +140,24 @@ def test_a_long_delta_after_a_pending_candidate_agrees(before: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(rules, "_PIECE", 4099)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
-        patch.setattr(rules, "_searches", rules_only)
+        rules_only_in(patch)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
+
+
+TAILS = [
+    ".", ". ", ".)", '." ', ".\n", ".\n\n", ".\n\n(", ".\n (", ". (", ". \u201c", "?! \u201c",
+    ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", "... ", "\u2026\n\n\u201c",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("tail", TAILS)
+def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(tail: str) -> None:
+    # The second delta reaches the scanner's first search (see _UNDECIDED): a
+    # run the text so far cannot decide is deferred, any other is decided now.
+    parts = ["First one. It ", "works" + tail]
+    text = "".join(parts)
+    fast = layouts(SentenceChunker(), text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert fast == layouts(SentenceChunker(), text, parts)
+    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
