@@ -314,7 +314,7 @@ class SentenceScanner(Scanner):
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
-        "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_total", "_wat",
+        "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_wat",
         "_word",
     )  # fmt: skip
 
@@ -332,7 +332,6 @@ class SentenceScanner(Scanner):
         self._pos = 0  # absolute offset where the search resumes
         self._start: int | None = None  # absolute start of the chunk content
         self._cend = 0  # absolute end of the content before self._pos
-        self._total = 0
         self._last = 0  # absolute end of the last non-whitespace character
         self._heading: bool | None = None  # does the chunk open with "# "?
         # The pending candidate (decided across deltas): offset or -1, kind,
@@ -355,16 +354,15 @@ class SentenceScanner(Scanner):
     # -- driving -----------------------------------------------------------
 
     def feed(self, delta: str) -> list[Cut]:
-        size = len(delta)
-        if size > _PIECE or not size:
+        if not delta or len(delta) > _PIECE:
             return self._feed_long(delta)
-        total = self._total = self._total + size
+        buf = self._buf = self._buf + delta
+        base = self._base
+        total = base + len(buf)
         if not delta[-1].isspace():
             self._last = total
         elif stripped := len(delta.rstrip()):
-            self._last = total - size + stripped
-        buf = self._buf = self._buf + delta
-        base = self._base
+            self._last = total - len(delta) + stripped
         # ready: a search already done for the loop below (its result may be None).
         quiet = self._quiet
         if quiet is not None:
@@ -373,22 +371,20 @@ class SentenceScanner(Scanner):
             if m is None:
                 # Nothing to decide in this delta (the usual case).
                 self._cend = self._last
-                self._pos = keep = total
-            elif (
+                self._pos = total
+                keep = total - LOOKBEHIND
+                if keep - base > _SLACK:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+                return _NO_CUTS
+            if (
                 m.lastindex is None
                 and (i := m.start()) >= len(buf) - _DEFER
                 and _UNDECIDED.match(buf, i)
             ):
                 # A terminator that what has not arrived decides (the rules
-                # below would defer it too).
-                self._pos = keep = base + i
-            else:
-                keep = -1
-            if keep >= 0:
-                keep -= LOOKBEHIND
-                if keep - base > _SLACK:
-                    self._buf = buf[keep - base :]
-                    self._base = keep
+                # below would defer it too); the window is trimmed next time.
+                self._pos = base + i
                 return _NO_CUTS
             ready = True
         elif self._ci < 0 and self._start is not None:
@@ -397,18 +393,22 @@ class SentenceScanner(Scanner):
         else:
             ready = False
         n = len(buf)
-        found: list[Cut] | None = None
+        found: list[Cut] = []
         kinds = self._kinds
         while True:
-            if self._ci >= 0:
-                try:
-                    verdict = self._decide()
-                except _NeedMore:
-                    break
-                self._ci = -1
-                if verdict is None:
-                    continue
+            if ready:
+                ready = False
+                pos = self._pos
             else:
+                if self._ci >= 0:
+                    try:
+                        verdict = self._decide()
+                    except _NeedMore:
+                        break
+                    self._ci = -1
+                    if verdict is not None:
+                        self._emit(found, *verdict)
+                    continue
                 pos = self._pos
                 if self._start is None:
                     m = _CONTENT.search(buf, pos - base)
@@ -417,187 +417,182 @@ class SentenceScanner(Scanner):
                         break
                     pos = self._start = self._pos = self._cend = base + m.start()
                     self._heading = None
-                if ready:
-                    ready = False
-                else:
-                    finder = self._find if self._heading is False else self._finder(buf, base)
-                    m = finder.search(buf, pos - base)
-                if m is None:
-                    if self._last > pos:  # some content in [pos, total)
-                        self._cend = self._last
-                    self._pos = total
-                    break
-                g = m.lastindex or 0
-                kind = kinds[g]
-                if (kind == 3 or kind == 4) and self._heading is not False:
-                    # Not a boundary, in a chunk that may end at a line break.
-                    self._pos = base + m.end()
-                    self._cend = base + m.start(g)
-                    continue
-                if kind and (kind != 5 or m.start() > pos - base):
-                    # Decided by the search (see _searches), in a row while the
-                    # chunk cannot open with a heading marker: "cut" cuts (the
-                    # next chunk opens with an opener, a capital or a digit),
-                    # "skip" and "mark" skip, "blank" and "line" cut ("line"
-                    # only after content searched here: at pos, the content's
-                    # end lies before pos and the rules below find it).
-                    if found is None:
-                        found = []
-                    start = self._start
-                    cend = self._cend
-                    append = found.append
-                    search = self._search
-                    while True:
-                        end = m.end()
-                        if kind == 1:
-                            stop = base + end
-                            append(Cut(start, base + m.start(g), stop))
-                            start = cend = stop
-                        elif kind == 3 or kind == 4:
-                            cend = base + m.start(g)
-                        else:
-                            stop = base + end
-                            chunk_end = m.start(g) if kind == 2 else m.start()
-                            append(Cut(start, base + chunk_end, stop))
-                            start = cend = stop
-                            if buf[end] == "#":
-                                # The next chunk may open with a heading marker.
-                                heading = None
-                                m = None
-                                break
-                        m = search(buf, end)
-                        if m is None:
-                            # Nothing left to decide in this delta (the usual end).
-                            if self._last > base + end:
-                                cend = self._last
-                            self._start = start
-                            self._cend = cend
-                            self._heading = False
-                            self._pos = total
-                            keep = total - LOOKBEHIND
-                            if keep - base > _SLACK:
-                                self._buf = buf[keep - base :]
-                                self._base = keep
-                            self._quiet = search
-                            return found
-                        g = m.lastindex or 0
-                        kind = kinds[g]
-                        if not kind:
-                            heading = False
-                            break
-                    self._start = start
-                    self._cend = cend
-                    self._heading = heading
-                    if heading is None:
-                        self._pos = base + end
-                        continue
-                    self._pos = base + end
-                    ready = True
-                    continue
-                i = m.start()
-                char = buf[i]
-                if char in _ASCII_TERMS:
-                    if i >= n - 2:
-                        # What may follow (whitespace, a terminator, a closer or
-                        # "[") is still open: the rules below would defer too.
-                        self._pos = base + i
-                        break
-                else:
-                    if char == "\n":
-                        # (Searched with _AFTER, such a line break is never found.)
-                        if (
-                            self._heading is None
-                            and _LINE_GOES_ON.match(buf, i)
-                            and not self._is_heading()
-                        ):
-                            self._pos = base + i + 1
-                            continue
-                        # A line break, when the next line is in sight.
-                        self._advance_content(base + i)
-                        e = _WS_RUN.match(buf, i).end()  # type: ignore[union-attr]
-                        try:
-                            if e == n:
-                                raise IndexError
-                            if (
-                                buf.count("\n", i, e) >= 2
-                                or self._is_heading()
-                                or _list_marker(buf, e)
-                            ):
-                                cut = (self._cend, base + e)
-                            else:
-                                self._pos = base + e
-                                continue
-                        except IndexError:
-                            if n - i <= _DEFER:
-                                self._pos = base + i
-                                break
-                            self._open(base + i, char)
-                            continue
-                        found = self._emit(found, *cut)
-                        continue
-                    self._open(base + i, char)
-                    continue
-                after = buf[i + 1 : i + 2]
-                if after.isspace():
-                    # A one-character run with no closers (the usual case).
-                    a = b = i + 1
-                    if after == " " and i + 2 < n and not buf[i + 2].isspace():
-                        e = i + 2
-                        newlines = 0
+                finder = self._find if self._heading is False else self._finder(buf, base)
+                m = finder.search(buf, pos - base)
+            if m is None:
+                if self._last > pos:  # some content in [pos, total)
+                    self._cend = self._last
+                self._pos = total
+                break
+            g = m.lastindex or 0
+            kind = kinds[g]
+            if (kind == 3 or kind == 4) and self._heading is not False:
+                # Not a boundary, in a chunk that may end at a line break.
+                self._pos = base + m.end()
+                self._cend = base + m.start(g)
+                continue
+            if kind and (kind != 5 or m.start() > pos - base):
+                # Decided by the search (see _searches), in a row while the
+                # chunk cannot open with a heading marker: "cut" cuts (the
+                # next chunk opens with an opener, a capital or a digit),
+                # "skip" and "mark" skip, "blank" and "line" cut ("line"
+                # only after content searched here: at pos, the content's
+                # end lies before pos and the rules below find it).
+                start: int = self._start  # type: ignore[assignment]
+                cend = self._cend
+                append = found.append
+                search = self._search
+                while True:
+                    end = m.end()
+                    if kind == 1:
+                        stop = base + end
+                        append(Cut(start, base + m.start(g), stop))
+                        start = cend = stop
+                    elif kind == 3 or kind == 4:
+                        cend = base + m.start(g)
                     else:
-                        e = _WS_RUN.match(buf, b).end()  # type: ignore[union-attr]
+                        stop = base + end
+                        chunk_end = m.start(g) if kind == 2 else m.start()
+                        append(Cut(start, base + chunk_end, stop))
+                        start = cend = stop
+                        if buf[end] == "#":
+                            # The next chunk may open with a heading marker.
+                            heading = None
+                            m = None
+                            break
+                    m = search(buf, end)
+                    if m is None:
+                        # Nothing left to decide in this delta (the usual end).
+                        if self._last > base + end:
+                            cend = self._last
+                        self._start = start
+                        self._cend = cend
+                        self._heading = False
+                        self._pos = total
+                        keep = total - LOOKBEHIND
+                        if keep - base > _SLACK:
+                            self._buf = buf[keep - base :]
+                            self._base = keep
+                        self._quiet = search
+                        return found
+                    g = m.lastindex or 0
+                    kind = kinds[g]
+                    if not kind:
+                        heading = False
+                        break
+                self._start = start
+                self._cend = cend
+                self._heading = heading
+                if heading is None:
+                    self._pos = base + end
+                    continue
+                self._pos = base + end
+                ready = True
+                continue
+            i = m.start()
+            char = buf[i]
+            if char in _ASCII_TERMS:
+                if i >= n - 2:
+                    # What may follow (whitespace, a terminator, a closer or
+                    # "[") is still open: the rules below would defer too.
+                    self._pos = base + i
+                    break
+            else:
+                if char == "\n":
+                    # (Searched with _AFTER, such a line break is never found.)
+                    if (
+                        self._heading is None
+                        and _LINE_GOES_ON.match(buf, i)
+                        and not self._is_heading()
+                    ):
+                        self._pos = base + i + 1
+                        continue
+                    # A line break, when the next line is in sight.
+                    self._advance_content(base + i)
+                    e = _WS_RUN.match(buf, i).end()  # type: ignore[union-attr]
+                    try:
                         if e == n:
-                            if n - i <= _DEFER:
-                                self._pos = base + i
-                                break
-                            self._open(base + i, char)
+                            raise IndexError
+                        if (
+                            buf.count("\n", i, e) >= 2
+                            or self._is_heading()
+                            or _list_marker(buf, e)
+                        ):
+                            cut = (self._cend, base + e)
+                        else:
+                            self._pos = base + e
                             continue
-                        newlines = buf.count("\n", b, e)
-                    bang = char != "." and char != "\u2026"
-                    ellipsis = char == "\u2026"
-                    dots = 1 if char == "." else 0
-                else:
-                    t = _TAIL.match(buf, i)
-                    assert t is not None
-                    e = t.end()
-                    b = t.end(2)
-                    if e == n or buf[b] == "[":
-                        if n - i <= _DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
+                    except IndexError:
+                        if n - i <= _DEFER:
                             self._pos = base + i
                             break
                         self._open(base + i, char)
                         continue
-                    if e == b:
-                        self._pos = base + b
+                    self._emit(found, *cut)
+                    continue
+                self._open(base + i, char)
+                continue
+            after = buf[i + 1 : i + 2]
+            if after.isspace():
+                # A one-character run with no closers (the usual case).
+                a = b = i + 1
+                if after == " " and i + 2 < n and not buf[i + 2].isspace():
+                    e = i + 2
+                    newlines = 0
+                else:
+                    e = _WS_RUN.match(buf, b).end()  # type: ignore[union-attr]
+                    if e == n:
+                        if n - i <= _DEFER:
+                            self._pos = base + i
+                            break
+                        self._open(base + i, char)
                         continue
-                    run = t.group(1)
-                    bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
-                    dots = 1 if run == "." else run.count(".")
-                    ellipsis = dots > 1 or "\u2026" in run
                     newlines = buf.count("\n", b, e)
-                    a = t.end(1)
-                try:
-                    ends = newlines >= 2 or (
-                        self._next_starts(buf, e, base + i, b > a, bang, ellipsis)
-                        or (newlines > 0 and _list_marker(buf, e))
-                    )
-                except IndexError:
-                    if n - i <= _DEFER:
+                bang = char != "." and char != "\u2026"
+                ellipsis = char == "\u2026"
+                dots = 1 if char == "." else 0
+            else:
+                t = _TAIL.match(buf, i)
+                assert t is not None
+                e = t.end()
+                b = t.end(2)
+                if e == n or buf[b] == "[":
+                    if n - i <= _DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
                         self._pos = base + i
                         break
                     self._open(base + i, char)
-                    self._phase = _DECIDE
-                    self._a, self._b, self._e = base + a, base + b, base + e
-                    self._scan = self._e
-                    self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
-                    self._newlines = newlines
-                    break
-                if not ends:
-                    self._pos = base + e
-                    self._cend = base + b
                     continue
-                verdict = (base + b, base + e)
-            found = self._emit(found, *verdict)
+                if e == b:
+                    self._pos = base + b
+                    continue
+                run = t.group(1)
+                bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
+                dots = 1 if run == "." else run.count(".")
+                ellipsis = dots > 1 or "\u2026" in run
+                newlines = buf.count("\n", b, e)
+                a = t.end(1)
+            try:
+                ends = newlines >= 2 or (
+                    self._next_starts(buf, e, base + i, b > a, bang, ellipsis)
+                    or (newlines > 0 and _list_marker(buf, e))
+                )
+            except IndexError:
+                if n - i <= _DEFER:
+                    self._pos = base + i
+                    break
+                self._open(base + i, char)
+                self._phase = _DECIDE
+                self._a, self._b, self._e = base + a, base + b, base + e
+                self._scan = self._e
+                self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
+                self._newlines = newlines
+                break
+            if not ends:
+                self._pos = base + e
+                self._cend = base + b
+                continue
+            verdict = (base + b, base + e)
+            self._emit(found, *verdict)
         if self._ci >= 0:
             keep = self._scan - LOOKBEHIND
             if keep - base > _SLACK:
@@ -625,14 +620,11 @@ class SentenceScanner(Scanner):
             cuts += self.feed(delta[k : k + _PIECE])
         return cuts
 
-    def _emit(self, found: list[Cut] | None, end: int, stop: int) -> list[Cut]:
+    def _emit(self, found: list[Cut], end: int, stop: int) -> None:
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
-        if found is None:
-            found = []
         found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
         self._start = self._pos = self._cend = stop
         self._heading = None
-        return found
 
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:
