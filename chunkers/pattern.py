@@ -276,7 +276,11 @@ class RegexChunker(ChunkingStrategy):
     ``flush`` returns it without trailing separators, or ``[]`` when it holds
     no chunk.  If the text ends before separators near its end were accepted,
     the final fragment spans them (``a(?:bc)?`` on ``1abc2ab``: ``["1", "2ab"]``,
-    since that ``a`` could still have become ``abc``).
+    since that ``a`` could still have become ``abc``): ``split`` sees a text, not
+    the end of a stream, and ``flush`` returns what ``split`` withheld as one
+    fragment (the contract), so only a separator that can still grow when the
+    text stops is affected; ``re.split`` semantics at the very end would make
+    ``split_text`` disagree with streaming.
 
     Cost.  Attempts settled by a stopper or by the reach are never made again,
     so on text with stoppers (any prose, for the usual separators) or with a
