@@ -35,3 +35,11 @@ def stream(chunker: ChunkingStrategy | SplitFlush, deltas: list[str]) -> list[Pi
         assert [p.chunk for p in pieces] == chunker.split(text)
     pieces += cs.close()
     return pieces
+
+
+def last_delta_completes(chunker: ChunkingStrategy | SplitFlush | str, deltas: list[str]) -> bool:
+    """Whether the last delta completes a chunk when the deltas are streamed."""
+    stream = ChunkStream(chunker)
+    for delta in deltas[:-1]:
+        stream.feed(delta)
+    return bool(stream.feed(deltas[-1]))

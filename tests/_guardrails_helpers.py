@@ -33,7 +33,9 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from guardrails import AsyncGuard, Guard
+from guardrails.errors import ValidationError
 from guardrails.validator_base import Validator, register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 from hypothesis import strategies as st
@@ -160,6 +162,15 @@ async def arun(guard: Any, deltas: Sequence[Any], *, guarded: bool = True) -> li
 def joined(outcomes: Iterable[Any]) -> str:
     """The ``validated_output`` of ``outcomes`` joined (``None`` counts as empty)."""
     return "".join(o.validated_output or "" for o in outcomes)
+
+
+def released_before(guard: Any, deltas: list[str], *, guarded: bool = True) -> str:
+    """The text released before the stream raised ``ValidationError``."""
+    outcomes = []
+    with pytest.raises(ValidationError):
+        for outcome in stream(guard, deltas, guarded=guarded):
+            outcomes.append(outcome)
+    return joined(outcomes)
 
 
 @st.composite

@@ -11,6 +11,7 @@ import contextvars
 from typing import Any
 
 import pytest
+from _chunking_helpers import last_delta_completes
 from _guardrails_helpers import (
     Ban,
     History,
@@ -73,16 +74,8 @@ def test_stream_and_batch_agree_on_verdict_and_fix(data: st.DataObject) -> None:
     # chunk (regression 3); otherwise the plain path stops at the last chunk.
     assert fixed.startswith(plain)
     assert plain_failed <= failed
-    if not deltas or not _completes(chunker, deltas):
+    if not deltas or not last_delta_completes(chunker, deltas):
         assert (plain, plain_failed) == (fixed, failed)
-
-
-def _completes(chunker: str, deltas: list[str]) -> bool:
-    """Whether the last delta completes a chunk when the deltas are streamed."""
-    stream = ChunkStream(chunker)
-    for delta in deltas[:-1]:
-        stream.feed(delta)
-    return bool(stream.feed(deltas[-1]))
 
 
 def test_batch_validate_chunks_like_a_stream() -> None:

@@ -23,17 +23,18 @@ import functools
 from typing import Any
 
 import pytest
+from _chunking_helpers import last_delta_completes
 from _guardrails_helpers import (
     Record,
     arun,
     guard_with,
     joined,
     openai_chunks,
+    released_before,
     run,
     slicings,
     stream,
 )
-from guardrails.errors import ValidationError
 from guardrails.validator_base import register_validator
 from guardrails_ai.lowercase import LowerCase
 from guardrails_ai.types import ValidationResult
@@ -41,7 +42,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.adapters import with_chunker
-from guardrails_ai.chunkwise.chunkers import ChunkStream, limit, resolve_chunker
+from guardrails_ai.chunkwise.chunkers import limit, resolve_chunker
 
 MAX = 20
 LIMITED = limit("sentence", max_chars=MAX)
@@ -68,14 +69,6 @@ def finish_marked(deltas: list[str]) -> list[Any]:
     chunks = openai_chunks(deltas)[:-1]
     chunks[-1].choices[0].finish_reason = "stop"
     return chunks
-
-
-def released_until_error(guard: Any, deltas: list[str]) -> str:
-    outcomes = []
-    with pytest.raises(ValidationError):
-        for outcome in stream(guard, deltas, guarded=False):
-            outcomes.append(outcome)
-    return joined(outcomes)
 
 
 def test_the_chunker_used_here_cuts_long_sentences() -> None:
@@ -142,7 +135,7 @@ def test_one_delta_noop_path_validates_every_complete_chunk_once() -> None:
 def test_one_delta_exception_path_raises_on_a_later_sentence() -> None:
     text = "1 fine here. 2 fine. 3 Not fine. 4 tail"
     validator = with_chunker(SeenLowerCase(on_fail="exception"), LIMITED)
-    assert released_until_error(guard_with(validator), [text]) == ""
+    assert released_before(guard_with(validator), [text], guarded=False) == ""
     assert validator.seen == ["1 fine here.", "2 fine.", "3 Not fine."]
     stock = SeenLowerCase(on_fail="exception")
     assert joined(run(guard_with(stock), [text], guarded=False)) == text  # never sees "Not"
@@ -151,7 +144,7 @@ def test_one_delta_exception_path_raises_on_a_later_sentence() -> None:
 def test_exception_path_releases_earlier_deltas_only() -> None:
     validator = with_chunker(SeenLowerCase(on_fail="exception"), LIMITED)
     deltas = ["1 fine here. ", "2 fine. 3 Not fine. 4", " tail"]
-    assert released_until_error(guard_with(validator), deltas) == deltas[0]
+    assert released_before(guard_with(validator), deltas, guarded=False) == deltas[0]
     assert validator.seen == ["1 fine here.", "2 fine.", "3 Not fine."]
 
 
@@ -195,19 +188,12 @@ def test_chunks_seen_are_the_chunkers_for_any_slicing(data: st.DataObject) -> No
     del validator.seen[:]
 
     out = joined(run(guard, finish_marked(deltas) if marked else deltas, guarded=False))
-    if marked or not _last_delta_completes(chunker, deltas):
+    if marked or not last_delta_completes(chunker, deltas):
         assert validator.seen == chunker.split_text(text)
         assert out == text.lower()
     else:  # pinned runner behaviour (regression 3): the fragment is dropped
         assert validator.seen == chunker.split(text)
         assert out == text[: chunker.locate(text).tail].lower()
-
-
-def _last_delta_completes(chunker: Any, deltas: list[str]) -> bool:
-    stream = ChunkStream(chunker)
-    for delta in deltas[:-1]:
-        stream.feed(delta)
-    return bool(stream.feed(deltas[-1]))
 
 
 # -- (3) interleaved streams through one instance ------------------------------------

@@ -21,10 +21,10 @@ from _guardrails_helpers import (
     arun,
     guard_with,
     joined,
+    released_before,
     run,
     stream,
 )
-from guardrails.errors import ValidationError
 from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
 
 TEXT = "Hello there. How are you? I am fine! Thanks for asking. Bye"
@@ -33,15 +33,6 @@ DELTAS3 = [TEXT[i : i + 3] for i in range(0, len(TEXT), 3)]
 
 #: Why a defect cannot be fixed by a validator on the plain path.
 RUNNER = "guardrails-ai 0.11 runner defect, not fixable validator-side"
-
-
-def released_before(guard: object, deltas: list[str], *, guarded: bool = True) -> str:
-    """The text released before the stream raised ``ValidationError``."""
-    outcomes = []
-    with pytest.raises(ValidationError):
-        for outcome in stream(guard, deltas, guarded=guarded):
-            outcomes.append(outcome)
-    return joined(outcomes)
 
 
 # -- 1. the default chunking drops the whitespace after a boundary ------------------
