@@ -377,24 +377,33 @@ class SentenceScanner(Scanner):
                     self._buf = buf[keep - base :]
                     self._base = keep
                 return _NO_CUTS
-            if (
-                m.lastindex is None
-                and (i := m.start()) >= len(buf) - _DEFER
-                and _UNDECIDED.match(buf, i)
-            ):
-                # A terminator that what has not arrived decides (the rules
-                # below would defer it too); the window is trimmed next time.
-                self._pos = base + i
-                return _NO_CUTS
-            ready = True
+            g = m.lastindex
+            if g is None:
+                if (i := m.start()) >= len(buf) - _DEFER and _UNDECIDED.match(buf, i):
+                    # A terminator that what has not arrived decides (the rules
+                    # below would defer it too); the window is trimmed next time.
+                    self._pos = base + i
+                    return _NO_CUTS
+                found: list[Cut] = []
+                ready = True
+            elif (kind := self._kinds[g]) != 5 or m.start() > self._pos - base:
+                found = []
+                step = self._run(found, buf, base, total, m, g, kind)
+                if step is True:
+                    return found
+                if step is not False:
+                    m = step
+                ready = step is not False
+            else:
+                found = []
+                ready = True
         elif self._ci < 0 and self._start is not None:
             m = self._finder(buf, base).search(buf, self._pos - base)
+            found = []
             ready = True
         else:
+            found = []
             ready = False
-        n = len(buf)
-        found: list[Cut] = []
-        kinds = self._kinds
         while True:
             if ready:
                 ready = False
@@ -425,72 +434,23 @@ class SentenceScanner(Scanner):
                 self._pos = total
                 break
             g = m.lastindex or 0
-            kind = kinds[g]
+            kind = self._kinds[g]
             if (kind == 3 or kind == 4) and self._heading is not False:
                 # Not a boundary, in a chunk that may end at a line break.
                 self._pos = base + m.end()
                 self._cend = base + m.start(g)
                 continue
             if kind and (kind != 5 or m.start() > pos - base):
-                # Decided by the search (see _searches), in a row while the
-                # chunk cannot open with a heading marker: "cut" cuts (the
-                # next chunk opens with an opener, a capital or a digit),
-                # "skip" and "mark" skip, "blank" and "line" cut ("line"
-                # only after content searched here: at pos, the content's
-                # end lies before pos and the rules below find it).
-                start: int = self._start  # type: ignore[assignment]
-                cend = self._cend
-                append = found.append
-                search = self._search
-                while True:
-                    end = m.end()
-                    if kind == 1:
-                        stop = base + end
-                        append(Cut(start, base + m.start(g), stop))
-                        start = cend = stop
-                    elif kind == 3 or kind == 4:
-                        cend = base + m.start(g)
-                    else:
-                        stop = base + end
-                        chunk_end = m.start(g) if kind == 2 else m.start()
-                        append(Cut(start, base + chunk_end, stop))
-                        start = cend = stop
-                        if buf[end] == "#":
-                            # The next chunk may open with a heading marker.
-                            heading = None
-                            m = None
-                            break
-                    m = search(buf, end)
-                    if m is None:
-                        # Nothing left to decide in this delta (the usual end).
-                        if self._last > base + end:
-                            cend = self._last
-                        self._start = start
-                        self._cend = cend
-                        self._heading = False
-                        self._pos = total
-                        keep = total - LOOKBEHIND
-                        if keep - base > _SLACK:
-                            self._buf = buf[keep - base :]
-                            self._base = keep
-                        self._quiet = search
-                        return found
-                    g = m.lastindex or 0
-                    kind = kinds[g]
-                    if not kind:
-                        heading = False
-                        break
-                self._start = start
-                self._cend = cend
-                self._heading = heading
-                if heading is None:
-                    self._pos = base + end
-                    continue
-                self._pos = base + end
-                ready = True
+                step = self._run(found, buf, base, total, m, g, kind)
+                if step is True:
+                    return found
+                if step is not False:
+                    m = step
+                    ready = True
                 continue
             i = m.start()
             char = buf[i]
+            n = len(buf)
             if char in _ASCII_TERMS:
                 if i >= n - 2:
                     # What may follow (whitespace, a terminator, a closer or
@@ -612,6 +572,75 @@ class SentenceScanner(Scanner):
             else None
         )
         return found or _NO_CUTS
+
+    def _run(
+        self,
+        found: list[Cut],
+        buf: str,
+        base: int,
+        total: int,
+        m: re.Match[str],
+        g: int,
+        kind: int,
+    ) -> re.Match[str] | bool:
+        """Apply what the searches proved (see ``_searches``), from ``m`` (its
+        group ``g`` proving ``kind``) on, in a row while the chunk cannot open
+        with a heading marker: "cut" cuts (the next chunk opens with an opener,
+        a capital or a digit), "skip" and "mark" skip, "blank" and "line" cut.
+
+        Returns ``True`` when nothing is left to decide in this delta (the
+        window is trimmed, the next delta's first search set); ``False`` when
+        the next chunk may open with a heading marker (to be searched from
+        ``self._pos`` with ``_finder``); else the next match, which the rules
+        decide.
+        """
+        start: int = self._start  # type: ignore[assignment]
+        cend = self._cend
+        append = found.append
+        search = self._search
+        kinds = self._kinds
+        while True:
+            end = m.end()
+            if kind == 1:
+                stop = base + end
+                append(Cut(start, base + m.start(g), stop))
+                start = cend = stop
+            elif kind == 3 or kind == 4:
+                cend = base + m.start(g)
+            else:
+                stop = base + end
+                append(Cut(start, base + (m.start(g) if kind == 2 else m.start()), stop))
+                start = cend = stop
+                if buf[end] == "#":
+                    self._start = start
+                    self._cend = cend
+                    self._heading = None
+                    self._pos = stop
+                    return False
+            following = search(buf, end)
+            if following is None:
+                # Nothing left to decide in this delta (the usual end).
+                if self._last > base + end:
+                    cend = self._last
+                self._start = start
+                self._cend = cend
+                self._heading = False
+                self._pos = total
+                keep = total - LOOKBEHIND
+                if keep - base > _SLACK:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+                self._quiet = search
+                return True
+            m = following
+            g = m.lastindex or 0
+            kind = kinds[g]
+            if not kind:
+                self._start = start
+                self._cend = cend
+                self._heading = False
+                self._pos = base + end
+                return m
 
     def _feed_long(self, delta: str) -> list[Cut]:
         """Feed a delta longer than ``_PIECE`` (or an empty one) in pieces."""
