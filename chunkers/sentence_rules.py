@@ -283,8 +283,10 @@ def _searches(
         branch("\u203d", []),
     ]
     cjk = sorted(_CJK_TERMS)
+    # (A line that goes on starts with no whitespace, so it rules out the blank
+    # line after it too: that test comes first, where most line breaks fail.)
     return (
-        re.compile("|".join([*terminators, f"\n(?:{line}|(?!{_GOES_ON}))", *cjk])),
+        re.compile("|".join([*terminators, f"\n(?!{_GOES_ON})(?:{line}|)", *cjk])),
         re.compile("|".join([*terminators, f"\n(?:{line}|)", *cjk])),
     )
 
@@ -372,8 +374,8 @@ class SentenceScanner(Scanner):
                 # Nothing to decide in this delta (the usual case).
                 self._cend = self._last
                 self._pos = total
-                keep = total - LOOKBEHIND
-                if keep - base > _SLACK:
+                if len(buf) > LOOKBEHIND + _SLACK:
+                    keep = total - LOOKBEHIND
                     self._buf = buf[keep - base :]
                     self._base = keep
                 return _NO_CUTS
