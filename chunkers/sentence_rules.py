@@ -88,6 +88,7 @@ _WORD_MAX = 32  # a longer word before a period is a plain word
 _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
+_LONG = 4096  # a longer delta may be searched with the narrow searches
 _SLACK = 24  # the window is trimmed once this much of it can go
 # A candidate undecided within this many characters of the end of the window
 # is decided again from scratch by the next delta (cheaper than resuming; at
@@ -156,6 +157,17 @@ _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
+def _latin1(text: str) -> bool:
+    """Whether ``text`` holds no character above U+00FF (fast; O(len(text)))."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
@@ -196,10 +208,12 @@ def _list_marker(peek: str, j: int) -> bool:
 @lru_cache(maxsize=32)
 def _searches(
     long_abbreviations: frozenset[str], odd_ends: bool
-) -> tuple[re.Pattern[str], re.Pattern[str]]:
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
-    cases.
+    cases; then the same two for text without characters above U+00FF, whose
+    smaller set of leading characters the regex engine tests faster (about 4%
+    of a scan through text without candidates, measured).
 
     ``long_abbreviations``: the abbreviations of four or more characters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
@@ -275,19 +289,19 @@ def _searches(
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
-    terminators = [
-        branch(".", period),
-        branch("!", bang),
-        branch("?", bang),
-        branch("\u2026", []),
-        branch("\u203d", []),
-    ]
-    cjk = sorted(_CJK_TERMS)
+    line_breaks = f"\n(?!{_GOES_ON})(?:{line}|)"
+    all_line_breaks = f"\n(?:{line}|)"
+    # The branches of Latin-1 characters first, so that the narrow searches
+    # (for text without any other character) number their groups alike.
+    narrow = [branch(".", period), branch("!", bang), branch("?", bang)]
+    wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
-        re.compile("|".join([*terminators, f"\n(?!{_GOES_ON})(?:{line}|)", *cjk])),
-        re.compile("|".join([*terminators, f"\n(?:{line}|)", *cjk])),
+        re.compile("|".join([*narrow, line_breaks, *wide])),
+        re.compile("|".join([*narrow, all_line_breaks, *wide])),
+        re.compile("|".join([*narrow, line_breaks])),
+        re.compile("|".join([*narrow, all_line_breaks])),
     )
 
 
@@ -316,8 +330,8 @@ class SentenceScanner(Scanner):
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
-        "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search", "_start", "_wat",
-        "_word",
+        "_long", "_narrow", "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search",
+        "_start", "_wat", "_wide", "_word",
     )  # fmt: skip
 
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
@@ -326,8 +340,10 @@ class SentenceScanner(Scanner):
             frozenset(a for a in abbreviations if len(a) >= 4),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
-        self._find, self._find_all = searches
-        # What each group of the searches proves (the same groups in both).
+        self._find, self._find_all = self._wide = searches[:2]
+        self._narrow = searches[2:]
+        self._long = False  # feeding the pieces of a long delta
+        # What each group of the searches proves (the same groups in all four).
         self._kinds = _group_kinds(self._find)
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
@@ -356,7 +372,7 @@ class SentenceScanner(Scanner):
     # -- driving -----------------------------------------------------------
 
     def feed(self, delta: str) -> list[Cut]:
-        if not delta or len(delta) > _PIECE:
+        if not delta or (len(delta) > _LONG and not self._long):
             return self._feed_long(delta)
         buf = self._buf = self._buf + delta
         base = self._base
@@ -645,11 +661,31 @@ class SentenceScanner(Scanner):
                 return m
 
     def _feed_long(self, delta: str) -> list[Cut]:
-        """Feed a delta longer than ``_PIECE`` (or an empty one) in pieces."""
-        cuts: list[Cut] = []
-        for k in range(0, len(delta), _PIECE):
-            cuts += self.feed(delta[k : k + _PIECE])
+        """Feed an empty delta, or a long one: in pieces of ``_PIECE``
+        characters (bounding the window), with the narrow searches when
+        neither the delta nor the window holds a character above U+00FF."""
+        if not delta:
+            return _NO_CUTS
+        narrow = _latin1(delta) and _latin1(self._buf)
+        self._long = True
+        if narrow:
+            self._use(self._narrow)
+        try:
+            cuts: list[Cut] = []
+            for k in range(0, len(delta), _PIECE):
+                cuts += self.feed(delta[k : k + _PIECE])
+        finally:
+            self._long = False
+            if narrow:
+                self._use(self._wide)
         return cuts
+
+    def _use(self, searches: tuple[re.Pattern[str], re.Pattern[str]]) -> None:
+        """Search with ``searches`` (``find``, ``find_all``) from now on."""
+        self._find, self._find_all = searches
+        self._search = self._find.search
+        if self._quiet is not None:
+            self._quiet = self._search
 
     def _emit(self, found: list[Cut], end: int, stop: int) -> None:
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""

@@ -251,7 +251,7 @@ def slices(text: str, cuts: list[int]) -> list[str]:
 def test_delta_invariance_and_lossless(window: str, text: str, cuts: list[int]) -> None:
     # "small": the window is trimmed after every delta, long deltas are
     # scanned in 5-character pieces.
-    patch = {"_SLACK": 0, "_PIECE": 5} if window == "small" else {}
+    patch = {"_SLACK": 0, "_PIECE": 5, "_LONG": 5} if window == "small" else {}
     saved = {k: getattr(rules, k) for k in patch}
     try:
         for k, v in patch.items():

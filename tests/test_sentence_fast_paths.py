@@ -47,9 +47,11 @@ ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe"], ["x)", "A4"]]
 
 def rules_only(
     long_abbreviations: frozenset[str], odd_ends: bool
-) -> tuple[re.Pattern[str], re.Pattern[str]]:
+) -> tuple[re.Pattern[str], ...]:
     """Searches that find the same candidates and settle none of them."""
-    return re.compile(rules._LEAD + rules._AFTER), re.compile(rules._LEAD + rules._AFTER_ALL)
+    find = re.compile(rules._LEAD + rules._AFTER)
+    find_all = re.compile(rules._LEAD + rules._AFTER_ALL)
+    return find, find_all, find, find_all
 
 
 def rules_only_in(patch: pytest.MonkeyPatch) -> None:
@@ -125,14 +127,22 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
 
 
 
+def latin1_grid() -> str:
+    """The rows of the grid whose characters are all of Latin-1."""
+    return "\n\n".join(row for row in grid().split("\n\n") if rules._latin1(row))
+
+
+@pytest.mark.parametrize("latin1", [False, True], ids=["any", "latin1"])
 @pytest.mark.parametrize(
     "before", ["", "Stop\u3002", "Wait\u2026 "], ids=["none", "cjk", "ellipsis"]
 )
-def test_a_long_delta_after_a_pending_candidate_agrees(before: str) -> None:
-    # A long delta (every row of the grid, in pieces when longer than _PIECE)
-    # after text that leaves a candidate undecided gives the layout that the
-    # rules give and that short deltas give.
-    text = "Then " + grid()  # a capital decides the candidate before it
+def test_a_long_delta_after_a_pending_candidate_agrees(before: str, latin1: bool) -> None:
+    # A long delta (every row of the grid, in pieces when longer than _PIECE;
+    # with the narrow searches when it and the window are of Latin-1) after
+    # text that leaves a candidate undecided gives the layout that the rules
+    # give and that short deltas give.
+    text = "Then " + (latin1_grid() if latin1 else grid())  # a capital decides before it
+    assert rules._latin1(text) == latin1
     whole = list(streamed(SentenceChunker(), [before, text]))
     step = 997
     parts = [before] + [text[i : i + step] for i in range(0, len(text), step)]
@@ -142,6 +152,15 @@ def test_a_long_delta_after_a_pending_candidate_agrees(before: str) -> None:
         assert whole == list(streamed(SentenceChunker(), [before, text]))
         rules_only_in(patch)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
+
+
+def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> None:
+    wide, wide_all, narrow, narrow_all = rules._searches(frozenset(), False)
+    text = latin1_grid()
+    for a, b in ((wide, narrow), (wide_all, narrow_all)):
+        assert [(m.span(), m.lastindex) for m in a.finditer(text)] == [
+            (m.span(), m.lastindex) for m in b.finditer(text)
+        ]
 
 
 TAILS = [
