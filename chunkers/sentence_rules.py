@@ -372,11 +372,15 @@ class SentenceScanner(Scanner):
     # -- driving -----------------------------------------------------------
 
     def feed(self, delta: str) -> list[Cut]:
-        if not delta or (len(delta) > _LONG and not self._long):
+        if not delta:
+            return _NO_CUTS
+        buf = self._buf + delta
+        n = len(buf)
+        if n > _LONG and not self._long and len(delta) > _LONG:
             return self._feed_long(delta)
-        buf = self._buf = self._buf + delta
+        self._buf = buf
         base = self._base
-        total = base + len(buf)
+        total = base + n
         if not delta[-1].isspace():
             self._last = total
         elif stripped := len(delta.rstrip()):
@@ -390,14 +394,14 @@ class SentenceScanner(Scanner):
                 # Nothing to decide in this delta (the usual case).
                 self._cend = self._last
                 self._pos = total
-                if len(buf) > LOOKBEHIND + _SLACK:
+                if n > LOOKBEHIND + _SLACK:
                     keep = total - LOOKBEHIND
                     self._buf = buf[keep - base :]
                     self._base = keep
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
-                if (i := m.start()) >= len(buf) - _DEFER and _UNDECIDED.match(buf, i):
+                if (i := m.start()) >= n - _DEFER and _UNDECIDED.match(buf, i):
                     # A terminator that what has not arrived decides (the rules
                     # below would defer it too); the window is trimmed next time.
                     self._pos = base + i
@@ -468,7 +472,6 @@ class SentenceScanner(Scanner):
                 continue
             i = m.start()
             char = buf[i]
-            n = len(buf)
             if char in _ASCII_TERMS:
                 if i >= n - 2:
                     # What may follow (whitespace, a terminator, a closer or
@@ -606,7 +609,8 @@ class SentenceScanner(Scanner):
         with a heading marker: "cut" cuts (the next chunk opens with an opener,
         a capital or a digit), "skip" and "mark" skip, "blank" and "line" cut.
 
-        Returns ``True`` when nothing is left to decide in this delta (the
+        Returns ``True`` when nothing is left to decide in this delta, or only
+        a terminator that what has not arrived decides (``_UNDECIDED``; the
         window is trimmed, the next delta's first search set); ``False`` when
         the next chunk may open with a heading marker (to be searched from
         ``self._pos`` with ``_finder``); else the next match, which the rules
@@ -640,32 +644,37 @@ class SentenceScanner(Scanner):
                 # Nothing left to decide in this delta (the usual end).
                 if self._last > base + end:
                     cend = self._last
-                self._start = start
-                self._cend = cend
-                self._heading = False
-                self._pos = total
-                keep = total - LOOKBEHIND
-                if keep - base > _SLACK:
-                    self._buf = buf[keep - base :]
-                    self._base = keep
-                self._quiet = search
-                return True
+                pos = total
+                break
             m = following
             g = m.lastindex or 0
             kind = kinds[g]
             if not kind:
+                i = m.start()
+                if i >= len(buf) - _DEFER and _UNDECIDED.match(buf, i):
+                    # A terminator that what has not arrived decides (as in feed).
+                    pos = base + i
+                    break
                 self._start = start
                 self._cend = cend
                 self._heading = False
                 self._pos = base + end
                 return m
+        self._start = start
+        self._cend = cend
+        self._heading = False
+        self._pos = pos
+        keep = pos - LOOKBEHIND
+        if keep - base > _SLACK:
+            self._buf = buf[keep - base :]
+            self._base = keep
+        self._quiet = search
+        return True
 
     def _feed_long(self, delta: str) -> list[Cut]:
-        """Feed an empty delta, or a long one: in pieces of ``_PIECE``
-        characters (bounding the window), with the narrow searches when
-        neither the delta nor the window holds a character above U+00FF."""
-        if not delta:
-            return _NO_CUTS
+        """Feed a long delta: in pieces of ``_PIECE`` characters (bounding the
+        window), with the narrow searches when neither the delta nor the
+        window holds a character above U+00FF."""
         narrow = _latin1(delta) and _latin1(self._buf)
         self._long = True
         if narrow:
