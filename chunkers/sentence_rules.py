@@ -388,7 +388,7 @@ class SentenceScanner(Scanner):
         # ready: a search already done for the loop below (its result may be None).
         quiet = self._quiet
         if quiet is not None:
-            # Nothing is pending; the chunk has begun, with no heading marker.
+            # Nothing is pending; the chunk has begun (see _first_search).
             m = quiet(buf, self._pos - base)
             if m is None:
                 # Nothing to decide in this delta (the usual case).
@@ -403,29 +403,43 @@ class SentenceScanner(Scanner):
             if g is None:
                 if (i := m.start()) >= n - _DEFER and _UNDECIDED.match(buf, i):
                     # A terminator that what has not arrived decides (the rules
-                    # below would defer it too); the window is trimmed next time.
+                    # would defer it too); the window is trimmed next time.
                     self._pos = base + i
                     return _NO_CUTS
+                return self._decide_all(buf, n, base, total, m, True, [])
+            kind = self._kinds[g]
+            # (In a chunk that opens with a heading marker only what ends the
+            # chunk is run here: "skip" and "mark" assume it does not.)
+            if (kind != 5 or m.start() > self._pos - base) and (
+                kind < 3 or kind == 5 or self._heading is False
+            ):
                 found: list[Cut] = []
-                ready = True
-            elif (kind := self._kinds[g]) != 5 or m.start() > self._pos - base:
-                found = []
                 step = self._run(found, buf, base, total, m, g, kind)
                 if step is True:
                     return found
-                if step is not False:
-                    m = step
-                ready = step is not False
-            else:
-                found = []
-                ready = True
-        elif self._ci < 0 and self._start is not None:
+                if step is False:
+                    return self._decide_all(buf, n, base, total, None, False, found)
+                return self._decide_all(buf, n, base, total, step, True, found)
+            return self._decide_all(buf, n, base, total, m, True, [])
+        if self._ci < 0 and self._start is not None:
             m = self._finder(buf, base).search(buf, self._pos - base)
-            found = []
-            ready = True
-        else:
-            found = []
-            ready = False
+            return self._decide_all(buf, n, base, total, m, True, [])
+        return self._decide_all(buf, n, base, total, None, False, [])
+
+    def _decide_all(
+        self,
+        buf: str,
+        n: int,
+        base: int,
+        total: int,
+        m: re.Match[str] | None,
+        ready: bool,
+        found: list[Cut],
+    ) -> list[Cut]:
+        """The rest of ``feed`` after its first search, kept apart so that the
+        usual delta runs in a small frame (a frame's cost grows with its
+        locals): ``m`` is the match of a search already done when ``ready``;
+        ``found`` holds the cuts already made."""
         while True:
             if ready:
                 ready = False
@@ -587,12 +601,16 @@ class SentenceScanner(Scanner):
                     self._buf = buf[keep - base :]
                     self._base = keep
         # Only this loop changes what the next delta's first search depends on.
-        self._quiet = (
-            self._search
-            if self._heading is False and self._ci < 0 and self._start is not None
-            else None
-        )
+        self._quiet = self._first_search()
         return found or _NO_CUTS
+
+    def _first_search(self) -> Callable[[str, int], re.Match[str] | None] | None:
+        """The search that starts the next delta: the chunk's own search once
+        the chunk has begun, nothing is pending and whether it opens with a
+        heading marker is known; else ``None`` (the loop decides)."""
+        if self._ci >= 0 or self._start is None or self._heading is None:
+            return None
+        return self._search if self._heading is False else self._find_all.search
 
     def _run(
         self,
@@ -694,7 +712,7 @@ class SentenceScanner(Scanner):
         self._find, self._find_all = searches
         self._search = self._find.search
         if self._quiet is not None:
-            self._quiet = self._search
+            self._quiet = self._first_search()
 
     def _emit(self, found: list[Cut], end: int, stop: int) -> None:
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
