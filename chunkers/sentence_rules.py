@@ -240,9 +240,9 @@ def _searches(
       digits or one ASCII letter, then spaces or tabs and content: that line
       break began the chunk (it always ends one before a list marker), so the
       ``.`` ends a list marker opening its chunk;
-    * ``line``: a line break after content, then whitespace holding a blank
-      line (the chunk ends at the line break, unless the search began there:
-      the caller checks).
+    * ``line``: a line break right after content, then whitespace holding a
+      blank line (the chunk ends at the line break, also when the search began
+      there: the content before the search position then ends there too).
 
     Letters here are those of ASCII and Latin-1, whose case the regex classes
     spell out.
@@ -410,9 +410,7 @@ class SentenceScanner(Scanner):
             kind = self._kinds[g]
             # (In a chunk that opens with a heading marker only what ends the
             # chunk is run here: "skip" and "mark" assume it does not.)
-            if (kind != 5 or m.start() > self._pos - base) and (
-                kind < 3 or kind == 5 or self._heading is False
-            ):
+            if kind < 3 or kind == 5 or self._heading is False:
                 found: list[Cut] = []
                 step = self._run(found, buf, base, total, m, g, kind)
                 if step is True:
@@ -476,7 +474,7 @@ class SentenceScanner(Scanner):
                 self._pos = base + m.end()
                 self._cend = base + m.start(g)
                 continue
-            if kind and (kind != 5 or m.start() > pos - base):
+            if kind:
                 step = self._run(found, buf, base, total, m, g, kind)
                 if step is True:
                     return found

@@ -180,3 +180,20 @@ def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(tail: str
         rules_only_in(patch)
         assert fast == layouts(SentenceChunker(), text, parts)
     assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "second",
+    ["\n\nNext", "\n\n**Bold**", "\n\n### Head\nText", "\n\n1. Item", "\n \n- x", "\n\n", "\nx y"],
+)
+@pytest.mark.parametrize("first", ["It works", "It works ", "# Title", "- item"])
+def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(first: str, second: str) -> None:
+    # The search of the second delta begins at the line break (see "line" in
+    # _searches): the chunk ends where the rules end it.
+    parts = ["Intro here. ", first, second, " and more."]
+    text = "".join(parts)
+    fast = layouts(SentenceChunker(), text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert fast == layouts(SentenceChunker(), text, parts)
+    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
