@@ -266,6 +266,7 @@ def _searches(
     capital = f"(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}0-9])"
     lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{_LOWER_SET[3:]}])"
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
+    glued = r"(?=[^\s\[])"
     spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
 
     def branch(lead: str, ends: list[str]) -> str:
@@ -275,6 +276,9 @@ def _searches(
             alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
         alternatives.append(f"{rest}{group('blank', blank)}(?=\\S)")
         alternatives.append(f"{rest}{group('skip', spaces)}{lower}")
+        # The whole run and closers, then neither whitespace nor a footnote
+        # mark (``.)**``): no end.
+        alternatives.append(f"(?>{rest}){group('skip', '')}{glued}")
         if lead == ".":
             alternatives.append(f"{marker}{group('mark', spaces)}(?=\\S)")
         return f"{re.escape(lead)}{_NEXT}(?:{'|'.join(alternatives)}|)"
