@@ -132,12 +132,13 @@ _TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
 # A terminator run at the end of the window that the rules cannot decide yet:
 # closers, then a partial footnote mark, whitespace running to the end, or
-# whitespace with at most one line break and at most _SKIP_MAX openers (the
-# rules skip them, then need the next token).
+# whitespace with at most one line break and then at most _SKIP_MAX openers
+# (the rules skip them, then need the next token) or one ASCII lower-case
+# letter (a list marker such as "b." or "iv)" is not ruled out yet).
 _UNDECIDED = re.compile(
     "[.!?\u2026\u203d]+(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*"
     "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
-    f"[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}})\\Z"
+    f"(?:[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}}|[a-z]))\\Z"
 )
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
@@ -405,11 +406,16 @@ class SentenceScanner(Scanner):
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
-                if (i := m.start()) >= n - _DEFER and _UNDECIDED.match(buf, i):
-                    # A terminator that what has not arrived decides (the rules
-                    # would defer it too); the window is trimmed next time.
-                    self._pos = base + i
-                    return _NO_CUTS
+                if (i := m.start()) >= n - _DEFER:
+                    # What has not arrived decides (the rules would defer it
+                    # too); the window is trimmed next time.
+                    if _UNDECIDED.match(buf, i):
+                        self._pos = base + i
+                        return _NO_CUTS
+                    if buf[i] == "\n" and buf[i:].isspace():
+                        self._advance_content(base + i)
+                        self._pos = base + i
+                        return _NO_CUTS
                 return self._decide_all(buf, n, base, total, m, True, [])
             kind = self._kinds[g]
             # (In a chunk that opens with a heading marker only what ends the

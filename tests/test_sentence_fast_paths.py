@@ -165,15 +165,21 @@ def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> No
 
 TAILS = [
     ".", ". ", ".)", '." ', ".\n", ".\n\n", ".\n\n(", ".\n (", ". (", ". \u201c", "?! \u201c",
-    ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", "... ", "\u2026\n\n\u201c",
+    ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", ". i", ".\n b", ". ab",
+    "... ", "\u2026\n\n\u201c", ".)**", "\n", "\n ", "\n\n", "\n \t", "\nx",
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("tail", TAILS)
-def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(tail: str) -> None:
+@pytest.mark.parametrize("follow", ["", "Next one.", "- item", "\nNew"])
+@pytest.mark.parametrize("word", ["works", "etc", "Dr"])
+@pytest.mark.parametrize("tail", [*TAILS, " A", ". A", ". Ab"])
+def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(
+    tail: str, word: str, follow: str
+) -> None:
     # The second delta reaches the scanner's first search (see _UNDECIDED): a
-    # run the text so far cannot decide is deferred, any other is decided now.
-    parts = ["First one. It ", "works" + tail]
+    # run or line break the text so far cannot decide is deferred, any other
+    # is decided now; the third delta decides what was deferred.
+    parts = ["First one. It ", word + tail, follow]
     text = "".join(parts)
     fast = layouts(SentenceChunker(), text, parts)
     with pytest.MonkeyPatch.context() as patch:
