@@ -282,7 +282,10 @@ def _searches(
         alternatives.append(f"(?>{rest}){group('skip', '')}{glued}")
         if lead == ".":
             alternatives.append(f"{marker}{group('mark', spaces)}(?=\\S)")
-        return f"{re.escape(lead)}{_NEXT}(?:{'|'.join(alternatives)}|)"
+        # A lone terminator before spaces and a lower-case word that opens no
+        # list marker is no boundary: not even a candidate, so the search goes
+        # on past it (the rules' "skip", without a round trip to Python).
+        return f"{re.escape(lead)}{_NEXT}(?!{spaces}{lower})(?:{'|'.join(alternatives)}|)"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation.

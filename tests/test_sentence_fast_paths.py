@@ -95,7 +95,7 @@ def test_the_fast_paths_are_taken() -> None:
     # the search itself (a match with a group), not by the rules.
     find = rules._searches(frozenset(), False)[0]
     text = (
-        "It works. Next one! And é. Über alles. Then e.g. this. Done.\n\nNew"
+        "It works. Next one! And é. Über alles. Then 'e.g.' this. Done.\n\nNew"
         " line\n1. Item\n\nMore text."
     )
     kinds = rules._group_kinds(find)
