@@ -163,6 +163,17 @@ def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> No
         ]
 
 
+def assert_streamed_as_the_rules_decide(parts: list[str]) -> None:
+    """``parts`` streamed give the layout of the whole text, and the rules
+    alone (``rules_only_in``) give the same, streamed and whole."""
+    text = "".join(parts)
+    fast = layouts(SentenceChunker(), text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert fast == layouts(SentenceChunker(), text, parts)
+    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
+
+
 TAILS = [
     ".", ". ", ".)", '." ', ".\n", ".\n\n", ".\n\n(", ".\n (", ". (", ". \u201c", "?! \u201c",
     ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", ". i", ".\n b", ". ab",
@@ -179,13 +190,7 @@ def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(
     # The second delta reaches the scanner's first search (see _UNDECIDED): a
     # run or line break the text so far cannot decide is deferred, any other
     # is decided now; the third delta decides what was deferred.
-    parts = ["First one. It ", word + tail, follow]
-    text = "".join(parts)
-    fast = layouts(SentenceChunker(), text, parts)
-    with pytest.MonkeyPatch.context() as patch:
-        rules_only_in(patch)
-        assert fast == layouts(SentenceChunker(), text, parts)
-    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
+    assert_streamed_as_the_rules_decide(["First one. It ", word + tail, follow])
 
 
 @pytest.mark.parametrize(
@@ -196,10 +201,4 @@ def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(
 def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(first: str, second: str) -> None:
     # The search of the second delta begins at the line break (see "line" in
     # _searches): the chunk ends where the rules end it.
-    parts = ["Intro here. ", first, second, " and more."]
-    text = "".join(parts)
-    fast = layouts(SentenceChunker(), text, parts)
-    with pytest.MonkeyPatch.context() as patch:
-        rules_only_in(patch)
-        assert fast == layouts(SentenceChunker(), text, parts)
-    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
+    assert_streamed_as_the_rules_decide(["Intro here. ", first, second, " and more."])
