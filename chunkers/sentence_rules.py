@@ -60,13 +60,17 @@ how the stream was sliced.
 
 Cost: the common cases are settled by the regex search that finds the
 candidate (see ``_searches``; ``tests/test_sentence_fast_paths.py`` checks them
-against the rules); the others by the rules above in Python.  A candidate still
-undecided within ``_DEFER`` characters of the end of the window is decided
-again by the next delta; one further from it becomes *pending*, and its runs
-are scanned on from where the last delta stopped.  Ruled-out text is dropped,
-so ``feed`` is amortised O(len(delta)) and the window it keeps is bounded by
+against the rules), and a terminator or line break that the text so far cannot
+decide is deferred by one anchored match (``_UNDECIDED``); the others are
+decided by the rules above in Python.  A delta with nothing to decide costs
+one search and a few assignments.  A candidate still undecided within
+``_DEFER`` characters of the end of the window is decided again by the next
+delta; one further from it becomes *pending*, and its runs are scanned on from
+where the last delta stopped.  Ruled-out text is dropped, so ``feed`` is
+amortised O(len(delta)) and the window it keeps is bounded by
 :data:`LOOKBEHIND` plus a small slack plus the undecided text that is not a
-run.  A delta longer than 2**20 characters is scanned in pieces of that size.
+run.  A delta longer than 4096 characters is searched with the narrow searches
+when it is of Latin-1, and in pieces of 2**20 characters.
 """
 
 from __future__ import annotations
