@@ -144,6 +144,12 @@ _UNDECIDED = re.compile(
     "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
     f"(?:[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}}|[a-z]))\\Z"
 )
+# A line break at the end of the window that the rules cannot decide yet:
+# whitespace to the end, or (in a chunk that does not open with a heading
+# marker) one character after it that may begin a list marker or heading.
+_LINE_UNDECIDED = re.compile(
+    "\n(?:\\s*|[^\\S\n]*[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014#(0-9A-Za-z])\\Z"
+)
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
@@ -413,16 +419,8 @@ class SentenceScanner(Scanner):
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
-                if (i := m.start()) >= n - _DEFER:
-                    # What has not arrived decides (the rules would defer it
-                    # too); the window is trimmed next time.
-                    if _UNDECIDED.match(buf, i):
-                        self._pos = base + i
-                        return _NO_CUTS
-                    if buf[i] == "\n" and buf[i:].isspace():
-                        self._advance_content(base + i)
-                        self._pos = base + i
-                        return _NO_CUTS
+                if (i := m.start()) >= n - _DEFER and self._deferred(buf, i):
+                    return _NO_CUTS  # (the window is trimmed next time)
                 return self._decide_all(buf, n, base, total, m, True, [])
             kind = self._kinds[g]
             # (In a chunk that opens with a heading marker only what ends the
@@ -440,6 +438,22 @@ class SentenceScanner(Scanner):
             m = self._finder(buf, base).search(buf, self._pos - base)
             return self._decide_all(buf, n, base, total, m, True, [])
         return self._decide_all(buf, n, base, total, None, False, [])
+
+    def _deferred(self, buf: str, i: int) -> bool:
+        """Whether the candidate at ``buf[i]``, near the end of the window,
+        waits for text that has not arrived, exactly as the rules would defer
+        it (``_UNDECIDED``, ``_LINE_UNDECIDED``); if so, the search resumes at
+        it next time."""
+        if buf[i] == "\n":
+            if not _LINE_UNDECIDED.match(buf, i) or (
+                self._heading is not False and not buf[i:].isspace()
+            ):
+                return False  # (in a heading chunk, a line break ends it)
+            self._advance_content(self._base + i)
+        elif not _UNDECIDED.match(buf, i):
+            return False
+        self._pos = self._base + i
+        return True
 
     def _decide_all(
         self,
@@ -677,27 +691,24 @@ class SentenceScanner(Scanner):
                 # Nothing left to decide in this delta (the usual end).
                 if self._last > base + end:
                     cend = self._last
-                pos = total
+                self._start = start
+                self._cend = cend
+                self._heading = False
+                self._pos = total
                 break
             m = following
             g = m.lastindex or 0
             kind = kinds[g]
             if not kind:
-                i = m.start()
-                if i >= len(buf) - _DEFER and _UNDECIDED.match(buf, i):
-                    # A terminator that what has not arrived decides (as in feed).
-                    pos = base + i
-                    break
                 self._start = start
                 self._cend = cend
                 self._heading = False
                 self._pos = base + end
+                i = m.start()
+                if i >= len(buf) - _DEFER and self._deferred(buf, i):
+                    break
                 return m
-        self._start = start
-        self._cend = cend
-        self._heading = False
-        self._pos = pos
-        keep = pos - LOOKBEHIND
+        keep = self._pos - LOOKBEHIND
         if keep - base > _SLACK:
             self._buf = buf[keep - base :]
             self._base = keep

@@ -177,7 +177,8 @@ def assert_streamed_as_the_rules_decide(parts: list[str]) -> None:
 TAILS = [
     ".", ". ", ".)", '." ', ".\n", ".\n\n", ".\n\n(", ".\n (", ". (", ". \u201c", "?! \u201c",
     ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", ". i", ".\n b", ". ab",
-    "... ", "\u2026\n\n\u201c", ".)**", "\n", "\n ", "\n\n", "\n \t", "\nx",
+    "... ", "\u2026\n\n\u201c", ".)**", "\n", "\n ", "\n\n", "\n \t", "\nx", "\n-", "\n #",
+    "\n(", "\n7", "\n\u00e9", "\n *",
 ]  # fmt: skip
 
 
@@ -195,10 +196,16 @@ def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(
 
 @pytest.mark.parametrize(
     "second",
-    ["\n\nNext", "\n\n**Bold**", "\n\n### Head\nText", "\n\n1. Item", "\n \n- x", "\n\n", "\nx y"],
+    ["\n\nNext", "\n\n**Bold**", "\n\n### Head\nText", "\n\n1. Item", "\n \n- x", "\n\n", "\nx y",
+     "\nx", "\n-", "\n"],
 )
 @pytest.mark.parametrize("first", ["It works", "It works ", "# Title", "- item"])
-def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(first: str, second: str) -> None:
+@pytest.mark.parametrize("last", [" and more.", ""])
+def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(
+    first: str, second: str, last: str
+) -> None:
     # The search of the second delta begins at the line break (see "line" in
-    # _searches): the chunk ends where the rules end it.
-    assert_streamed_as_the_rules_decide(["Intro here. ", first, second, " and more."])
+    # _searches; a line break the text so far cannot decide is deferred, see
+    # _LINE_UNDECIDED): the chunk ends where the rules end it, also when the
+    # stream ends there.
+    assert_streamed_as_the_rules_decide(["Intro here. ", first, second, last])
