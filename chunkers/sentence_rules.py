@@ -403,7 +403,8 @@ class SentenceScanner(Scanner):
             self._last = total
         elif stripped := len(delta.rstrip()):
             self._last = total - len(delta) + stripped
-        # ready: a search already done for the loop below (its result may be None).
+        # The usual delta: the chunk's search, then nothing to decide, or a run
+        # of decisions the search proves; anything else goes to _decide_all.
         quiet = self._quiet
         if quiet is not None:
             # Nothing is pending; the chunk has begun (see _first_search).
