@@ -653,12 +653,13 @@ class SentenceScanner(Scanner):
         kind: int,
     ) -> re.Match[str] | bool:
         """Apply what the searches proved (see ``_searches``), from ``m`` (its
-        group ``g`` proving ``kind``) on, in a row while the chunk cannot open
-        with a heading marker: "cut" cuts (the next chunk opens with an opener,
-        a capital or a digit), "skip" and "mark" skip, "blank" and "line" cut.
+        group ``g`` proving ``kind``) on, in a row while the chunk does not
+        open with a heading marker (``m`` itself may end one that does): "cut"
+        cuts (the next chunk opens with an opener, a capital or a digit),
+        "skip" and "mark" skip, "blank" and "line" cut.
 
         Returns ``True`` when nothing is left to decide in this delta, or only
-        a terminator that what has not arrived decides (``_UNDECIDED``; the
+        a candidate that what has not arrived decides (``_deferred``; the
         window is trimmed, the next delta's first search set); ``False`` when
         the next chunk may open with a heading marker (to be searched from
         ``self._pos`` with ``_finder``); else the next match, which the rules
