@@ -75,6 +75,20 @@ def layouts(
     return chunker.locate(text), list(streamed(chunker, parts))
 
 
+def assert_streamed_as_the_rules_decide(
+    parts: list[str], abbreviations: list[str] | None = None
+) -> None:
+    """``parts`` streamed give the layout of the whole text, and the rules
+    alone (``rules_only_in``) give the same, streamed and whole."""
+    text = "".join(parts)
+    chunker = SentenceChunker(abbreviations=abbreviations)
+    fast = layouts(chunker, text, parts)
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert fast == layouts(chunker, text, parts)
+    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("abbreviations", ABBREVIATIONS, ids=["default", "added", "odd-ends"])
 @given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=20))
 def test_fast_paths_agree_with_the_rules(
@@ -82,12 +96,7 @@ def test_fast_paths_agree_with_the_rules(
 ) -> None:
     bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
     parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
-    chunker = SentenceChunker()
-    fast = layouts(chunker, text, parts)
-    with pytest.MonkeyPatch.context() as patch:
-        rules_only_in(patch)
-        slow = layouts(chunker, text, parts)
-    assert fast == slow
+    assert_streamed_as_the_rules_decide(parts, abbreviations)
 
 
 def test_the_fast_paths_are_taken() -> None:
@@ -117,13 +126,7 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     # About 73 000 rows, 1 MB: a few seconds, mostly the rules in Python.
     text = grid()
     step = 997  # streamed in deltas of a prime size, so rows are cut everywhere
-    parts = [text[i : i + step] for i in range(0, len(text), step)]
-    chunker = SentenceChunker()
-    fast = layouts(chunker, text, parts)
-    with pytest.MonkeyPatch.context() as patch:
-        rules_only_in(patch)
-        slow = layouts(chunker, text, parts)
-    assert fast == slow
+    assert_streamed_as_the_rules_decide([text[i : i + step] for i in range(0, len(text), step)])
 
 
 
@@ -161,17 +164,6 @@ def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> No
         assert [(m.span(), m.lastindex) for m in a.finditer(text)] == [
             (m.span(), m.lastindex) for m in b.finditer(text)
         ]
-
-
-def assert_streamed_as_the_rules_decide(parts: list[str]) -> None:
-    """``parts`` streamed give the layout of the whole text, and the rules
-    alone (``rules_only_in``) give the same, streamed and whole."""
-    text = "".join(parts)
-    fast = layouts(SentenceChunker(), text, parts)
-    with pytest.MonkeyPatch.context() as patch:
-        rules_only_in(patch)
-        assert fast == layouts(SentenceChunker(), text, parts)
-    assert fast[1][:-1] == [(c.start, c.end, c.stop) for c in fast[0].cuts]  # type: ignore[attr-defined]
 
 
 TAILS = [
