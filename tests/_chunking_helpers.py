@@ -22,16 +22,21 @@ class SplitFlushOnly:
         return f"SplitFlushOnly({self._inner!r})"
 
 
-def stream(chunker: ChunkingStrategy | SplitFlush, deltas: list[str]) -> list[Piece]:
+def stream(
+    chunker: ChunkingStrategy | SplitFlush, deltas: list[str], bound: int | None = None
+) -> list[Piece]:
     """All pieces of one stream, checking after every delta that the chunks
     released so far are ``split`` of the text so far (a stream never takes a
-    chunk back, and never holds one ``split`` would release)."""
+    chunk back, and never holds one ``split`` would release) and, given a
+    ``bound``, that the pending text is never longer."""
     cs = ChunkStream(chunker)
     pieces: list[Piece] = []
     text = ""
     for delta in deltas:
         pieces += cs.feed(delta)
         text += delta
+        if bound is not None:
+            assert len(cs.pending) <= bound, (text, cs.pending)
         assert [p.chunk for p in pieces] == chunker.split(text)
     pieces += cs.close()
     return pieces

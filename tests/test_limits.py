@@ -12,6 +12,7 @@ import itertools
 import re
 
 import pytest
+from _chunking_helpers import stream
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     LineChunker,
     ParagraphChunker,
-    Piece,
     RegexChunker,
     Scanner,
     SentenceChunker,
@@ -81,21 +81,6 @@ def sliced(draw: st.DrawFn) -> tuple[str, list[str]]:
     cuts = draw(st.lists(st.integers(0, len(text)), max_size=min(len(text), 12)))
     bounds = [0, *sorted(cuts), len(text)]
     return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
-
-
-def stream(chunker: ChunkingStrategy, deltas: list[str], bound: int | None) -> list[Piece]:
-    """Pieces of one stream; checks the pending buffer after every delta."""
-    cs = ChunkStream(chunker)
-    pieces: list[Piece] = []
-    text = ""
-    for delta in deltas:
-        pieces += cs.feed(delta)
-        text += delta
-        if bound is not None:
-            assert len(cs.pending) <= bound, (text, cs.pending)
-        assert [p.chunk for p in pieces] == chunker.split(text)
-    pieces += cs.close()
-    return pieces
 
 
 def word_at(text: str, i: int) -> str:
