@@ -164,6 +164,16 @@ def joined(outcomes: Iterable[Any]) -> str:
     return "".join(o.validated_output or "" for o in outcomes)
 
 
+def validated_and_streamed(guard: Any, text: str, deltas: list[str]) -> Any:
+    """``guard.validate(text)``, after checking that ``guarded_stream`` of
+    ``deltas`` releases exactly its output and the plain ``guard(...,
+    stream=True)`` a prefix of it (it may lose the trailing fragment)."""
+    once = guard.validate(text)
+    assert joined(run(guard, deltas)) == once.validated_output
+    assert once.validated_output.startswith(joined(run(guard, deltas, guarded=False)))
+    return once
+
+
 def released_before(guard: Any, deltas: list[str], *, guarded: bool = True) -> str:
     """The text released before the stream raised ``ValidationError``."""
     outcomes = []

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from _guardrails_helpers import arun, guard_with, joined, run
+from _guardrails_helpers import arun, guard_with, joined, validated_and_streamed
 from _validator_checks import assert_fix_within_spans, texts_and_deltas
 from _validators_prose import PROSE
 from guardrails_ai.types import FailResult, PassResult
@@ -124,7 +124,5 @@ _SENTENCES = ["One two three four five six.", "Short one.", "A b c d", "Yes!",
 @given(texts_and_deltas(_SENTENCES))
 def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     text, deltas = case
-    once = GUARD.validate(text)
-    assert joined(run(GUARD, deltas)) == once.validated_output
-    assert once.validated_output.startswith(joined(run(GUARD, deltas, guarded=False)))
+    once = validated_and_streamed(GUARD, text, deltas)
     assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == once.validated_output

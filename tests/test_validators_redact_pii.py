@@ -6,7 +6,15 @@ import asyncio
 from typing import Any
 
 import pytest
-from _guardrails_helpers import MESSAGES, arun, guard_with, joined, llm, run
+from _guardrails_helpers import (
+    MESSAGES,
+    arun,
+    guard_with,
+    joined,
+    llm,
+    run,
+    validated_and_streamed,
+)
 from _validator_checks import assert_fix_within_spans, texts_and_deltas
 from _validators_prose import PROSE
 from guardrails.errors import ValidationError
@@ -216,9 +224,7 @@ _SENTENCES = [
 @given(texts_and_deltas(_SENTENCES))
 def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     text, deltas = case
-    once = GUARD.validate(text)
-    assert joined(run(GUARD, deltas)) == once.validated_output
-    assert once.validated_output.startswith(joined(run(GUARD, deltas, guarded=False)))
+    once = validated_and_streamed(GUARD, text, deltas)
     result = check(text)
     if isinstance(result, FailResult):
         assert_fix_within_spans(text, result)
