@@ -7,13 +7,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from _guardrails_helpers import slicings
-from guardrails_ai.types import FailResult
+from guardrails_ai.types import FailResult, PassResult
 from hypothesis import strategies as st
 
-__all__ = ["assert_fix_within_spans", "texts_and_deltas"]
+__all__ = ["assert_fix_within_spans", "assert_verdict", "texts_and_deltas"]
 
 #: What may separate two sentences of a generated text.
 SEPARATORS = [" ", "  ", "\n", "\n\n", "\t", " \n "]
+
+
+def assert_verdict(result: Any, fixed: str | None) -> FailResult | None:
+    """``result`` passes when ``fixed`` is ``None``; else it fails with
+    ``fixed`` as its fix, and is returned for further checks."""
+    if fixed is None:
+        assert isinstance(result, PassResult), result
+        return None
+    assert isinstance(result, FailResult), result
+    assert result.fix_value == fixed
+    return result
 
 
 def assert_fix_within_spans(text: str, result: Any) -> None:

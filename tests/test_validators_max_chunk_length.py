@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from _guardrails_helpers import arun, guard_with, joined, validated_and_streamed
-from _validator_checks import assert_fix_within_spans, texts_and_deltas
+from _validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
 from _validators_prose import PROSE
 from guardrails_ai.types import FailResult, PassResult
 from hypothesis import given
@@ -37,12 +37,9 @@ ASYNC_GUARD = guard_with(MaxChunkLength(max_words=4, on_fail="fix"), asynchronou
 )
 def test_examples(kwargs: dict[str, Any], text: str, fixed: str | None) -> None:
     validator = MaxChunkLength(**kwargs)
-    result = validator.validate(text, {})
-    if fixed is None:
-        assert isinstance(result, PassResult)
+    result = assert_verdict(validator.validate(text, {}), fixed)
+    if result is None:
         return
-    assert isinstance(result, FailResult)
-    assert result.fix_value == fixed
     [span] = result.error_spans
     assert fixed == text[: span.start] + ELLIPSIS and span.end == len(text)
     # The fix is itself within bounds.

@@ -17,7 +17,7 @@ from _guardrails_helpers import (
     run,
     validated_and_streamed,
 )
-from _validator_checks import assert_fix_within_spans, texts_and_deltas
+from _validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
 from _validators_prose import PROSE
 from guardrails_ai.types import FailResult, PassResult
 from hypothesis import given
@@ -48,12 +48,8 @@ def check(text: str, validator: NoRepetition = FIX) -> Any:
     ],
 )
 def test_examples(text: str, fixed: str | None) -> None:
-    result = check(text)
-    if fixed is None:
-        assert isinstance(result, PassResult)
-    else:
-        assert isinstance(result, FailResult)
-        assert result.fix_value == fixed
+    result = assert_verdict(check(text), fixed)
+    if result:
         assert_fix_within_spans(text, result)
 
 
