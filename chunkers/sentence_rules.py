@@ -60,17 +60,17 @@ how the stream was sliced.
 
 Cost: the common cases are settled by the regex search that finds the
 candidate (see ``_searches``; ``tests/test_sentence_fast_paths.py`` checks them
-against the rules), and a terminator or line break that the text so far cannot
-decide is deferred by one anchored match (``_UNDECIDED``); the others are
-decided by the rules above in Python.  A delta with nothing to decide costs
-one search and a few assignments.  A candidate still undecided within
-``_DEFER`` characters of the end of the window is decided again by the next
-delta; one further from it becomes *pending*, and its runs are scanned on from
-where the last delta stopped.  Ruled-out text is dropped, so ``feed`` is
-amortised O(len(delta)) and the window it keeps is bounded by
-:data:`LOOKBEHIND` plus a small slack plus the undecided text that is not a
-run.  A delta longer than 4096 characters is searched with the narrow searches
-when it is of Latin-1, and in pieces of 2**20 characters.
+against the rules), including a terminator or line break near the end of the
+window that the text so far cannot decide (a "wait" group: it is left to the
+next delta); the others are decided by the rules above in Python.  A delta
+with nothing to decide costs one search and a few assignments.  A candidate
+still undecided within ``_DEFER`` characters of the end of the window is
+decided again by the next delta; one further from it becomes *pending*, and
+its runs are scanned on from where the last delta stopped.  Ruled-out text is
+dropped, so ``feed`` is amortised O(len(delta)) and the window it keeps is
+bounded by :data:`LOOKBEHIND` plus a small slack plus the undecided text that
+is not a run.  A delta longer than 4096 characters is searched with the narrow
+searches when it is of Latin-1, and in pieces of 2**20 characters.
 """
 
 from __future__ import annotations
@@ -134,22 +134,19 @@ _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
 _TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
-# A terminator run at the end of the window that the rules cannot decide yet:
-# closers, then a partial footnote mark, whitespace running to the end, or
+# What may follow a terminator run and its closers when the rules cannot
+# decide it yet: a partial footnote mark, whitespace running to the end, or
 # whitespace with at most one line break and then at most _SKIP_MAX openers
 # (the rules skip them, then need the next token) or one ASCII lower-case
-# letter (a list marker such as "b." or "iv)" is not ruled out yet).
-_UNDECIDED = re.compile(
-    "[.!?\u2026\u203d]+(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*"
+# letter (a list marker such as "b." or "iv)" is not ruled out yet).  Used at
+# the end of the window only (the "wait" groups of ``_searches``).
+_UNDECIDED_TAIL = (
     "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
-    f"(?:[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}}|[a-z]))\\Z"
+    f"(?:[{''.join(re.escape(c) for c in sorted(_OPENERS))}]{{1,{_SKIP_MAX}}}|[a-z]))"
 )
-# A line break at the end of the window that the rules cannot decide yet:
-# whitespace to the end, or (in a chunk that does not open with a heading
-# marker) one character after it that may begin a list marker or heading.
-_LINE_UNDECIDED = re.compile(
-    "\n(?:\\s*|[^\\S\n]*[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014#(0-9A-Za-z])\\Z"
-)
+# The same after a line break (in a chunk that does not open with a heading
+# marker): one character that may begin a list marker or heading.
+_LINE_MARKER_START = "[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014#(0-9A-Za-z]"
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
@@ -218,7 +215,7 @@ def _list_marker(peek: str, j: int) -> bool:
 
 @lru_cache(maxsize=32)
 def _searches(
-    long_abbreviations: frozenset[str], odd_ends: bool
+    abbreviations: frozenset[str], odd_ends: bool
 ) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
@@ -226,7 +223,7 @@ def _searches(
     smaller set of leading characters the regex engine tests faster (about 4%
     of a scan through text without candidates, measured).
 
-    ``long_abbreviations``: the abbreviations of four or more characters.  A
+    ``abbreviations``: the abbreviations of two or more characters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
     then the kind of the named group that matched (:func:`_group_kinds`; the
     group spans the whitespace after the run) says what is proven, no group
@@ -240,7 +237,10 @@ def _searches(
       (unless ``odd_ends``: some abbreviation ends with ``)``, ``]`` or a
       digit) a bare ``.`` after ``)``, ``]`` or four digits; then whitespace
       and an upper-case letter or a digit, after the opening punctuation the
-      rules skip;
+      rules skip; or a bare ``.`` after whitespace and a word of two or three
+      lower-case letters that is neither a roman numeral nor an abbreviation
+      (``it.``, ``the.``), then whitespace and an upper-case letter after that
+      punctuation (before a digit the word may be a label: ``no. 5``);
     * ``blank``: any terminator run and closers, then whitespace holding a
       blank line;
     * ``skip`` (not a boundary): any terminator run and closers, then spaces
@@ -253,7 +253,13 @@ def _searches(
       ``.`` ends a list marker opening its chunk;
     * ``line``: a line break right after content, then whitespace holding a
       blank line (the chunk ends at the line break, also when the search began
-      there: the content before the search position then ends there too).
+      there: the content before the search position then ends there too);
+    * ``wait`` (left to the next delta): within ``_DEFER`` characters of the
+      window's end, a terminator run and closers before what
+      ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
+      chunk that does not open with a heading marker) before one character
+      that may open a list marker, and nothing after: the rules would need
+      text that has not arrived.
 
     Letters here are those of ASCII and Latin-1, whose case the regex classes
     spell out.
@@ -265,7 +271,11 @@ def _searches(
     fails at once.
     """
     lower4 = re.compile(f"[{_LOWER_SET}]{{4}}")
-    suffixes = sorted({w[-4:] for w in long_abbreviations if lower4.fullmatch(w[-4:])})
+    suffixes = sorted({w[-4:] for w in abbreviations if lower4.fullmatch(w[-4:])})
+    short = [
+        sorted(w for w in abbreviations if re.fullmatch(f"[{_LOWER_SET}]{{{size}}}", w))
+        for size in (2, 3)
+    ]
     closer = "[\"'\u201d\u2019\u00bb)\\]]"
     rest = f"[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
@@ -275,16 +285,28 @@ def _searches(
         return f"(?P<{kind}{next(numbers)}>{body})"
 
     capital = f"(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}0-9])"
+    upper = f"(?=[{openers}]{{0,{_SKIP_MAX}}}[{_UPPER_SET}])"
     lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{_LOWER_SET[3:]}])"
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     glued = r"(?=[^\s\[])"
     spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    # Within _DEFER characters of the window's end (the lead counts as one).
+    near = _DEFER - 1
+    near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
+    white_end = f"\\s{{0,{near}}}+"
 
-    def branch(lead: str, ends: list[str]) -> str:
-        """The alternatives after the terminator ``lead``, the last one empty."""
-        alternatives = []
+    def branch(lead: str, ends: list[str], letter_ends: tuple[str, ...] = ()) -> str:
+        """The alternatives after the terminator ``lead``, the last one empty;
+        ``ends`` and ``letter_ends`` end the sentence before a capital or a
+        digit, and before a capital only."""
+        # A run the text so far cannot decide: plain whitespace to the end
+        # first (the usual case, and it costs a mid-text candidate next to
+        # nothing), any other form last.
+        alternatives = [f"{group('wait', white_end)}\\Z"]
         if ends:
             alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
+        if letter_ends:
+            alternatives.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
         alternatives.append(f"{rest}{group('blank', blank)}(?=\\S)")
         alternatives.append(f"{rest}{group('skip', spaces)}{lower}")
         # The whole run and closers, then neither whitespace nor a footnote
@@ -292,6 +314,7 @@ def _searches(
         alternatives.append(f"(?>{rest}){group('skip', '')}{glued}")
         if lead == ".":
             alternatives.append(f"{marker}{group('mark', spaces)}(?=\\S)")
+        alternatives.append(f"{near_end}{rest}{group('wait', _UNDECIDED_TAIL)}\\Z")
         # A lone terminator before spaces and a lower-case word that opens no
         # list marker is no boundary: not even a candidate, so the search goes
         # on past it (the rules' "skip", without a round trip to Python).
@@ -304,14 +327,28 @@ def _searches(
     ]
     if not odd_ends:
         period += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
+    # A word of two or three lower-case letters after whitespace, not an
+    # abbreviation (the rules' word is then exactly these letters).
+    period_short = tuple(
+        f"(?<=\\s[{_LOWER_SET}]{{{size}}}\\.)(?<![ivx]{{{size}}}\\.)"
+        + (f"(?<!\\s(?:{'|'.join(words)})\\.)" if words else "")
+        for size, words in zip((2, 3), short, strict=True)
+    )
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
-    line_breaks = f"\n(?!{_GOES_ON})(?:{line}|)"
-    all_line_breaks = f"\n(?:{line}|)"
+    # A line break the text so far cannot decide: whitespace to the end, or (in
+    # a chunk that does not open with a heading marker, where a line break
+    # ends the chunk anyway) one character that may open a list marker.
+    wait = next(numbers)
+    marker_end = f"[^\\S\\n]{{0,{near - 1}}}+{_LINE_MARKER_START}"
+    line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
+    blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
+    line_breaks = f"\n(?!{_GOES_ON})(?:{line_wait}|{line}|)"
+    all_line_breaks = f"\n(?:{blank_wait}|{line}|)"
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
-    narrow = [branch(".", period), branch("!", bang), branch("?", bang)]
+    narrow = [branch(".", period, period_short), branch("!", bang), branch("?", bang)]
     wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
@@ -324,7 +361,8 @@ def _searches(
 
 
 #: What the named groups of the searches prove (see ``_searches``).
-_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "mark": 4, "line": 5}
+_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "mark": 4, "line": 5, "wait": 6}
+_WAIT = 6
 
 
 @lru_cache(maxsize=64)
@@ -355,7 +393,7 @@ class SentenceScanner(Scanner):
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
         searches = _searches(
-            frozenset(a for a in abbreviations if len(a) >= 4),
+            frozenset(a for a in abbreviations if len(a) >= 2),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
         self._find, self._find_all = self._wide = searches[:2]
@@ -420,10 +458,11 @@ class SentenceScanner(Scanner):
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
-                if (i := m.start()) >= n - _DEFER and self._deferred(buf, i):
-                    return _NO_CUTS  # (the window is trimmed next time)
                 return self._decide_all(buf, n, base, total, m, True, [])
             kind = self._kinds[g]
+            if kind == _WAIT:
+                self._wait(buf, m.start())
+                return _NO_CUTS  # (the window is trimmed next time)
             # (In a chunk that opens with a heading marker only what ends the
             # chunk is run here: "skip" and "mark" assume it does not.)
             if kind < 3 or kind == 5 or self._heading is False:
@@ -440,21 +479,14 @@ class SentenceScanner(Scanner):
             return self._decide_all(buf, n, base, total, m, True, [])
         return self._decide_all(buf, n, base, total, None, False, [])
 
-    def _deferred(self, buf: str, i: int) -> bool:
-        """Whether the candidate at ``buf[i]``, near the end of the window,
-        waits for text that has not arrived, exactly as the rules would defer
-        it (``_UNDECIDED``, ``_LINE_UNDECIDED``); if so, the search resumes at
-        it next time."""
+    def _wait(self, buf: str, i: int) -> None:
+        """Leave the candidate at ``buf[i]`` to the next delta: a "wait" group
+        of the searches found that the text so far cannot decide it (as the
+        rules would find), within ``_DEFER`` characters of the window's end;
+        the search resumes at it next time."""
         if buf[i] == "\n":
-            if not _LINE_UNDECIDED.match(buf, i) or (
-                self._heading is not False and not buf[i:].isspace()
-            ):
-                return False  # (in a heading chunk, a line break ends it)
             self._advance_content(self._base + i)
-        elif not _UNDECIDED.match(buf, i):
-            return False
         self._pos = self._base + i
-        return True
 
     def _decide_all(
         self,
@@ -501,6 +533,9 @@ class SentenceScanner(Scanner):
                 break
             g = m.lastindex or 0
             kind = self._kinds[g]
+            if kind == _WAIT:
+                self._wait(buf, m.start())
+                break
             if (kind == 3 or kind == 4) and self._heading is not False:
                 # Not a boundary, in a chunk that may end at a line break.
                 self._pos = base + m.end()
@@ -659,7 +694,7 @@ class SentenceScanner(Scanner):
         "skip" and "mark" skip, "blank" and "line" cut.
 
         Returns ``True`` when nothing is left to decide in this delta, or only
-        a candidate that what has not arrived decides (``_deferred``; the
+        a candidate that what has not arrived decides (``_wait``; the
         window is trimmed, the next delta's first search set); ``False`` when
         the next chunk may open with a heading marker (to be searched from
         ``self._pos`` with ``_finder``); else the next match, which the rules
@@ -701,15 +736,15 @@ class SentenceScanner(Scanner):
             m = following
             g = m.lastindex or 0
             kind = kinds[g]
-            if not kind:
+            if not kind or kind == _WAIT:
                 self._start = start
                 self._cend = cend
                 self._heading = False
                 self._pos = base + end
-                i = m.start()
-                if i >= len(buf) - _DEFER and self._deferred(buf, i):
-                    break
-                return m
+                if not kind:
+                    return m
+                self._wait(buf, m.start())
+                break
         keep = self._pos - LOOKBEHIND
         if keep - base > _SLACK:
             self._buf = buf[keep - base :]

@@ -4,7 +4,7 @@
 (cuts, blank lines, lower-case continuations, list markers, line breaks before
 a blank line) settle a candidate inside the search, without the rules in
 Python, and a terminator at the end of the window that the text so far cannot
-decide is deferred without them (``_UNDECIDED``).  Here a scanner whose
+decide is left to the next delta without them (the "wait" groups).  Here a scanner whose
 searches only find candidates (every decision taken by the rules) must give the
 same layout, whole and streamed: on random texts (hypothesis) and on a grid of
 every combination of a prefix, a word, a terminator, a gap and a next token.
@@ -30,7 +30,7 @@ from guardrails_ai.chunkwise.chunkers.base import Cut
 WORDS = [
     "word", "Word", "the", "The", "It", "and", "\u00fcber", "\u00dcber", "caf\u00e9",
     "\u00e9l", "stra\u00dfe", "\u0130", "viii", "iv", "b", "B", "J", "Dr", "e.g", "U.S",
-    "etc", "Approx", "Dept", "Blk", "Rs", "2024", "12", "3.14", "x)", "y]", "A4",
+    "etc", "Approx", "Dept", "Blk", "Rs", "2024", "12", "3.14", "x)", "y]", "A4", "vs", "it",
 ]  # fmt: skip
 MARKS = [".", ".", "!", "?", "...", "\u2026", "?!", "\u3002", '"', "\u201d", ")", "[2]", "**"]
 GAPS = [" ", " ", "  ", "\n", "\n\n", "\t", "\r\n", " (", " \u201c", "\n- ", "\n# ", "\n1. "]
@@ -56,9 +56,8 @@ def rules_only(
 
 def rules_only_in(patch: pytest.MonkeyPatch) -> None:
     """Make new scanners decide every candidate by the rules: searches that
-    settle none, and no early deferral of a terminator at the window's end."""
+    settle none (not even that one at the window's end must wait)."""
     patch.setattr(rules, "_searches", rules_only)
-    patch.setattr(rules, "_UNDECIDED", re.compile("(?!)"))
 
 
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
@@ -157,6 +156,14 @@ def test_a_long_delta_after_a_pending_candidate_agrees(before: str, latin1: bool
         assert whole == list(streamed(SentenceChunker(), [before, text]))
 
 
+def test_the_four_searches_number_their_groups_alike() -> None:
+    # One table of what each group proves serves all four (_group_kinds).
+    for abbreviations, odd_ends in ((frozenset(), False), (frozenset({"approx"}), True)):
+        kinds = [rules._group_kinds(p) for p in rules._searches(abbreviations, odd_ends)]
+        assert kinds[0] == kinds[1]
+        assert kinds[2] == kinds[3] == kinds[0][: len(kinds[2])]
+
+
 def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> None:
     wide, wide_all, narrow, narrow_all = rules._searches(frozenset(), False)
     text = latin1_grid()
@@ -171,6 +178,11 @@ TAILS = [
     ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", ". i", ".\n b", ". ab",
     "... ", "\u2026\n\n\u201c", ".)**", "\n", "\n ", "\n\n", "\n \t", "\nx", "\n-", "\n #",
     "\n(", "\n7", "\n\u00e9", "\n *",
+    # Either side of the distance from the window's end at which a run or line
+    # break is left to the next delta (_DEFER) rather than made pending.
+    "." + " " * 30, "." + " " * 31, "." + " " * 32, '."' + " " * 29, '."' + " " * 30,
+    ". " + " " * 27 + "((", ". " + " " * 29 + "((", "\n" + " " * 30, "\n" + " " * 31,
+    "\n" + " " * 29 + "-", "\n" + " " * 30 + "-",
 ]  # fmt: skip
 
 
@@ -180,7 +192,7 @@ TAILS = [
 def test_a_terminator_at_the_end_of_a_delta_is_decided_as_the_rules_do(
     tail: str, word: str, follow: str
 ) -> None:
-    # The second delta reaches the scanner's first search (see _UNDECIDED): a
+    # The second delta reaches the scanner's first search (see the "wait" groups of _searches): a
     # run or line break the text so far cannot decide is deferred, any other
     # is decided now; the third delta decides what was deferred.
     assert_streamed_as_the_rules_decide(["First one. It ", word + tail, follow])
@@ -198,6 +210,6 @@ def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(
 ) -> None:
     # The search of the second delta begins at the line break (see "line" in
     # _searches; a line break the text so far cannot decide is deferred, see
-    # _LINE_UNDECIDED): the chunk ends where the rules end it, also when the
+    # its "wait" group): the chunk ends where the rules end it, also when the
     # stream ends there.
     assert_streamed_as_the_rules_decide(["Intro here. ", first, second, last])

@@ -108,15 +108,31 @@ class CountingPattern:
         return getattr(self._pattern, name)
 
 
-def count_work(monkeypatch: pytest.MonkeyPatch, scanner_type: type) -> Work:
-    """Route every pattern ``scanner_type`` can reach through one :class:`Work`."""
+def count_work(monkeypatch: pytest.MonkeyPatch, scanner: Any) -> Work:
+    """Route every pattern ``scanner`` (a scanner type, or a scanner) can reach
+    through one :class:`Work`: those of its class and modules, and those a
+    scanner holds itself (compiled per scanner, alone, in tuples, or as their
+    bound ``search``/``match`` methods)."""
     work = Work()
+    scanner_type = scanner if isinstance(scanner, type) else type(scanner)
     owners: list[Any] = list(scanner_type.__mro__)
     owners += [sys.modules[c.__module__] for c in scanner_type.__mro__]
     for owner in owners:
         for name, value in list(vars(owner).items()):
             if isinstance(value, re.Pattern):
                 monkeypatch.setattr(owner, name, CountingPattern(value, work))
+    if scanner is scanner_type:
+        return work
+    slots = [n for c in scanner_type.__mro__ for n in getattr(c, "__slots__", ())]
+    for name in [*slots, *getattr(scanner, "__dict__", {})]:
+        value = getattr(scanner, name, None)
+        if isinstance(value, re.Pattern):
+            setattr(scanner, name, CountingPattern(value, work))
+        elif isinstance(value, tuple) and value and all(isinstance(v, re.Pattern) for v in value):
+            setattr(scanner, name, tuple(CountingPattern(v, work) for v in value))
+        elif isinstance(getattr(value, "__self__", None), re.Pattern):
+            method = getattr(CountingPattern(value.__self__, work), value.__name__)
+            setattr(scanner, name, method)
     return work
 
 
@@ -128,7 +144,7 @@ def stream_work(
 ) -> list[Work]:
     """Stream ``text`` in 4-character deltas; the work done at each mark (chars)."""
     stream = ChunkStream(chunker)
-    work = count_work(monkeypatch, type(_inner_scanner(stream)))
+    work = count_work(monkeypatch, _inner_scanner(stream))
     readings = []
     pending = sorted(marks)
     position = 0
