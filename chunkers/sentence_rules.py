@@ -69,8 +69,10 @@ decided again by the next delta; one further from it becomes *pending*, and
 its runs are scanned on from where the last delta stopped.  Ruled-out text is
 dropped, so ``feed`` is amortised O(len(delta)) and the window it keeps is
 bounded by :data:`LOOKBEHIND` plus a small slack plus the undecided text that
-is not a run.  A delta longer than 4096 characters is searched with the narrow
-searches when it is of Latin-1, and in pieces of 2**20 characters.
+is not a run.  A delta longer than 4096 characters goes in pieces of 2**20
+characters: a piece holding no character a candidate begins with costs a few
+``str`` scans in C and a copy instead of a search; the others are searched, with
+the narrow searches when the text is of Latin-1.
 """
 
 from __future__ import annotations
@@ -110,6 +112,9 @@ _GOES_ON = (
 # terminator, or a line break.  One leading character class keeps the search
 # on the regex engine's fast path.
 _LEAD = "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
+# The same characters, the usual ones first.  (``c in text`` is one scan in C,
+# and none at all for a character wider than every one of ``text``.)
+_LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61"
 # After a terminator other than a CJK one: what may follow a candidate.
 _NEXT = "(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[])"
 _AFTER_ALL = f"(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])|{_NEXT})"
@@ -163,6 +168,10 @@ _LOWER, _UPPER, _DIGIT, _OTHER, _MARKER = range(5)
 # Candidate kinds and the phases of a pending candidate.
 _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
+
+
+def _nothing(text: str, pos: int) -> None:
+    """The search of text known to hold no candidate."""
 
 
 def _latin1(text: str) -> bool:
@@ -754,21 +763,50 @@ class SentenceScanner(Scanner):
 
     def _feed_long(self, delta: str) -> list[Cut]:
         """Feed a long delta: in pieces of ``_PIECE`` characters (bounding the
-        window), with the narrow searches when neither the delta nor the
-        window holds a character above U+00FF."""
-        narrow = _latin1(delta) and _latin1(self._buf)
+        window); a piece holding no character a candidate begins with is fed
+        without a search (:meth:`_feed_plain`) once the chunk has begun and
+        nothing is pending or left to it (its first ``_LONG`` characters go
+        first when not); the others are searched, with the narrow searches
+        when neither the delta nor the window holds a character above
+        U+00FF."""
         self._long = True
-        if narrow:
-            self._use(self._narrow)
+        narrow = None
+        cuts: list[Cut] = []
         try:
-            cuts: list[Cut] = []
-            for k in range(0, len(delta), _PIECE):
-                cuts += self.feed(delta[k : k + _PIECE])
+            k = 0 if self._quiet is not None else _LONG
+            if k:
+                cuts += self.feed(delta[:k])
+            while k < len(delta):
+                piece = delta[k : k + _PIECE]
+                k += _PIECE
+                if (
+                    self._quiet is not None
+                    and self._pos == self._base + len(self._buf)
+                    and not any(c in piece for c in _LEADS)
+                ):
+                    cuts += self._feed_plain(piece)
+                    continue
+                if narrow is None:
+                    narrow = _latin1(delta) and _latin1(self._buf)
+                    if narrow:
+                        self._use(self._narrow)
+                cuts += self.feed(piece)
         finally:
             self._long = False
             if narrow:
                 self._use(self._wide)
         return cuts
+
+    def _feed_plain(self, piece: str) -> list[Cut]:
+        """Feed ``piece``, which holds no character a candidate begins with,
+        while the search would begin at its start: ``feed`` with a search
+        known to find nothing (so ``piece`` costs a copy, not a scan)."""
+        quiet = self._quiet
+        self._quiet = _nothing
+        try:
+            return self.feed(piece)
+        finally:
+            self._quiet = quiet
 
     def _use(self, searches: tuple[re.Pattern[str], re.Pattern[str]]) -> None:
         """Search with ``searches`` (``find``, ``find_all``) from now on."""

@@ -156,6 +156,67 @@ def test_a_long_delta_after_a_pending_candidate_agrees(before: str, latin1: bool
         assert whole == list(streamed(SentenceChunker(), [before, text]))
 
 
+# Stretches no candidate begins in (no terminator, no line break), of one-,
+# two- and four-byte characters, and short pieces with candidates.
+PLAIN = [
+    "x" * 700, "word " * 150, "\u00e9t\u00e9 " * 120, "\u4e2d\u6587" * 400, "\U0001f600 " * 300,
+    " The" + "y" * 600,
+]  # fmt: skip
+CANDIDATES = [
+    "Intro. ", "It ends. Then", "\n\n# Head ", "\n- item ", "U.S. ", "e.g. ", "Wait\u2026 ",
+    "Stop\u3002", " Dr.", "\n", "  ", "\n\n",
+]  # fmt: skip
+long_texts = st.lists(st.sampled_from(PLAIN + CANDIDATES), min_size=1, max_size=12).map("".join)
+
+
+def fed_long(parts: list[str]) -> tuple[list[tuple[int, int, int]], int]:
+    """The layout of ``parts`` fed whole with pieces of 512 characters (long
+    deltas above 256), and how many pieces were fed without a search."""
+    plain = [0]
+    feed_plain = rules.SentenceScanner._feed_plain
+
+    def counted(self: rules.SentenceScanner, piece: str) -> list[Cut]:
+        plain[0] += 1
+        return feed_plain(self, piece)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "_PIECE", 512)
+        patch.setattr(rules, "_LONG", 256)
+        patch.setattr(rules.SentenceScanner, "_feed_plain", counted)
+        return list(streamed(SentenceChunker(), parts)), plain[0]
+
+
+@given(
+    before=st.sampled_from(["", "One. ", "It is U.S.", "# Title", "Wait. ", "It ends."]),
+    text=long_texts,
+)
+def test_long_deltas_skip_what_holds_no_candidate_and_agree(before: str, text: str) -> None:
+    # Pieces of a long delta that hold no candidate are fed without a search;
+    # the layout is that of short deltas and of the rules alone.
+    small = [before] + [text[i : i + 7] for i in range(0, len(text), 7)]
+    expected = list(streamed(SentenceChunker(), small))
+    assert fed_long([before, text])[0] == expected
+    assert fed_long([before + text])[0] == expected
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert list(streamed(SentenceChunker(), [before + text])) == expected
+
+
+@pytest.mark.parametrize("lead", list(rules._LEADS))
+def test_a_piece_holding_any_one_candidate_is_searched(lead: str) -> None:
+    text = "It begins. " + "x" * 1000 + f" Stop{lead} Next " + "y" * 1000
+    small = list(streamed(SentenceChunker(), [text[i : i + 7] for i in range(0, len(text), 7)]))
+    assert fed_long([text])[0] == small
+    assert len(small) == (1 if lead == "\n" else 2)  # (the lead ends a sentence here)
+
+
+def test_a_long_delta_without_candidates_is_fed_without_a_search() -> None:
+    text = "It begins. Here " + "x" * 3000 + " and ends. Now " + "y " * 900
+    layout, plain = fed_long([text])
+    assert plain >= 8  # (the first 256 characters and the piece with ". N" are searched)
+    assert layout == [(0, 10, 11), (11, 3026, 3027), (-1, 3027, 4830)]
+
+
 def test_the_four_searches_number_their_groups_alike() -> None:
     # One table of what each group proves serves all four (_group_kinds).
     for abbreviations, odd_ends in ((frozenset(), False), (frozenset({"approx"}), True)):
