@@ -256,10 +256,6 @@ def _searches(
       or tabs and a lower-case letter that cannot open a list marker (not
       ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
       ``.`` or ``)``);
-    * ``mark`` (not a boundary): a ``.`` after a line break and one to three
-      digits or one ASCII letter, then spaces or tabs and content: that line
-      break began the chunk (it always ends one before a list marker), so the
-      ``.`` ends a list marker opening its chunk;
     * ``line``: a line break right after content, then whitespace holding a
       blank line (the chunk ends at the line break, also when the search began
       there: the content before the search position then ends there too);
@@ -321,17 +317,22 @@ def _searches(
         # The whole run and closers, then neither whitespace nor a footnote
         # mark (``.)**``): no end.
         alternatives.append(f"(?>{rest}){group('skip', '')}{glued}")
-        if lead == ".":
-            alternatives.append(f"{marker}{group('mark', spaces)}(?=\\S)")
         alternatives.append(f"{near_end}{rest}{group('wait', _UNDECIDED_TAIL)}\\Z")
         # A lone terminator before spaces and a lower-case word that opens no
         # list marker is no boundary: not even a candidate, so the search goes
         # on past it (the rules' "skip", without a round trip to Python).
-        return f"{re.escape(lead)}{_NEXT}(?!{spaces}{lower})(?:{'|'.join(alternatives)}|)"
+        # Nor is the "." of a list marker at the start of a line, before spaces
+        # and content: that line break began the chunk (it always ends one
+        # before a list marker), so the "." ends a marker opening its chunk.
+        no_end = f"(?!{spaces}{lower})"
+        if lead == ".":
+            no_end += f"(?!{marker}[^\\S\\n]++\\S)"
+        return f"{re.escape(lead)}{_NEXT}{no_end}(?:{'|'.join(alternatives)}|)"
 
     period = [
-        # A word of four lower-case letters or more, not a long abbreviation.
-        f"(?<=[{_LOWER_SET}]{{4}}\\.)(?<!(?:{'|'.join(['[ivx]{4}', *suffixes])})\\.)",
+        # A word of four lower-case letters or more, not a long abbreviation
+        # (whitespace tested first: it fails at once before a closer).
+        f"(?=\\s)(?<=[{_LOWER_SET}]{{4}}\\.)(?<!(?:{'|'.join(['[ivx]{4}', *suffixes])})\\.)",
         f"(?<=[{_LOWER_SET}]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
     ]
     if not odd_ends:
@@ -339,7 +340,7 @@ def _searches(
     # A word of two or three lower-case letters after whitespace, not an
     # abbreviation (the rules' word is then exactly these letters).
     period_short = tuple(
-        f"(?<=\\s[{_LOWER_SET}]{{{size}}}\\.)(?<![ivx]{{{size}}}\\.)"
+        f"(?=\\s)(?<=\\s[{_LOWER_SET}]{{{size}}}\\.)(?<![ivx]{{{size}}}\\.)"
         + (f"(?<!\\s(?:{'|'.join(words)})\\.)" if words else "")
         for size, words in zip((2, 3), short, strict=True)
     )
@@ -370,7 +371,7 @@ def _searches(
 
 
 #: What the named groups of the searches prove (see ``_searches``).
-_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "mark": 4, "line": 5, "wait": 6}
+_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "line": 5, "wait": 6}
 _WAIT = 6
 
 
@@ -473,7 +474,7 @@ class SentenceScanner(Scanner):
                 self._wait(buf, m.start())
                 return _NO_CUTS  # (the window is trimmed next time)
             # (In a chunk that opens with a heading marker only what ends the
-            # chunk is run here: "skip" and "mark" assume it does not.)
+            # chunk is run here: "skip" assumes it does not.)
             if kind < 3 or kind == 5 or self._heading is False:
                 found: list[Cut] = []
                 step = self._run(found, buf, base, total, m, g, kind)
@@ -545,7 +546,7 @@ class SentenceScanner(Scanner):
             if kind == _WAIT:
                 self._wait(buf, m.start())
                 break
-            if (kind == 3 or kind == 4) and self._heading is not False:
+            if kind == 3 and self._heading is not False:
                 # Not a boundary, in a chunk that may end at a line break.
                 self._pos = base + m.end()
                 self._cend = base + m.start(g)
@@ -700,7 +701,7 @@ class SentenceScanner(Scanner):
         group ``g`` proving ``kind``) on, in a row while the chunk does not
         open with a heading marker (``m`` itself may end one that does): "cut"
         cuts (the next chunk opens with an opener, a capital or a digit),
-        "skip" and "mark" skip, "blank" and "line" cut.
+        "skip" skips, "blank" and "line" cut.
 
         Returns ``True`` when nothing is left to decide in this delta, or only
         a candidate that what has not arrived decides (``_wait``; the
@@ -720,7 +721,7 @@ class SentenceScanner(Scanner):
                 stop = base + end
                 append(Cut(start, base + m.start(g), stop))
                 start = cend = stop
-            elif kind == 3 or kind == 4:
+            elif kind == 3:
                 cend = base + m.start(g)
             else:
                 stop = base + end
