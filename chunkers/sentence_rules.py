@@ -170,6 +170,19 @@ _TERM, _CJK, _LINE = range(3)
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
+def _opens_heading(buf: str, k: int) -> bool | None:
+    """Whether a chunk starting at ``buf[k]`` opens with a Markdown heading
+    marker (``#`` to ``######`` and a space or tab); ``None`` while ``buf``
+    ends too early to tell."""
+    if buf[k] != "#":
+        return False
+    if _HEADING.match(buf, k):
+        return True
+    if len(buf) - k >= 7 or buf[k : k + 7].strip("#"):
+        return False
+    return None
+
+
 def _nothing(text: str, pos: int) -> None:
     """The search of text known to hold no candidate."""
 
@@ -473,17 +486,13 @@ class SentenceScanner(Scanner):
             if kind == _WAIT:
                 self._wait(buf, m.start())
                 return _NO_CUTS  # (the window is trimmed next time)
-            # (In a chunk that opens with a heading marker only what ends the
-            # chunk is run here: "skip" assumes it does not.)
-            if kind < 3 or kind == 5 or self._heading is False:
-                found: list[Cut] = []
-                step = self._run(found, buf, base, total, m, g, kind)
-                if step is True:
-                    return found
-                if step is False:
-                    return self._decide_all(buf, n, base, total, None, False, found)
-                return self._decide_all(buf, n, base, total, step, True, found)
-            return self._decide_all(buf, n, base, total, m, True, [])
+            found: list[Cut] = []
+            step = self._run(found, buf, base, total, m, g, kind)
+            if step is True:
+                return found
+            if step is False:
+                return self._decide_all(buf, n, base, total, None, False, found)
+            return self._decide_all(buf, n, base, total, step, True, found)
         if self._ci < 0 and self._start is not None:
             m = self._finder(buf, base).search(buf, self._pos - base)
             return self._decide_all(buf, n, base, total, m, True, [])
@@ -698,22 +707,25 @@ class SentenceScanner(Scanner):
         kind: int,
     ) -> re.Match[str] | bool:
         """Apply what the searches proved (see ``_searches``), from ``m`` (its
-        group ``g`` proving ``kind``) on, in a row while the chunk does not
-        open with a heading marker (``m`` itself may end one that does): "cut"
-        cuts (the next chunk opens with an opener, a capital or a digit),
-        "skip" skips, "blank" and "line" cut.
+        group ``g`` proving ``kind``) on, in a row, each chunk searched with
+        its own search (``_finder``): "cut" cuts (the next chunk opens with an
+        opener, a capital or a digit), "skip" skips, "blank" and "line" cut.
+        The chunk of ``m`` opens with a heading marker or not
+        (``self._heading``), unless ``m`` ends it.
 
         Returns ``True`` when nothing is left to decide in this delta, or only
         a candidate that what has not arrived decides (``_wait``; the
         window is trimmed, the next delta's first search set); ``False`` when
-        the next chunk may open with a heading marker (to be searched from
-        ``self._pos`` with ``_finder``); else the next match, which the rules
-        decide.
+        the window ends too early to tell whether the next chunk opens with a
+        heading marker (to be searched from ``self._pos`` with ``_finder``);
+        else the next match, which the rules decide.
         """
         start: int = self._start  # type: ignore[assignment]
         cend = self._cend
         append = found.append
-        search = self._search
+        plain = self._search
+        heading = self._heading
+        search = plain if heading is False else self._find_all.search
         kinds = self._kinds
         while True:
             end = m.end()
@@ -721,18 +733,27 @@ class SentenceScanner(Scanner):
                 stop = base + end
                 append(Cut(start, base + m.start(g), stop))
                 start = cend = stop
+                if heading is not False:
+                    heading = False  # (a chunk cut so opens with no "#")
+                    search = plain
             elif kind == 3:
                 cend = base + m.start(g)
             else:
                 stop = base + end
                 append(Cut(start, base + (m.start(g) if kind == 2 else m.start()), stop))
                 start = cend = stop
+                heading = False
+                search = plain
                 if buf[end] == "#":
-                    self._start = start
-                    self._cend = cend
-                    self._heading = None
-                    self._pos = stop
-                    return False
+                    heading = _opens_heading(buf, end)
+                    if heading is None:
+                        self._start = start
+                        self._cend = cend
+                        self._heading = None
+                        self._pos = stop
+                        return False
+                    if heading:
+                        search = self._find_all.search
             following = search(buf, end)
             if following is None:
                 # Nothing left to decide in this delta (the usual end).
@@ -740,7 +761,7 @@ class SentenceScanner(Scanner):
                     cend = self._last
                 self._start = start
                 self._cend = cend
-                self._heading = False
+                self._heading = heading
                 self._pos = total
                 break
             m = following
@@ -749,7 +770,7 @@ class SentenceScanner(Scanner):
             if not kind or kind == _WAIT:
                 self._start = start
                 self._cend = cend
-                self._heading = False
+                self._heading = heading
                 self._pos = base + end
                 if not kind:
                     return m
@@ -831,13 +852,7 @@ class SentenceScanner(Scanner):
         """The candidate search for the current chunk (see ``_AFTER``)."""
         heading = self._heading
         if heading is None:
-            k = self._start - base  # type: ignore[operator]
-            if buf[k] != "#":
-                heading = self._heading = False
-            elif _HEADING.match(buf, k):
-                heading = self._heading = True
-            elif len(buf) - k >= 7 or buf[k : k + 7].strip("#"):
-                heading = self._heading = False
+            heading = self._heading = _opens_heading(buf, self._start - base)  # type: ignore[operator]
         return self._find if heading is False else self._find_all
 
     def _open(self, at: int, char: str) -> None:
