@@ -317,14 +317,15 @@ def _searches(
         """The alternatives after the terminator ``lead``, the last one empty;
         ``ends`` and ``letter_ends`` end the sentence before a capital or a
         digit, and before a capital only."""
-        # A run the text so far cannot decide: plain whitespace to the end
-        # first (the usual case, and it costs a mid-text candidate next to
-        # nothing), any other form last.
-        alternatives = [f"{group('wait', white_end)}\\Z"]
+        alternatives = []
         if ends:
             alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
         if letter_ends:
             alternatives.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
+        # A run the text so far cannot decide: plain whitespace to the end
+        # right after the usual cuts (the usual case at the end of a delta),
+        # any other form last.
+        alternatives.append(f"{group('wait', white_end)}\\Z")
         alternatives.append(f"{rest}{group('blank', blank)}(?=\\S)")
         alternatives.append(f"{rest}{group('skip', spaces)}{lower}")
         # The whole run and closers, then neither whitespace nor a footnote
@@ -367,8 +368,8 @@ def _searches(
     marker_end = f"[^\\S\\n]{{0,{near - 1}}}+{_LINE_MARKER_START}"
     line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
     blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
-    line_breaks = f"\n(?!{_GOES_ON})(?:{line_wait}|{line}|)"
-    all_line_breaks = f"\n(?:{blank_wait}|{line}|)"
+    line_breaks = f"\n(?!{_GOES_ON})(?:{line}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
     narrow = [branch(".", period, period_short), branch("!", bang), branch("?", bang)]
@@ -785,7 +786,7 @@ class SentenceScanner(Scanner):
 
     def _feed_long(self, delta: str) -> list[Cut]:
         """Feed a long delta: in pieces of ``_PIECE`` characters (bounding the
-        window); a piece holding no character a candidate begins with is fed
+        window).  A piece holding no character a candidate begins with is fed
         without a search (:meth:`_feed_plain`) once the chunk has begun and
         nothing is pending or left to it (its first ``_LONG`` characters go
         first when not); the others are searched, with the narrow searches
@@ -795,19 +796,15 @@ class SentenceScanner(Scanner):
         narrow = None
         cuts: list[Cut] = []
         try:
-            k = 0 if self._quiet is not None else _LONG
-            if k:
-                cuts += self.feed(delta[:k])
-            while k < len(delta):
+            for k in range(0, len(delta), _PIECE):
                 piece = delta[k : k + _PIECE]
-                k += _PIECE
-                if (
-                    self._quiet is not None
-                    and self._pos == self._base + len(self._buf)
-                    and not any(c in piece for c in _LEADS)
-                ):
-                    cuts += self._feed_plain(piece)
-                    continue
+                if not any(c in piece for c in _LEADS):
+                    if self._quiet is None:
+                        cuts += self.feed(piece[:_LONG])
+                        piece = piece[_LONG:]
+                    if self._quiet is not None and self._pos == self._base + len(self._buf):
+                        cuts += self._feed_plain(piece)
+                        continue
                 if narrow is None:
                     narrow = _latin1(delta) and _latin1(self._buf)
                     if narrow:
