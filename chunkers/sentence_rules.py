@@ -245,7 +245,7 @@ def _searches(
     smaller set of leading characters the regex engine tests faster (about 4%
     of a scan through text without candidates, measured).
 
-    ``abbreviations``: the abbreviations of two or more characters.  A
+    ``abbreviations``: the abbreviations (their lower-case keys).  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
     then the kind of the named group that matched (:func:`_group_kinds`; the
     group spans the whitespace after the run) says what is proven, no group
@@ -313,15 +313,20 @@ def _searches(
     near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
     white_end = f"\\s{{0,{near}}}+"
 
-    def branch(lead: str, ends: list[str], letter_ends: tuple[str, ...] = ()) -> str:
+    def branch(
+        lead: str, ends: list[str], letter_ends: tuple[str, ...] = (), initials: bool = False
+    ) -> str:
         """The alternatives after the terminator ``lead``, the last one empty;
         ``ends`` and ``letter_ends`` end the sentence before a capital or a
-        digit, and before a capital only."""
+        digit, and before a capital only; ``initials``: the initial rules."""
         alternatives = []
         if ends:
             alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
         if letter_ends:
             alternatives.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
+        if initials:
+            alternatives.append(f"{initial}{group('cut', space)}{starter}")
+            alternatives.append(f"{initial}{group('skip', spaces)}{no_starter}")
         # A run the text so far cannot decide: plain whitespace to the end
         # right after the usual cuts (the usual case at the end of a delta),
         # any other form last.
@@ -358,6 +363,21 @@ def _searches(
         + (f"(?<!\\s(?:{'|'.join(words)})\\.)" if words else "")
         for size, words in zip((2, 3), short, strict=True)
     )
+    # A one-letter word after a space and a letter, not an abbreviation: an
+    # initial (MEDIAL) that does not open its chunk (no cut ends at such a
+    # space).  It ends the sentence before a whole capitalised sentence
+    # starter of two letters or more, and not before another capitalised
+    # word of at most _STARTER_MAX letters (spaces or tabs between).
+    letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
+    initial = f"(?<=[{_LOWER_SET}{_UPPER_SET}] [{letters}{letters.upper()}]\\.)"
+    starters = sorted((w.capitalize() for w in SENTENCE_STARTERS), key=lambda w: (-len(w), w))
+    word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
+    skipped = f"[{openers}]{{0,{_SKIP_MAX}}}"
+    starter = f"(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
+    no_starter = (
+        f"(?!{skipped}(?:{'|'.join(starters)}){word_end})"
+        f"(?={skipped}[{_UPPER_SET}][^\\W\\d_]{{0,{_STARTER_MAX - 1}}}+{word_end})"
+    )
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
@@ -372,7 +392,7 @@ def _searches(
     all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
-    narrow = [branch(".", period, period_short), branch("!", bang), branch("?", bang)]
+    narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
     wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
@@ -417,7 +437,7 @@ class SentenceScanner(Scanner):
     def __init__(self, abbreviations: Mapping[str, int]) -> None:
         self._abbr = abbreviations
         searches = _searches(
-            frozenset(a for a in abbreviations if len(a) >= 2),
+            frozenset(abbreviations),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
         )
         self._find, self._find_all = self._wide = searches[:2]
