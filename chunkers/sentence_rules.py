@@ -319,34 +319,40 @@ def _searches(
         """The alternatives after the terminator ``lead``, the last one empty;
         ``ends`` and ``letter_ends`` end the sentence before a capital or a
         digit, and before a capital only; ``initials``: the initial rules."""
-        alternatives = []
+        cuts = []
         if ends:
-            alternatives.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
+            cuts.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
         if letter_ends:
-            alternatives.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
+            cuts.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
         if initials:
-            alternatives.append(f"{initial}{group('cut', space)}{starter}")
-            alternatives.append(f"{initial}{group('skip', spaces)}{no_starter}")
-        # A run the text so far cannot decide: plain whitespace to the end
-        # right after the usual cuts (the usual case at the end of a delta),
-        # any other form last.
-        alternatives.append(f"{group('wait', white_end)}\\Z")
-        alternatives.append(f"{rest}{group('blank', blank)}(?=\\S)")
-        alternatives.append(f"{rest}{group('skip', spaces)}{lower}")
-        # The whole run and closers, then neither whitespace nor a footnote
+            cuts.append(f"{initial}{group('cut', space)}{starter}")
+            cuts.append(f"{initial}{group('skip', spaces)}{no_starter}")
+        # After the whole run and closers (``rest``, read once): a blank line,
+        # spaces before a lower-case word, or neither whitespace nor a footnote
         # mark (``.)**``): no end.
-        alternatives.append(f"(?>{rest}){group('skip', '')}{glued}")
-        alternatives.append(f"{near_end}{rest}{group('wait', _UNDECIDED_TAIL)}\\Z")
+        after_run = [
+            f"{group('blank', blank)}(?=\\S)",
+            f"{group('skip', spaces)}{lower}",
+            f"{group('skip', '')}{glued}",
+        ]
+        # A run the text so far cannot decide: plain whitespace to the end
+        # first (the usual case at the end of a delta), any other form last.
+        others = [
+            f"{group('wait', white_end)}\\Z",
+            f"(?>{rest})(?:{'|'.join(after_run)})",
+            f"{near_end}{rest}{group('wait', _UNDECIDED_TAIL)}\\Z",
+            "",  # (a candidate the rules decide)
+        ]
         # A lone terminator before spaces and a lower-case word that opens no
         # list marker is no boundary: not even a candidate, so the search goes
         # on past it (the rules' "skip", without a round trip to Python).
         # Nor is the "." of a list marker at the start of a line, before spaces
         # and content: that line break began the chunk (it always ends one
         # before a list marker), so the "." ends a marker opening its chunk.
-        no_end = f"(?!{spaces}{lower})"
-        if lead == ".":
-            no_end += f"(?!{marker}[^\\S\\n]++\\S)"
-        return f"{re.escape(lead)}{_NEXT}{no_end}(?:{'|'.join(alternatives)}|)"
+        # (No cut above matches there, so that test comes after them.)
+        mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
+        body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
+        return f"{re.escape(lead)}{_NEXT}(?!{spaces}{lower})(?:{body})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
