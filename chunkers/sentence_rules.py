@@ -95,7 +95,7 @@ _SKIP_MAX = 8  # opening punctuation skipped before the next token
 _STARTER_MAX = 12  # longer than the longest sentence starter
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _LONG = 4096  # a longer delta may be searched with the narrow searches
-_SLACK = 24  # the window is trimmed once this much of it can go
+_SLACK = 64  # the window is trimmed once this much of it can go
 # A candidate undecided within this many characters of the end of the window
 # is decided again from scratch by the next delta (cheaper than resuming; at
 # least 2, see feed).
