@@ -265,13 +265,16 @@ def _searches(
       rules skip; or a bare ``.`` after whitespace and a word of two or three
       lower-case letters that is neither a roman numeral nor an abbreviation
       (``it.``, ``the.``), then whitespace and an upper-case letter after that
-      punctuation (before a digit the word may be a label: ``no. 5``);
+      punctuation (before a digit the word may be a label: ``no. 5``); or a
+      bare ``.`` after a one-letter word (an initial) that a space and a
+      letter precede, before a whole capitalised sentence starter;
     * ``blank``: any terminator run and closers, then whitespace holding a
       blank line;
     * ``skip`` (not a boundary): any terminator run and closers, then spaces
       or tabs and a lower-case letter that cannot open a list marker (not
       ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
-      ``.`` or ``)``);
+      ``.`` or ``)``); or such an initial before spaces or tabs and another
+      whole capitalised word of at most ``_STARTER_MAX`` letters;
     * ``line``: a line break right after content, then whitespace holding a
       blank line (the chunk ends at the line break, also when the search began
       there: the content before the search position then ends there too);

@@ -47,7 +47,7 @@ ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe", "q"], ["x)", "A
 
 
 def rules_only(
-    long_abbreviations: frozenset[str], odd_ends: bool
+    abbreviations: frozenset[str], odd_ends: bool
 ) -> tuple[re.Pattern[str], ...]:
     """Searches that find the same candidates and settle none of them."""
     find = re.compile(rules._LEAD + rules._AFTER)
