@@ -379,17 +379,16 @@ def _searches(
     # initial (MEDIAL) that does not open its chunk (no cut ends at such a
     # space).  It ends the sentence before a whole capitalised sentence
     # starter of two letters or more, and not before another capitalised
-    # word of at most _STARTER_MAX letters (spaces or tabs between).
+    # word of two to _STARTER_MAX letters (spaces or tabs between).
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
     initial = f"(?<=[{_LOWER_SET}{_UPPER_SET}] [{letters}{letters.upper()}]\\.)"
     starters = sorted((w.capitalize() for w in SENTENCE_STARTERS), key=lambda w: (-len(w), w))
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
     skipped = f"[{openers}]{{0,{_SKIP_MAX}}}"
     starter = f"(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
-    no_starter = (
-        f"(?!{skipped}(?:{'|'.join(starters)}){word_end})"
-        f"(?={skipped}[{_UPPER_SET}][^\\W\\d_]{{0,{_STARTER_MAX - 1}}}+{word_end})"
-    )
+    # (Tried after ``starter``, so a word of two letters or more that it takes
+    # here is no sentence starter; a one-letter word is left to the rules.)
+    no_starter = f"(?={skipped}[{_UPPER_SET}][^\\W\\d_]{{1,{_STARTER_MAX - 1}}}+{word_end})"
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
