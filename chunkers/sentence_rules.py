@@ -98,7 +98,7 @@ _LONG = 4096  # a longer delta may be searched with the narrow searches
 _SLACK = 64  # the window is trimmed once this much of it can go
 # A candidate undecided within this many characters of the end of the window
 # is decided again from scratch by the next delta (cheaper than resuming; at
-# least 2, see feed).
+# least 2, see _decide_all).
 _DEFER = 32
 
 _ASCII_TERMS = frozenset(".!?\u2026\u203d")
@@ -111,10 +111,10 @@ _GOES_ON = (
 # followed by a character that rules it out (``3.14``, ``U.S``), a CJK
 # terminator, or a line break.  One leading character class keeps the search
 # on the regex engine's fast path.
-_LEAD = "[.!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61\n]"
-# The same characters, the usual ones first.  (``c in text`` is one scan in C,
-# and none at all for a character wider than every one of ``text``.)
+# (The usual ones first: ``c in text`` is one scan in C, and none at all for a
+# character wider than every one of ``text``.)
 _LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61"
+_LEAD = f"[{re.escape(_LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
 _NEXT = "(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[])"
 _AFTER_ALL = f"(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])|{_NEXT})"
@@ -138,6 +138,7 @@ _CJK_CLOSER_RUN = re.compile("[\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\
 _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
 _TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
+_BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
 # What may follow a terminator run and its closers when the rules cannot
 # decide it yet: a partial footnote mark, whitespace running to the end, or
@@ -151,16 +152,15 @@ _UNDECIDED_TAIL = (
 )
 # The same after a line break (in a chunk that does not open with a heading
 # marker): one character that may begin a list marker or heading.
-_LINE_MARKER_START = "[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014#(0-9A-Za-z]"
+_LINE_MARKER_START = f"[{re.escape(''.join(sorted(_BULLETS)))}#(0-9A-Za-z]"
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
-_BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 # A single line break before a character that cannot open a list marker.
 _LINE_GOES_ON = re.compile(f"\n(?={_GOES_ON})")
-_BULLET_LEAD = re.compile("[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014]\\s+")
+_BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(_BULLETS)))}]\\s+")
 _NO_CUTS: list[Cut] = []
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
@@ -416,8 +416,8 @@ def _searches(
 
 
 #: What the named groups of the searches prove (see ``_searches``).
-_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "line": 5, "wait": 6}
-_WAIT = 6
+_PROOFS = {"cut": 1, "blank": 2, "skip": 3, "line": 4, "wait": 5}
+_WAIT = _PROOFS["wait"]
 
 
 @lru_cache(maxsize=64)
