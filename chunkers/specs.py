@@ -95,9 +95,8 @@ def _regex_params(chunker: RegexChunker) -> dict[str, object]:
     flags = pattern.flags & ~_IMPLIED
     params: dict[str, object] = {"pattern": pattern.pattern}
     if flags:
-        params["flags"] = [
-            re.RegexFlag(bit).name for bit in (1 << i for i in range(flags.bit_length())) if flags & bit
-        ]
+        bits = (1 << i for i in range(flags.bit_length()))
+        params["flags"] = [re.RegexFlag(bit).name for bit in bits if flags & bit]
     if chunker.max_match is not None:
         params["max_match"] = chunker.max_match
     return params
