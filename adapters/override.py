@@ -195,9 +195,7 @@ class WithChunker(Validator):
                 "id; import the module that registers it before Guard.from_dict"
             )
         if kwargs is not None and not isinstance(kwargs, dict):
-            raise TypeError(
-                f"{WITH_CHUNKER}: kwargs must be a dict, got {type(kwargs).__name__}"
-            )
+            raise TypeError(f"{WITH_CHUNKER}: kwargs must be a dict, got {type(kwargs).__name__}")
         arguments = {**(kwargs or {}), "on_fail": on_fail}
         built = target(*args, **arguments)
         return with_chunker(built, chunker)
