@@ -517,3 +517,57 @@ def test_the_plain_stream_of_a_rebuilt_guard_releases_the_same_text() -> None:
         for g in (original, rebuilt)
     ]
     assert outputs[0] == outputs[1]
+
+
+# -- the Guardrails server lists such guards ------------------------------------------
+
+_SERVER_CONFIG = """
+from guardrails import Guard
+from guardrails_ai.lowercase import LowerCase
+from guardrails_ai.chunkwise import BannedPhrases, RedactPII
+from guardrails_ai.chunkwise.adapters import with_chunker
+from guardrails_ai.chunkwise.chunkers import FixedSizeChunker, limit
+
+guard = Guard(name="chunky").use(
+    RedactPII(chunker=limit("sentence", max_chars=200), on_fail="fix"),
+    BannedPhrases(["free money"], chunker=FixedSizeChunker(30, 5), on_fail="fix"),
+    with_chunker(LowerCase(on_fail="fix"), "paragraph"),
+)
+"""
+
+_LIST_GUARDS = """
+import json, sys
+from fastapi.testclient import TestClient
+from guardrails_api.app import create_app
+
+response = TestClient(create_app(config=sys.argv[1])).get("/guards")
+print(json.dumps({"status": response.status_code, "body": response.json()}))
+"""
+
+
+def test_the_guardrails_server_lists_the_guard_with_its_chunkers(tmp_path: Any) -> None:
+    # guardrails-api's GET /guards answered 400 for every guard holding a chunker object.
+    pytest.importorskip("guardrails_api")
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.py"
+    config.write_text(_SERVER_CONFIG, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _LIST_GUARDS, str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=True,
+    )
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 200
+    (guard,) = answer["body"]
+    chunkers = [ref["kwargs"]["chunker"] for ref in guard["validators"]]
+    assert chunkers == [
+        limit("sentence", max_chars=200).spec(),
+        {"chunker": "fixed", "size": 30, "tolerance": 5},
+        {"chunker": "paragraph"},
+    ]
+    assert Guard.from_dict(guard) is not None
