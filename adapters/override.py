@@ -49,10 +49,12 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     * A validator **class**, or the alias it is registered under (such as
       ``"guardrails/lowercase"``): a subclass is returned that keeps the class
       name and ``rail_alias`` and chunks with ``chunker``; the original class
-      and its instances are untouched.
+      and its instances are untouched (instances of the subclass report
+      :data:`WITH_CHUNKER`, see "Guards as dicts" below).
 
-    ``chunker`` is a strategy, an alias such as ``"paragraph"`` or any object
-    with ``split``/``flush``.  Raises ``TypeError``/``ValueError`` naming the bad
+    ``chunker`` is a strategy, an alias such as ``"paragraph"``, a spec
+    (``{"chunker": "fixed", "size": 30}``) or any object with
+    ``split``/``flush``.  Raises ``TypeError``/``ValueError`` naming the bad
     argument.
 
     A validator this package did not write (a hub validator) then streams
@@ -177,7 +179,8 @@ class WithChunker(Validator):
     ``WithChunker(validator=id, kwargs={...}, chunker=spec, on_fail=...)``
     returns ``with_chunker(cls(on_fail=..., **kwargs), spec)``, ``cls`` being
     the validator registered as ``id`` (an instance of ``cls``, not of this
-    class).  Raises ``ValueError`` if no validator is registered as ``id``.
+    class).  Raises ``ValueError`` if no validator is registered as ``id``, or
+    if it is a ``ChunkedValidator`` (written under its own id instead).
     """
 
     def __new__(  # type: ignore[misc]
@@ -193,6 +196,11 @@ class WithChunker(Validator):
             raise ValueError(
                 f"{WITH_CHUNKER}: validator={validator!r:.80} is not a registered validator "
                 "id; import the module that registers it before Guard.from_dict"
+            )
+        if issubclass(target, ChunkedValidator):
+            raise ValueError(
+                f"{WITH_CHUNKER}: validator={validator!r:.80} is a chunkwise validator; write "
+                f"it under its own id with a chunker= argument"
             )
         if kwargs is not None and not isinstance(kwargs, dict):
             raise TypeError(f"{WITH_CHUNKER}: kwargs must be a dict, got {type(kwargs).__name__}")

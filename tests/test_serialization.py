@@ -457,6 +457,9 @@ def test_an_unknown_wrapped_validator_is_an_error_at_from_dict() -> None:
     data["validators"][0]["kwargs"]["validator"] = "nobody/nothing"
     with pytest.warns(UserWarning), pytest.raises(ValueError, match="'nobody/nothing' is not a"):
         Guard.from_dict(data)
+    data["validators"][0]["kwargs"]["validator"] = "chunkwise/redact_pii"
+    with pytest.raises(ValueError, match="under its own id with a chunker= argument"):
+        Guard.from_dict(data)
 
 
 # -- what cannot be written fails at to_dict time -------------------------------------
