@@ -34,13 +34,14 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
-from guardrails.validator_base import Validator
+from guardrails.validator_base import Validator, validators_registry
 from guardrails_ai.types import FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkStream, Piece, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
 
+from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import StreamRuns, merge_results
 
@@ -53,21 +54,30 @@ _STATE: ContextVar[Any] = ContextVar("chunkwise_stream_state", default=None)
 class ChunkedValidator(Validator):
     """Base class for validators whose chunking is a chunkwise strategy.
 
-    ``chunker`` (instance, alias or any ``split``/``flush`` object) defaults to
-    the class's ``default_chunker``.  Keyword arguments are forwarded to
-    Guardrails' ``Validator.__init__``, so ``get_args()``/``to_prompt()`` show
-    them (``chunker`` included when given).  Override ``new_stream_state`` for
-    validators that remember earlier chunks of the same response; read it as
-    ``self.stream_state`` inside ``_validate``.
+    ``chunker`` (instance, alias, spec dict or any ``split``/``flush`` object)
+    defaults to the class's ``default_chunker``.  Keyword arguments are
+    forwarded to Guardrails' ``Validator.__init__``, so ``get_args()``/
+    ``to_prompt()`` show them.  ``chunker`` is among them when given, or when
+    the class's default differs from that of the class registered under its
+    ``rail_alias`` (a ``with_chunker`` subclass), as a
+    :class:`~.chunker_arg.ChunkerArg`: ``Guard.to_dict()`` writes it as the
+    chunker's spec, and ``Guard.from_dict`` rebuilds the same chunker.
+    Override ``new_stream_state`` for validators that remember earlier chunks
+    of the same response; read it as ``self.stream_state`` inside ``_validate``.
     """
 
     default_chunker: ClassVar[ChunkerSpec] = "sentence"
 
     def __init__(self, *, chunker: ChunkerSpec | None = None, on_fail: Any = None, **kwargs: Any):
-        if chunker is not None:
-            kwargs["chunker"] = chunker
+        if isinstance(chunker, ChunkerArg):
+            chunker = chunker.given
+        given = self.default_chunker if chunker is None else chunker
+        strategy = resolve_chunker(given)
+        record = chunker is not None or _default_differs(type(self))
+        if record:
+            kwargs["chunker"] = ChunkerArg(given, strategy, type(self).__name__)
         super().__init__(on_fail=on_fail, **kwargs)
-        self.chunker = self.default_chunker if chunker is None else chunker
+        self._use(strategy)
         self._streams = StreamRuns()
 
     # -- chunking -----------------------------------------------------------------
@@ -79,8 +89,28 @@ class ChunkedValidator(Validator):
 
     @chunker.setter
     def chunker(self, chunker: ChunkerSpec) -> None:
-        self._chunker = resolve_chunker(chunker)
-        self._chunk_fn = chunking_function(self._chunker)
+        self._use(resolve_chunker(chunker))
+
+    def record_chunker(self, chunker: ChunkerSpec) -> None:
+        """Chunk with ``chunker`` and record it in ``get_args()`` (for ``Guard.to_dict()``).
+
+        What ``with_chunker`` does to an instance.  The recorded entry is one
+        object that Guardrails' snapshot (taken in ``guard.use(...)``) shares,
+        so a chunker recorded after ``use`` is written by ``to_dict()`` too, if
+        the validator recorded one before (given ``chunker=``); otherwise call
+        this before ``use``.
+        """
+        strategy = resolve_chunker(chunker)
+        entry = self._kwargs.get("chunker")
+        if isinstance(entry, ChunkerArg):
+            entry.set(chunker, strategy)
+        else:
+            self._kwargs["chunker"] = ChunkerArg(chunker, strategy, type(self).__name__)
+        self._use(strategy)
+
+    def _use(self, strategy: ChunkingStrategy | SplitFlush) -> None:
+        self._chunker = strategy
+        self._chunk_fn = chunking_function(strategy)
 
     def _chunking_function(self, chunk: str) -> list[str]:
         return self._chunk_fn(chunk)
@@ -145,3 +175,18 @@ class ChunkedValidator(Validator):
         return merge_results(
             pieces, lambda chunk: self.validate_chunk(chunk, metadata, state), self
         )
+
+
+def _default_differs(cls: type[ChunkedValidator]) -> bool:
+    """Whether ``cls`` chunks by default unlike the class registered under its alias.
+
+    Such a class (a ``with_chunker`` subclass, a subclass that sets
+    ``default_chunker``) is rebuilt by ``Guard.from_dict`` as the registered
+    class: its chunker must be recorded in ``get_args()`` to survive.
+    """
+    registered = validators_registry.get(cls.rail_alias)
+    return (
+        registered is not None
+        and registered is not cls
+        and getattr(registered, "default_chunker", None) is not cls.default_chunker
+    )

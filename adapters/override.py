@@ -1,21 +1,33 @@
-"""Per-validator chunking overrides, for any Guardrails validator."""
+"""Per-validator chunking overrides, for any Guardrails validator, that survive ``to_dict()``."""
 
 from __future__ import annotations
 
 from types import MethodType
 from typing import Any, TypeVar, overload
 
-from guardrails.validator_base import Validator, validators_registry
+from guardrails.validator_base import (
+    Validator,
+    get_validator_class,
+    register_validator,
+    validators_registry,
+)
 from guardrails_ai.types import ValidationResult
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
 
 from .chunked import ChunkedValidator
+from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import chunker_of, streams_of
 
-__all__ = ["with_chunker"]
+__all__ = ["WITH_CHUNKER", "WithChunker", "with_chunker"]
+
+#: The validator id under which ``Guard.to_dict()`` writes a validator this
+#: package did not write, given ``with_chunker``.
+WITH_CHUNKER = "chunkwise/with_chunker"
+#: Where a wrapped instance keeps the arguments it reports in ``get_args()``.
+_WRAPPED = "_chunkwise_with_chunker"
 
 V = TypeVar("V", bound=Validator)
 
@@ -37,10 +49,12 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     * A validator **class**, or the alias it is registered under (such as
       ``"guardrails/lowercase"``): a subclass is returned that keeps the class
       name and ``rail_alias`` and chunks with ``chunker``; the original class
-      and its instances are untouched.
+      and its instances are untouched (instances of the subclass report
+      :data:`WITH_CHUNKER`, see "Guards as dicts" below).
 
-    ``chunker`` is a strategy, an alias such as ``"paragraph"`` or any object
-    with ``split``/``flush``.  Raises ``TypeError``/``ValueError`` naming the bad
+    ``chunker`` is a strategy, an alias such as ``"paragraph"``, a spec
+    (``{"chunker": "fixed", "size": 30}``) or any object with
+    ``split``/``flush``.  Raises ``TypeError``/``ValueError`` naming the bad
     argument.
 
     A validator this package did not write (a hub validator) then streams
@@ -57,6 +71,18 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     validator starts with none open.  A ``validate_stream`` of the validator's
     own is bypassed; ``AsyncGuard`` reaches ours through Guardrails' default
     ``async_validate_stream``, so a validator overriding that one keeps it.
+
+    Guards as dicts.  ``Guard.to_dict()`` writes the override and
+    ``Guard.from_dict``/``AsyncGuard.from_dict`` rebuild it (the chunker as
+    its spec; a chunker without one raises ``SpecError`` in ``to_dict()``).  A
+    ``ChunkedValidator`` records its ``chunker`` argument, keeping its id.  Any
+    other validator is written under the id :data:`WITH_CHUNKER`
+    (``{"validator": its id, "kwargs": its arguments, "chunker": spec}``),
+    which Guardrails rebuilds as ``with_chunker(cls(**kwargs), spec)``; so its
+    instances report ``rail_alias == WITH_CHUNKER`` (in validation logs too):
+    Guardrails keeps a validator across calls only if its ``rail_alias`` is
+    the id it was written under.  Guardrails records a validator's id and
+    arguments in ``guard.use(...)``: give the override before that.
     """
     strategy = resolve_chunker(chunker)
     if isinstance(validator, str):
@@ -70,7 +96,7 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     if isinstance(validator, type) and issubclass(validator, Validator):
         return _override_class(validator, strategy)
     if isinstance(validator, ChunkedValidator):
-        validator.chunker = strategy
+        validator.record_chunker(chunker)
         return validator
     if isinstance(validator, Validator):
         # Instance attributes shadow the class's methods for this instance only;
@@ -78,6 +104,7 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
         # to the copy by copy.deepcopy.
         validator._chunking_function = chunking_function(strategy)  # type: ignore[method-assign,assignment]
         validator.validate_stream = MethodType(exact_validate_stream, validator)  # type: ignore[method-assign]
+        _record(validator, chunker, strategy)
         return validator
     raise TypeError(
         "validator must be a guardrails Validator instance, a Validator subclass or a "
@@ -103,7 +130,83 @@ def _override_class(cls: type[Validator], strategy: Any) -> type[Validator]:
         _chunking_function.chunker = strategy  # type: ignore[attr-defined]
         attrs["_chunking_function"] = _chunking_function
         attrs["validate_stream"] = exact_validate_stream
+        attrs["__init__"] = _recording_init(cls, strategy)
     return type(cls.__name__, (cls,), attrs)
+
+
+def _recording_init(cls: type[Validator], strategy: Any) -> Any:
+    """``__init__`` of a ``with_chunker`` subclass of ``cls``: records the override."""
+
+    def __init__(self: Validator, *args: Any, **kwargs: Any) -> None:
+        cls.__init__(self, *args, **kwargs)
+        _record(self, strategy, strategy)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _record(validator: Validator, given: Any, strategy: Any) -> None:
+    """Make ``validator`` write itself as :data:`WITH_CHUNKER` in ``Guard.to_dict()``.
+
+    ``get_args()`` becomes ``{"validator": id, "kwargs": arguments, "chunker":
+    ChunkerArg}`` and ``rail_alias`` :data:`WITH_CHUNKER` (instance attributes;
+    the class is untouched).  A second override updates the recorded chunker.
+    """
+    state = vars(validator)
+    wrapped = state.get(_WRAPPED)
+    if wrapped is not None:
+        wrapped["chunker"].set(given, strategy)
+        return
+    alias = validator.rail_alias
+    state[_WRAPPED] = {
+        "validator": alias,
+        "kwargs": validator._kwargs,
+        "chunker": ChunkerArg(given, strategy, alias),
+    }
+    validator.get_args = MethodType(_wrapped_args, validator)  # type: ignore[method-assign]
+    validator.rail_alias = WITH_CHUNKER
+
+
+def _wrapped_args(self: Validator) -> dict[str, Any]:
+    args: dict[str, Any] = vars(self)[_WRAPPED]
+    return args
+
+
+@register_validator(name=WITH_CHUNKER, data_type="string")
+class WithChunker(Validator):
+    """What ``Guard.from_dict`` builds for the id :data:`WITH_CHUNKER`.
+
+    ``WithChunker(validator=id, kwargs={...}, chunker=spec, on_fail=...)``
+    returns ``with_chunker(cls(on_fail=..., **kwargs), spec)``, ``cls`` being
+    the validator registered as ``id`` (an instance of ``cls``, not of this
+    class).  Raises ``ValueError`` if no validator is registered as ``id``, or
+    if it is a ``ChunkedValidator`` (written under its own id instead).
+    """
+
+    def __new__(  # type: ignore[misc]
+        cls,
+        *args: Any,
+        validator: str,
+        chunker: ChunkerSpec,
+        kwargs: dict[str, Any] | None = None,
+        on_fail: Any = None,
+    ) -> Validator:
+        target = get_validator_class(validator) if isinstance(validator, str) else None
+        if target is None:
+            raise ValueError(
+                f"{WITH_CHUNKER}: validator={validator!r:.80} is not a registered validator "
+                "id; import the module that registers it before Guard.from_dict"
+            )
+        if issubclass(target, ChunkedValidator):
+            raise ValueError(
+                f"{WITH_CHUNKER}: validator={validator!r:.80} is a chunkwise validator; write "
+                f"it under its own id with a chunker= argument"
+            )
+        if kwargs is not None and not isinstance(kwargs, dict):
+            raise TypeError(f"{WITH_CHUNKER}: kwargs must be a dict, got {type(kwargs).__name__}")
+        arguments = {**(kwargs or {}), "on_fail": on_fail}
+        built = target(*args, **arguments)
+        return with_chunker(built, chunker)
 
 
 def exact_validate_stream(

@@ -11,8 +11,16 @@ from .limits import Bounded, Grouped, limit, split_spans
 from .line import LineChunker
 from .paragraph import ParagraphChunker
 from .pattern import RegexChunker
-from .registry import ChunkerSpec, aliases, register_alias, resolve_chunker
+from .registry import (
+    ChunkerSpec,
+    aliases,
+    kinds,
+    register_alias,
+    register_kind,
+    resolve_chunker,
+)
 from .sentence import SentenceChunker
+from .specs import SpecError, regex_from_spec, spec_of
 from .stream import ChunkStream, Piece, RescanScanner
 from .structure import StructureChunker
 from .word import WordChunker
@@ -22,8 +30,11 @@ register_alias("sentence-simple", partial(SentenceChunker, mode="simple"))
 register_alias("word", WordChunker)
 register_alias("paragraph", ParagraphChunker)
 register_alias("line", LineChunker)
-register_alias("fixed", partial(FixedSizeChunker, 200, 20))
+register_alias("fixed", partial(FixedSizeChunker, size=200, tolerance=20))
 register_alias("structure", StructureChunker)
+register_kind("bounded", Bounded)
+register_kind("grouped", Grouped)
+register_kind("regex", regex_from_spec)
 
 __all__ = [
     "Bounded",
@@ -41,12 +52,16 @@ __all__ = [
     "RescanScanner",
     "Scanner",
     "SentenceChunker",
+    "SpecError",
     "SplitFlush",
     "StructureChunker",
     "WordChunker",
     "aliases",
+    "kinds",
     "limit",
     "register_alias",
+    "register_kind",
     "resolve_chunker",
+    "spec_of",
     "split_spans",
 ]

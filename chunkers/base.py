@@ -109,7 +109,8 @@ class ChunkingStrategy(ABC):
     Subclasses define :meth:`scanner`; everything else derives from it.
     """
 
-    #: Alias under which the strategy is registered, if any.
+    #: Alias under which the strategy is registered, if any; the kind its
+    #: :meth:`spec` names.
     alias: str = ""
 
     @abstractmethod
@@ -156,8 +157,21 @@ class ChunkingStrategy(ABC):
         return f"{type(self).__name__}({params})"
 
     def _params(self) -> dict[str, object]:
-        """Constructor arguments that differ from the defaults (for ``repr``)."""
+        """Constructor arguments that differ from the defaults (for ``repr`` and :meth:`spec`)."""
         return {}
+
+    def spec(self) -> dict[str, object]:
+        """This chunker as JSON data: ``{"chunker": alias, **parameters}``.
+
+        ``resolve_chunker(spec)`` (or any ``chunker=`` parameter given the
+        spec) rebuilds an equal chunker, also after a JSON round trip.  Raises
+        ``SpecError`` (a ``ValueError``) naming what cannot be written: a
+        parameter that is a function or a foreign object, or a subclass
+        without an alias of its own.  See :mod:`.specs`.
+        """
+        from .specs import spec_of  # specs imports the registry, which imports us
+
+        return spec_of(self)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and repr(other) == repr(self)

@@ -1,24 +1,61 @@
-"""Alias strings for chunkers, and the one place a chunker argument is checked."""
+"""Alias strings and specs for chunkers, and the one place a chunker argument is checked.
+
+A *spec* is a chunker written as JSON data: ``{"chunker": kind, **parameters}``,
+where ``kind`` is a registered alias (``"fixed"``, ``"sentence"``...) or a kind
+that needs parameters (``"bounded"``, ``"grouped"``, ``"regex"``), and a
+parameter that is itself a chunker is a nested spec.  An alias string is a
+spec without parameters.  ``chunker.spec()`` writes one (see :mod:`.specs`);
+:func:`resolve_chunker` reads it back.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .base import ChunkingStrategy, SplitFlush
 
-__all__ = ["ChunkerSpec", "aliases", "register_alias", "resolve_chunker"]
+__all__ = [
+    "ChunkerSpec",
+    "aliases",
+    "kinds",
+    "register_alias",
+    "register_kind",
+    "resolve_chunker",
+]
 
-#: What every ``chunker=`` parameter accepts.
-ChunkerSpec = str | ChunkingStrategy | SplitFlush
+#: What every ``chunker=`` parameter accepts: an alias, a spec, a strategy, or
+#: any object with ``split``/``flush``.
+ChunkerSpec = str | Mapping[str, object] | ChunkingStrategy | SplitFlush
 
-_FACTORIES: dict[str, Callable[[], ChunkingStrategy]] = {}
+#: The key of a spec that names its kind.
+KIND = "chunker"
+
+_FACTORIES: dict[str, Callable[..., ChunkingStrategy]] = {}
+_KINDS: dict[str, Callable[..., ChunkingStrategy]] = {}
 
 
-def register_alias(name: str, factory: Callable[[], ChunkingStrategy]) -> None:
-    """Make ``name`` resolve to ``factory()`` wherever a chunker is accepted."""
+def _key(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"alias name must be a non-empty str, got {name!r}")
-    _FACTORIES[name.strip().lower()] = factory
+    return name.strip().lower()
+
+
+def register_alias(name: str, factory: Callable[..., ChunkingStrategy]) -> None:
+    """Make ``name`` resolve to ``factory()`` wherever a chunker is accepted.
+
+    A spec ``{"chunker": name, **params}`` resolves to ``factory(**params)``:
+    a class, or a ``functools.partial`` whose defaults are keywords.
+    """
+    _FACTORIES[_key(name)] = factory
+
+
+def register_kind(name: str, factory: Callable[..., ChunkingStrategy]) -> None:
+    """Make the spec ``{"chunker": name, **params}`` resolve to ``factory(**params)``.
+
+    For chunkers that need parameters (``"bounded"``, ``"regex"``): unlike an
+    alias, ``name`` alone is not a chunker.
+    """
+    _KINDS[_key(name)] = factory
 
 
 def aliases() -> list[str]:
@@ -26,13 +63,18 @@ def aliases() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def kinds() -> list[str]:
+    """Every kind a spec may name (aliases and parameterised kinds), sorted."""
+    return sorted({*_FACTORIES, *_KINDS})
+
+
 def resolve_chunker(
     chunker: ChunkerSpec, *, param: str = "chunker"
 ) -> ChunkingStrategy | SplitFlush:
-    """Turn an alias, a strategy or any ``split``/``flush`` object into a strategy.
+    """Turn an alias, a spec, a strategy or any ``split``/``flush`` object into a strategy.
 
-    Raises ``ValueError`` for an unknown alias and ``TypeError`` for anything
-    else; both name ``param`` and list the valid choices.
+    Raises ``ValueError`` for an unknown alias or kind and ``TypeError`` for
+    anything else; both name ``param`` and list the valid choices.
     """
     if isinstance(chunker, str):
         factory = _FACTORIES.get(chunker.strip().lower())
@@ -45,6 +87,8 @@ def resolve_chunker(
         return factory()
     if isinstance(chunker, ChunkingStrategy):
         return chunker
+    if isinstance(chunker, Mapping):
+        return _from_spec(chunker, param)
     if isinstance(chunker, type):
         raise TypeError(
             f"{param}={chunker.__name__} is a class; pass an instance such as "
@@ -59,3 +103,42 @@ def resolve_chunker(
         f"ChunkingStrategy or an object with split()/flush(); got "
         f"{type(chunker).__name__}: {chunker!r:.80}"
     )
+
+
+def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
+    """Build the chunker ``spec`` describes; nested specs are built first."""
+    kind = spec.get(KIND)
+    if not isinstance(kind, str):
+        raise ValueError(
+            f"{param} spec needs a {KIND!r} key naming its kind (one of "
+            f"{', '.join(map(repr, kinds()))}); got keys {sorted(map(str, spec))}"
+        )
+    key = kind.strip().lower()
+    factory = _KINDS.get(key) or _FACTORIES.get(key)
+    if factory is None:
+        raise ValueError(
+            f"{param} spec names {KIND}={kind!r}, not a known kind; "
+            f"choose one of {', '.join(map(repr, kinds()))}"
+        )
+    params = {
+        str(name): _decode(value, f"{param}.{name}")
+        for name, value in spec.items()
+        if name != KIND
+    }
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        if "argument" not in str(exc):  # a parameter's own check: already names it
+            raise
+        raise TypeError(
+            f"{param} spec {KIND}={kind!r}: {exc} (parameters given: {sorted(params)})"
+        ) from None
+
+
+def _decode(value: object, path: str) -> object:
+    """A spec parameter as the constructor takes it: nested specs become chunkers."""
+    if isinstance(value, Mapping):
+        return resolve_chunker(value, param=path)
+    if isinstance(value, list):
+        return [_decode(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    return value

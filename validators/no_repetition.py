@@ -77,6 +77,11 @@ class NoRepetition(ChunkedValidator):
             self.chunker = unit  # recorded as unit= only, so get_args() rebuilds it
         self.max_repeats = limit
 
+    def record_chunker(self, chunker: ChunkerSpec) -> None:
+        """As :meth:`ChunkedValidator.record_chunker`; the chunker replaces ``unit``."""
+        self._kwargs.pop("unit", None)
+        super().record_chunker(chunker)
+
     def new_stream_state(self) -> Counter[str]:
         """Occurrences so far of each folded unit of the response."""
         return Counter()
