@@ -109,8 +109,8 @@ class ChunkingStrategy(ABC):
     Subclasses define :meth:`scanner`; everything else derives from it.
     """
 
-    #: Alias under which the strategy is registered, if any; the kind its
-    #: :meth:`spec` names.
+    #: Alias under which the strategy is registered, if any (the kind its
+    #: :meth:`spec` names).
     alias: str = ""
 
     @abstractmethod

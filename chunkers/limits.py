@@ -330,8 +330,6 @@ class Bounded(ChunkingStrategy):
     A hard cut at ``max_chars`` always comes last.
     """
 
-    alias = "bounded"  # a spec kind only: see chunkers.specs
-
     def __init__(
         self,
         inner: ChunkerSpec,
@@ -529,8 +527,6 @@ class Grouped(ChunkingStrategy):
     units greedily (up to ``chunk_size``, while they fit).  Streaming
     (``split``/``flush``, :class:`ChunkStream`) never overlaps.
     """
-
-    alias = "grouped"  # a spec kind only: see chunkers.specs
 
     def __init__(
         self,

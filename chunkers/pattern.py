@@ -289,8 +289,6 @@ class RegexChunker(ChunkingStrategy):
     searched again on every ``feed``, back to the last accepted separator.
     """
 
-    alias = "regex"  # a spec kind only: see chunkers.specs
-
     def __init__(self, pattern: str | re.Pattern[str], *, max_match: int | None = None) -> None:
         if isinstance(pattern, str):
             try:

@@ -1,15 +1,16 @@
-"""Chunkers as JSON data: ``spec_of(chunker)`` and the ``"regex"`` kind.
+"""Chunkers as JSON data: ``spec_of(chunker)``, and the ``"regex"`` kind read back.
 
 ``spec_of(chunker)`` (also ``chunker.spec()``) returns ``{"chunker": kind,
-**parameters}``: the chunker's alias and the constructor arguments that differ
-from the defaults (what its ``repr`` shows), with nested chunkers as nested
-specs, tuples and sets as lists and a compiled pattern as its source and flag
-names.  The spec is checked before it is returned: rebuilt from its JSON text
-by :func:`~.registry.resolve_chunker`, it must give a chunker equal to the
-original.  A chunker that cannot be written so (an object with
-``split``/``flush`` that is not a chunkwise strategy, a strategy without an
-alias, a parameter that is a function) raises :class:`SpecError` naming the
-chunker and the parameter; nothing is ever replaced by a default.
+**parameters}``: the chunker's alias (:data:`KINDS` for those without one) and
+the constructor arguments that differ from the defaults (what its ``repr``
+shows), with nested chunkers as nested specs, tuples and sets as lists and a
+compiled pattern as its source and flag names.  The spec is checked before it
+is returned: rebuilt from its JSON text by :func:`~.registry.resolve_chunker`,
+it must give a chunker equal to the original.  A chunker that cannot be
+written so (an object with ``split``/``flush`` that is not a chunkwise
+strategy, a strategy without an alias, a parameter that is a function) raises
+:class:`SpecError` naming the chunker and the parameter; nothing is ever
+replaced by a default.
 """
 
 from __future__ import annotations
@@ -19,15 +20,24 @@ import re
 from collections.abc import Sequence
 
 from .base import ChunkingStrategy
+from .limits import Bounded, Grouped
 from .pattern import RegexChunker
 from .registry import KIND, resolve_chunker
 
-__all__ = ["SpecError", "regex_from_spec", "spec_of"]
+__all__ = ["KINDS", "SpecError", "regex_from_spec", "spec_of"]
 
 Spec = dict[str, object]
 
 #: Flags a ``str`` pattern always has (``re.compile`` adds it): not written.
 _IMPLIED = re.UNICODE
+
+#: The kinds of the chunkers that have no alias (they need parameters); these
+#: exact classes only, so a subclass needs an alias of its own.
+KINDS: dict[type[ChunkingStrategy], str] = {
+    Bounded: "bounded",
+    Grouped: "grouped",
+    RegexChunker: "regex",
+}
 
 
 class SpecError(ValueError):
@@ -58,16 +68,17 @@ def _encode_chunker(chunker: object, path: str) -> Spec:
             "ChunkingStrategy, so it has no spec; pass a built-in chunker or an "
             "alias, or a ChunkingStrategy subclass registered with register_alias"
         )
-    if not chunker.alias:
+    kind = KINDS.get(type(chunker)) or chunker.alias
+    if not kind:
         raise SpecError(
             f"{path}={chunker!r:.80} has no alias, so it has no spec; give "
             f"{type(chunker).__name__} an alias and register_alias() it"
         )
-    if isinstance(chunker, RegexChunker):
+    if type(chunker) is RegexChunker:
         params: dict[str, object] = _regex_params(chunker)
     else:
         params = chunker._params()
-    spec: Spec = {KIND: chunker.alias}
+    spec: Spec = {KIND: kind}
     for name, value in params.items():
         spec[name] = _encode(value, f"{path}.{name}")
     return spec
