@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import positive_int
+from ._args import check_on_fail, positive_int
 from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
@@ -61,6 +61,7 @@ class NoRepetition(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         limit = positive_int("max_repeats", max_repeats)
         if unit is not None:
             if unit not in UNITS:
@@ -94,7 +95,7 @@ class NoRepetition(ChunkedValidator):
             return PassResult()
         reason = f"occurrence {seen} of a unit allowed {self.max_repeats} time(s)"
         return FailResult(
-            error_message=f"Repeated text: {value!r:.60} ({reason})",
+            error_message=f"Repeated text: {len(value)} characters, {reason}",
             fix_value="",
             error_spans=[ErrorSpan(start=0, end=len(value), reason=reason)],
         )

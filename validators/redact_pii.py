@@ -10,7 +10,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkerSpec, RegexChunker, SentenceChunker
 
-from ._args import str_list
+from ._args import check_on_fail, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
 
 __all__ = ["MAX_CHARS", "RedactPII"]
@@ -100,6 +100,7 @@ class RedactPII(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         names = list(dict.fromkeys(str_list("entities", entities)))
         unknown = [n for n in names if n not in ENTITIES]
         if unknown:
