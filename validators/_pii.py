@@ -67,6 +67,7 @@ __all__ = [
     "Entity",
     "find_entities",
     "iban_valid",
+    "label_start",
     "luhn_valid",
 ]
 
@@ -159,14 +160,24 @@ _KINDS = {
 }
 
 
+def _label_match(text: str, start: int) -> tuple[int, str]:
+    """Offset and word of the label right before ``text[start:]`` (``start, ""`` if none)."""
+    line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
+    offset = max(line_start, start - CONTEXT)
+    m = _LAST_LABEL.search(text[offset:start])
+    return (start, "") if m is None else (offset + m.start(), m.group(1))
+
+
+def label_start(text: str, start: int) -> int:
+    """Where the label read as the context of an entity at ``start`` begins (``start`` if none)."""
+    return _label_match(text, start)[0]
+
+
 def _label(text: str, start: int) -> str:
     """The kind of the label right before ``text[start:]``: phone, card, ip, other or ""."""
-    line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
-    before = text[max(line_start, start - CONTEXT) : start]
-    m = _LAST_LABEL.search(before)
-    if m is None:
+    word = _label_match(text, start)[1]
+    if not word:
         return ""
-    word = m.group(1)
     for kind, pattern in _KINDS.items():
         if pattern.match(word):
             return kind

@@ -8,10 +8,17 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import Bounded, ChunkerSpec, RegexChunker, SentenceChunker
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkerSpec,
+    RegexChunker,
+    SentenceChunker,
+    split_spans,
+)
 
 from ._args import check_on_fail, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
+from ._pii_cuts import EntityCuts
 
 __all__ = ["MAX_CHARS", "RedactPII"]
 
@@ -19,6 +26,15 @@ __all__ = ["MAX_CHARS", "RedactPII"]
 MAX_CHARS = 4 * LONGEST_ENTITY
 #: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
 _GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
+
+#: Texts a chosen chunker must not cut an entity of: grouped numbers in prose,
+#: and addresses joined by commas, no whitespace, over 2,100 characters, in
+#: three phases (a hard cut at any offset up to there falls inside one).
+_PROBES = (
+    "Card 4111 1111 1111 1111, call +44 20 7946 0958 or (415) 555-0123 or 01 23 45 67 89; "
+    "IBAN DE89 3704 0044 0532 0130 00; mail sam.o'neil@example.co.uk, host 2001:db8::1.",
+    *("x" * phase + ",jo@example.com" * 140 for phase in (0, 5, 10)),
+)
 
 _NAMES = {
     "email": "e-mail address",
@@ -89,7 +105,7 @@ class RedactPII(ChunkedValidator):
     """
 
     default_chunker = Bounded(
-        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), "word"]
+        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), EntityCuts()]
     )
 
     def __init__(
@@ -110,6 +126,21 @@ class RedactPII(ChunkedValidator):
             )
         super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
         self.entities = tuple(names)
+        if chunker is not None:
+            self._check_keeps_entities_whole()
+
+    def _check_keeps_entities_whole(self) -> None:
+        """Refuse a chunker that cuts an entity of a probe text in two."""
+        for probe in _PROBES:
+            spans = split_spans(self.chunker, probe)
+            for entity in find_entities(probe, self.entities):
+                if not any(a <= entity.start and entity.end <= b for a, b in spans):
+                    raise ValueError(
+                        f"chunker={self.chunker!r} cuts a {_NAMES[entity.name]} in two "
+                        "(in a probe text), so that part of it would never be redacted; "
+                        "choose a chunker that keeps entities whole (the default: "
+                        "sentences, cut only where no entity can be)"
+                    )
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         found = find_entities(value, self.entities)
