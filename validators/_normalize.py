@@ -6,8 +6,9 @@ stream-safe text format, UAX #15, starts a new cluster after 30 non-starters;
 so does this fold, which keeps the cost of a run of marks linear).  Each
 cluster is decomposed (NFKD) and case-folded, its nonspacing and enclosing
 marks (accents, strike-through and slash overlays such as U+0336/U+0338, the
-dot of Turkish ``İ``) are dropped, it is recomposed (NFKC), and letters that
-imitate an ASCII letter (Cyrillic ``а``, Greek ``ο``, small capitals ``ᴇ``;
+dot of Turkish ``\\u0130``) are dropped, it is recomposed (NFKC), and letters that
+imitate an ASCII letter (Cyrillic ``\\u0430``, Greek ``\\u03bf``, small capital
+``\\u1d07``;
 see :mod:`._confusables`) become that letter.  So full-width letters,
 ligatures, compatibility forms, case, accents and look-alikes all fold to one
 spelling.  Characters that render as nothing are dropped: format characters
@@ -53,10 +54,14 @@ def is_ignorable(char: str) -> bool:
 
 
 def _fold_cluster(cluster: str) -> str:
-    # Casefold after NFKD (it may decompose again, "İ" -> "i" + dot), then drop
-    # the marks, recompose, and map look-alikes.
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", cluster).casefold())
-    bare = "".join(c for c in decomposed if unicodedata.category(c) not in _DROPPED_MARKS)
+    # Look-alikes are mapped before case folding (capital Greek eta imitates
+    # "H", small eta imitates "n") and after it (what folding produced); the
+    # marks are dropped after folding (U+0130 folds to "i" and a combining dot).
+    decomposed = unicodedata.normalize("NFKD", cluster).translate(SKELETON).casefold()
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", decomposed)
+        if unicodedata.category(c) not in _DROPPED_MARKS
+    )
     return unicodedata.normalize("NFKC", bare).translate(SKELETON)
 
 
