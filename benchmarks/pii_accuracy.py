@@ -26,6 +26,7 @@ labelled ones.  ``--misses`` prints chunkwise's misses and false positives.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import sys
 from collections.abc import Callable
@@ -60,6 +61,9 @@ def plain(text: str) -> list[Span]:
 
 
 def presidio() -> Detector | None:
+    # Offline, tldextract (used by the e-mail recognizer) fails to fetch the
+    # public suffix list and falls back to the snapshot it ships: quiet it.
+    logging.getLogger("tldextract").setLevel(logging.CRITICAL)
     try:
         from presidio_analyzer.predefined_recognizers import (
             CreditCardRecognizer,
