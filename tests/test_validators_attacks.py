@@ -15,15 +15,20 @@ from guardrails_ai.types import FailResult, PassResult
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
-from guardrails_ai.chunkwise import _normalize
+from guardrails_ai.chunkwise import (
+    BannedPhrases,
+    MaxChunkLength,
+    NoRepetition,
+    RedactPII,
+    _normalize,
+)
 from guardrails_ai.chunkwise._phrases import PhraseMatcher
 from guardrails_ai.chunkwise._pii import find_entities
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from banned_coverage import BENIGN, PHRASES, attacks  # noqa: E402
-from pii_labelled import labelled_set  # noqa: E402
+from banned_coverage import BENIGN, PHRASES, attacks
+from pii_labelled import labelled_set
 
 ALL = [
     (BannedPhrases, {"phrases": ["bad word"]}),

@@ -101,7 +101,7 @@ def test_entity_never_leaks_at_once_or_streamed(
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from(ENTITIES + ["x" * 40, ",", '","', "|", "1,2,3"]), max_size=120))
+@given(st.lists(st.sampled_from([*ENTITIES, "x" * 40, ",", '","', "|", "1,2,3"]), max_size=120))
 def test_default_chunks_hold_every_entity_of_the_text(parts: list[str]) -> None:
     # Dense entities with no whitespace or sentence end between them: every
     # entity of the whole text lies inside one chunk.

@@ -30,17 +30,25 @@ class BannedPhrases(ChunkedValidator):
     | Programmatic fix              | Masks each match in place, same length, with `mask` |
 
     Matching is case-insensitive and whole-word: a phrase matches only where
-    the characters on either side of it are not letters, digits or ``_``.  Both
-    the phrases and the text are folded first (NFKC + casefold, zero-width and
-    other invisible format characters removed), so ``BAD`` in full-width
-    letters (``\\uff22\\uff21\\uff24``), ``b\\u200bad`` (zero-width space),
-    ``B\\u00adAD`` (soft hyphen) and ``\\ufb01x`` (ligature) all match
-    ``bad``/``fix``; whitespace inside a phrase matches
-    any run of whitespace.  Matches are located in the original text: the fix
-    masks exactly the characters that spelled the phrase (invisible ones
-    inside it included) and leaves every other character as it was.
-    Overlapping phrases are all reported.  Matching is one pass with one
-    compiled trie-shaped pattern: O(chunk length x longest phrase).
+    the characters on either side of it are not letters or digits (Markdown
+    emphasis ``_free money_``, ``__free__ money`` and ``**free** money``
+    matches; ``bad_x`` is one word).  Both the phrases and the text are folded
+    first (see ``_normalize``: NFKD + casefold, accents and overlays such as
+    strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
+    look-alikes mapped to the ASCII letter they imitate, zero-width and other
+    invisible characters removed, blank letters such as U+3164 and U+2800
+    too), so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
+    ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),
+    ``\\ufb01x`` (ligature), ``b\\u0430d`` (Cyrillic a) and ``b\\u0336ad``
+    all match ``bad``/``fix``; whitespace inside a phrase matches any run.
+    Matches are located in the original text: the fix masks exactly the
+    characters that spelled the phrase (invisible ones inside it included)
+    and leaves every other character as it was.  Overlapping phrases are all
+    reported.  Messages and error spans name phrases by their index in
+    ``phrases`` (``phrases[0]``), never by their text, which may be
+    confidential.  Matching is one pass with one compiled trie-shaped pattern,
+    built iteratively (phrases of any length): O(chunk length x longest
+    phrase).
 
     **Chunk**: by default a sentence, so that a phrase of several words is
     never split across two chunks.  A phrase that the chosen chunker would
