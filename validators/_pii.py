@@ -18,7 +18,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``; any
   other digit run (``2147483647``, an order number) only after a phone label
-  (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...).  Never after a label
+  (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and not right after
+  another digit group and a space (the tail of an IBAN).  Never after a label
   that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
   ``version``, ``section``, ...), never with a last group of one digit (an
   ISBN), never a run of one repeated digit (``000 000 0000``);
@@ -272,6 +273,8 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return False  # 000 000 0000; an ISBN's check digit
     if candidate.startswith("+"):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
+    if label != "phone" and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
+        return False  # the tail of a longer grouped number (an IBAN, a list of digits)
     if label == "phone":
         # Not an IPv4 address, not groups of four digits (a card number cut short).
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
