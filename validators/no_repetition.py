@@ -31,15 +31,17 @@ class NoRepetition(ChunkedValidator):
     | Supported data types          | `string`                                            |
     | Programmatic fix              | Drops each occurrence after the first `max_repeats` |
 
-    Two chunks are the same when they are equal once folded (NFKC + casefold,
-    invisible format characters removed) and their whitespace runs collapsed:
+    Two chunks are the same when they are equal once folded (as ``BannedPhrases``
+    folds: case, width, accents, look-alike letters and invisible characters do
+    not count) and their whitespace runs collapsed:
     ``"I am   FINE."`` repeats ``"i am fine."``; punctuation counts
     (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
     response: each stream, and each ``validate()`` call, starts from zero, and
     two responses streamed at once through one instance never see each other's
     text.  Dropped repeats still count; the fix removes the repeated unit
     only, so the whitespace around it stays (``"Yes. Yes. No."`` -> ``"Yes.  No."``).
-    Memory: the folded text of the distinct chunks of the response.
+    Memory: the folded text of the distinct chunks of the response.  Messages
+    give the repeated unit's length and count, never its text.
 
     **Chunk**: the unit compared, ``unit="sentence"`` (default) or
     ``"paragraph"``; or any ``chunker=`` instead, each of whose chunks is one
