@@ -125,48 +125,59 @@ _IPV6 = _compile(
 
 # -- context -------------------------------------------------------------------------
 
-_PHONE_LABEL = (
-    r"phone|telephone|tel|ph|call|calls|called|mobile|mob|cell|cellphone|fax|dial|ring|"
-    r"text|sms|whatsapp|hotline|contact|reach|handy|telefon|t\u00e9l\u00e9phone|"
-    r"t\u00e9l|portable|num\u00e9ro"
+_PHONE_LABELS = (
+    "phone telephone tel ph call calls called mobile mob cell cellphone fax dial ring text sms "
+    "whatsapp hotline contact reach handy telefon mobil anrufen t\u00e9l\u00e9phone t\u00e9l "
+    "portable num\u00e9ro joignable"
 )
-_CARD_LABEL = (
-    r"card|cards|visa|mastercard|master card|amex|american express|discover|jcb|diners|"
-    r"maestro|unionpay|credit|debit|cc|pan|payment|paid with|charged|kreditkarte|carte"
+_CARD_LABELS = (
+    "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
+    "payment paid charged charge kreditkarte carte"
 )
-_IP_LABEL = (
-    r"ip|ips|ipv4|address|addr|host|hostname|server|gateway|gw|dns|router|subnet|ping|ssh|"
-    r"connect|connected|proxy|client|peer|node|lan|wan|vpn"
+_IP_LABELS = (
+    "ip ips ipv4 host hostname server gateway gw dns resolver router subnet ping ssh connect "
+    "connected proxy client peer node lan wan vpn whitelisted blocked"
 )
 # Labels that name a number which is no personal data.
-_OTHER_LABEL = (
-    r"order|orders|invoice|inv|receipt|ref|reference|ticket|case|tracking|"
-    r"isbn|issn|ean|upc|serial|sku|id|po|transaction|txn|item|part|model|version|ver|"
-    r"release|build|revision|rev|v|section|sec|chapter|clause|paragraph|para|article|art|"
-    r"rule|step|figure|fig|table|page|\u00a7|customer|member|policy|claim|booking|"
-    r"confirmation|batch|lot|zip|postcode|patent|doi|rfc|iso|oid|sn"
+_OTHER_LABELS = (
+    "order orders invoice inv receipt ref reference ticket case tracking isbn issn ean upc "
+    "serial sku id po transaction txn item part model version ver release build revision rev v "
+    "section sec chapter clause paragraph para article art rule step figure fig table page "
+    "\u00a7 customer member policy claim booking confirmation batch lot zip postcode patent "
+    "doi rfc iso oid sn count"
 )
-# The last label before the candidate, with at most a few filler words and
-# punctuation between it and the candidate.
-_LAST_LABEL = re.compile(
-    r"(?i)(?<![^\W\d_])((?:" + _PHONE_LABEL + r")|(?:" + _CARD_LABEL + r")|(?:" + _IP_LABEL
-    + r")|(?:" + _OTHER_LABEL + r"))(?![^\W\d_])"
-    r"(?:[\s:#.,()\-=/]|\bno\b|\bnumber\b|\bis\b|\bat\b|\bon\b|\bme\b|\bus\b|\bmy\b|\bour\b"
-    r"|\bthe\b|\bnum\b|\bnr\b|\bwith\b|\baddress\b|\bof\b)*\Z"
-)
-_KINDS = {
-    "phone": re.compile(r"(?i)(?:" + _PHONE_LABEL + r")\Z"),
-    "card": re.compile(r"(?i)(?:" + _CARD_LABEL + r")\Z"),
-    "ip": re.compile(r"(?i)(?:" + _IP_LABEL + r")\Z"),
+#: Label word -> the kind of number it announces.
+_LABELS: dict[str, str] = {
+    word: kind
+    for kind, words in (("other", _OTHER_LABELS), ("ip", _IP_LABELS), ("card", _CARD_LABELS),
+                        ("phone", _PHONE_LABELS))
+    for word in words.split()
 }
+#: Words and marks that may stand between a label and its number.
+_FILLERS = frozenset(
+    "no number num nr is at on me us my our the with address of unter au : # . , ( ) - = /"
+    .split()
+)
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
 
 
 def _label_match(text: str, start: int) -> tuple[int, str]:
-    """Offset and word of the label right before ``text[start:]`` (``start, ""`` if none)."""
+    """Offset and kind of the label right before ``text[start:]`` (``start, ""`` if none).
+
+    The label is the last word before ``start`` on the same line, within
+    :data:`CONTEXT` characters, with only filler words and marks
+    (:data:`_FILLERS`) after it.
+    """
     line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
     offset = max(line_start, start - CONTEXT)
-    m = _LAST_LABEL.search(text[offset:start])
-    return (start, "") if m is None else (offset + m.start(), m.group(1))
+    for m in reversed(list(_TOKEN.finditer(text, offset, start))):
+        word = m.group().lower()
+        kind = _LABELS.get(word)
+        if kind is not None:
+            return m.start(), kind
+        if word not in _FILLERS:
+            break
+    return start, ""
 
 
 def label_start(text: str, start: int) -> int:
@@ -176,13 +187,7 @@ def label_start(text: str, start: int) -> int:
 
 def _label(text: str, start: int) -> str:
     """The kind of the label right before ``text[start:]``: phone, card, ip, other or ""."""
-    word = _label_match(text, start)[1]
-    if not word:
-        return ""
-    for kind, pattern in _KINDS.items():
-        if pattern.match(word):
-            return kind
-    return "other"
+    return _label_match(text, start)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,12 +237,13 @@ def iban_valid(iban: str) -> bool:
     return int(number) % 97 == 1
 
 
-_NOT_DIGIT = re.compile("[^0-9]+")
 _GROUPS = re.compile("[0-9]+")
+# Number candidates hold digits and these separators only.
+_SEPARATORS = str.maketrans("", "", " .-/()+")
 
 
-def _digits(text: str) -> str:
-    return _NOT_DIGIT.sub("", text)
+def _digits(candidate: str) -> str:
+    return candidate.translate(_SEPARATORS)
 
 
 Check = Callable[[str, str, int], bool]
@@ -265,12 +271,14 @@ _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
 
 def _phone(candidate: str, text: str, start: int) -> bool:
     digits = _digits(candidate)
+    if not 7 <= len(digits) <= 15 or len(set(digits)) == 1:
+        return False  # 000 000 0000
     groups = _GROUPS.findall(candidate)
+    if len(groups) > 1 and len(groups[-1]) == 1:
+        return False  # an ISBN's check digit
     label = _label(text, start)
-    if label == "other" or not 7 <= len(digits) <= 15:
+    if label == "other":
         return False
-    if len(set(digits)) == 1 or (len(groups) > 1 and len(groups[-1]) == 1):
-        return False  # 000 000 0000; an ISBN's check digit
     if candidate.startswith("+"):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
     if label != "phone" and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
