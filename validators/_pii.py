@@ -19,7 +19,7 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``; any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and not right after
-  another digit group and a space (the tail of an IBAN).  Never after a label
+  the groups of an IBAN (one whose checksum failed).  Never after a label
   that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
   ``version``, ``section``, ...), never with a last group of one digit (an
   ISBN), never a run of one repeated digit (``000 000 0000``);
@@ -265,6 +265,7 @@ _TRUNK = re.compile(
 )
 _FRENCH = re.compile(r"0[1-9](?:([ .\-])[0-9]{2})(?:\1[0-9]{2}){3}")
 _INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
+_IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
 _FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
 _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
 
@@ -281,8 +282,8 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return False
     if candidate.startswith("+"):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
-    if label != "phone" and start >= 2 and text[start - 1] == " " and text[start - 2].isdigit():
-        return False  # the tail of a longer grouped number (an IBAN, a list of digits)
+    if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
+        return False  # the tail of an IBAN in groups (one whose checksum failed)
     if label == "phone":
         # Not an IPv4 address, not groups of four digits (a card number cut short).
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
