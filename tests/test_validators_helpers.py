@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise._args import optional_positive_int, positive_int, str_list
-from guardrails_ai.chunkwise._normalize import fold, fold_text, is_ignorable
+from guardrails_ai.chunkwise._confusables import SKELETON
+from guardrails_ai.chunkwise._normalize import MAX_NON_STARTERS, fold, fold_text, is_ignorable
 from guardrails_ai.chunkwise._phrases import PhraseMatch, PhraseMatcher, group_matches
 from guardrails_ai.chunkwise._pii import (
     ENTITIES,
@@ -36,7 +37,13 @@ ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
         ("\ufb01ne", "fine"),  # ligature
         ("Stra\u00dfe", "strasse"),  # casefold
         ("\u2460", "1"),  # circled digit
-        ("cafe\u0301", "caf\u00e9"),  # composed
+        ("cafe\u0301", "cafe"),  # accents dropped
+        ("caf\u00e9", "cafe"),
+        ("\u0130stanbul", "istanbul"),  # Turkish dotted capital I
+        ("\u0455\u0441\u0430m", "scam"),  # Cyrillic look-alikes
+        ("\ua730\u0280\u1d07\u1d07", "free"),  # small capitals
+        ("f\u0336r\u0336e\u0336e\u0336", "free"),  # strike-through overlay
+        ("fr\u3164e\u115fe\uffa0\u2800", "free"),  # blank letters
         ("\u2163", "iv"),  # roman numeral
     ],
 )
@@ -46,6 +53,8 @@ def test_fold_examples(source: str, folded: str) -> None:
 
 def test_ignorable_characters() -> None:
     for char in ZERO_WIDTH + "\ufe0f\u034f\u202e":
+        assert is_ignorable(char), hex(ord(char))
+    for char in "\u115f\u1160\u3164\uffa0\u2800":
         assert is_ignorable(char), hex(ord(char))
     for char in "a \n\u0301\u00e9":
         assert not is_ignorable(char)
@@ -70,11 +79,12 @@ def _reference_fold(source: str) -> tuple[str, list[int], list[int]]:
     i = 0
     while i < len(source):
         j = i + 1
-        while j < len(source) and unicodedata.combining(source[j]):
+        while j < len(source) and j - i <= MAX_NON_STARTERS and unicodedata.combining(source[j]):
             j += 1
         cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
-        nfkc = unicodedata.normalize("NFKC", cluster).casefold()
-        folded = unicodedata.normalize("NFKC", nfkc)
+        nfkd = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", cluster).casefold())
+        bare = "".join(c for c in nfkd if unicodedata.category(c) not in ("Mn", "Me"))
+        folded = unicodedata.normalize("NFKC", bare).translate(SKELETON)
         out += folded
         starts += [i] * len(folded)
         ends += [j] * len(folded)
@@ -85,7 +95,8 @@ def _reference_fold(source: str) -> tuple[str, list[int], list[int]]:
 _MIXED = st.text(
     alphabet=st.sampled_from(
         ["a", "B", " ", ".", "\u0301", "\u0308", "\u200b", "\u00ad", "\uff21", "\u00e9",
-         "\ufb01", "\u00df", "\u4e00", "\U0001f600", "\ufe0f", "\u0130"]
+         "\ufb01", "\u00df", "\u4e00", "\U0001f600", "\ufe0f", "\u0130", "\u0430",
+         "\u3164", "\u0336"]
     ),
     max_size=40,
 )
@@ -115,7 +126,7 @@ def spans(matcher: PhraseMatcher, text: str) -> list[tuple[str, str]]:
 
 def test_phrases_whole_word_case_insensitive() -> None:
     m = PhraseMatcher(["bad", "bad word", "C++"])
-    assert spans(m, "Bad, BAD word; badly abad bad_x c++ c++x") == [
+    assert spans(m, "Bad, BAD word; badly abad bad_x x_bad c++ c++x") == [
         ("Bad", "bad"),
         ("BAD word", "bad word"),
         ("c++", "C++"),
@@ -176,9 +187,9 @@ def test_phrase_matches_are_whole_words_in_source(tokens: list[str]) -> None:
     for match in m.find(text):
         assert fold_text(text[match.start : match.end]) == "bad"
         before = fold_text(text[: match.start])[-1:]
-        after = fold_text(text[match.end :])[:1]
-        assert not re.match(r"\w", before) and not re.match(r"\w", after)
-    expected = sum(1 for t in tokens if fold_text(t) == "bad")
+        after = fold_text(text[match.end :]).lstrip("_")[:1]
+        assert not re.match(r"\w", before) and not re.match(r"[^\W_]", after)
+    expected = sum(1 for t in tokens if fold_text(t).rstrip("_") == "bad")
     assert len(m.find(text)) == expected
 
 
@@ -272,7 +283,7 @@ def test_entities_filter_and_overlap() -> None:
     ]
     # A chance match overlapping a real entity is merged into it: nothing of
     # either is left visible.
-    text = "4111 1111 1111 1111 1000"  # "1111 1111 1111 1000" passes Luhn too
+    text = "4111 4111 1111 1115 0002"  # "4111 1111 1115 0002" passes Luhn too
     assert found(text) == [("card", text)]
 
 

@@ -61,7 +61,8 @@ def test_spans_and_message_name_the_occurrence() -> None:
         "occurrence 2 of a unit allowed 1 time(s)",
         "occurrence 3 of a unit allowed 1 time(s)",
     ]
-    assert result.error_message.startswith("Repeated text: 'Again.'")
+    assert result.error_message.startswith("Repeated text: 6 characters, occurrence 2")
+    assert "Again" not in result.error_message
 
 
 def test_max_repeats() -> None:

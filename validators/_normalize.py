@@ -1,19 +1,28 @@
 """Unicode folding for matching, with a map from folded offsets back to the source.
 
 Text is folded one *cluster* at a time: a character together with the combining
-marks that follow it.  Each cluster is NFKC-normalised and case-folded (so
-full-width letters, ligatures, compatibility forms and case all fold to one
-spelling), and characters that render as nothing are dropped: format
-characters (Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner,
-soft hyphen, byte-order mark, bidirectional controls, ...), variation
-selectors and the combining grapheme joiner.  Every folded character records
-the span of the cluster it came from, so a match found in the folded text can
-be located in the original exactly.
+marks that follow it, at most :data:`MAX_NON_STARTERS` of them (Unicode's
+stream-safe text format, UAX #15, starts a new cluster after 30 non-starters;
+so does this fold, which keeps the cost of a run of marks linear).  Each
+cluster is decomposed (NFKD) and case-folded, its nonspacing and enclosing
+marks (accents, strike-through and slash overlays such as U+0336/U+0338, the
+dot of Turkish ``\\u0130``) are dropped, it is recomposed (NFKC), and letters that
+imitate an ASCII letter (Cyrillic ``\\u0430``, Greek ``\\u03bf``, small capital
+``\\u1d07``;
+see :mod:`._confusables`) become that letter.  So full-width letters,
+ligatures, compatibility forms, case, accents and look-alikes all fold to one
+spelling.  Characters that render as nothing are dropped: format characters
+(Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner, soft
+hyphen, byte-order mark, bidirectional controls, ...), variation selectors,
+the combining grapheme joiner and the blank "letters" U+115F, U+1160, U+3164,
+U+FFA0 (Hangul fillers) and U+2800 (Braille blank).  Every folded character
+records the span of the cluster it came from, so a match found in the folded
+text can be located in the original exactly.
 
 Folding per cluster rather than per string keeps the map exact; it differs
-from whole-string NFKC only for rare compositions across two starters (Hangul
-jamo sequences), and both sides of a comparison are folded the same way.
-Cost: O(len(text)).
+from whole-string folding only for rare compositions across two starters
+(Hangul jamo sequences), and both sides of a comparison are folded the same
+way.  Cost: O(len(text)), each cluster at most 31 characters.
 """
 
 from __future__ import annotations
@@ -23,25 +32,37 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Folded", "fold", "fold_text", "is_ignorable"]
+from ._confusables import SKELETON
+
+__all__ = ["MAX_NON_STARTERS", "Folded", "fold", "fold_text", "is_ignorable"]
+
+#: Most combining marks kept in one cluster (UAX #15 stream-safe text format).
+MAX_NON_STARTERS = 30
 
 _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
-_COMBINING_GRAPHEME_JOINER = "\u034f"
+#: Combining grapheme joiner, Hangul fillers, Braille blank: letters that show nothing.
+_BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
+_DROPPED_MARKS = frozenset(("Mn", "Me"))
 
 
 def is_ignorable(char: str) -> bool:
     """True for a character that renders as nothing and is dropped by folding."""
-    if char == _COMBINING_GRAPHEME_JOINER or unicodedata.category(char) == "Cf":
+    if char in _BLANK or unicodedata.category(char) == "Cf":
         return True
     code = ord(char)
     return any(code in r for r in _VARIATION_SELECTORS)
 
 
 def _fold_cluster(cluster: str) -> str:
-    # NFKC again after casefold: casefolding can produce decomposed sequences.
-    return unicodedata.normalize(
-        "NFKC", unicodedata.normalize("NFKC", cluster).casefold()
+    # Look-alikes are mapped before case folding (capital Greek eta imitates
+    # "H", small eta imitates "n") and after it (what folding produced); the
+    # marks are dropped after folding (U+0130 folds to "i" and a combining dot).
+    decomposed = unicodedata.normalize("NFKD", cluster).translate(SKELETON).casefold()
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", decomposed)
+        if unicodedata.category(c) not in _DROPPED_MARKS
     )
+    return unicodedata.normalize("NFKC", bare).translate(SKELETON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +120,8 @@ def fold(source: str) -> Folded:
                 if i == n:
                     break
         j = i + 1
-        while j < n and unicodedata.combining(source[j]):
+        stop = min(n, j + MAX_NON_STARTERS)
+        while j < stop and unicodedata.combining(source[j]):
             j += 1
         if j == i + 1:
             folded = _fold_char(source[i])

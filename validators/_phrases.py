@@ -9,7 +9,12 @@ nested quantifiers to backtrack over.  Every start position is tried (the
 pattern sits in a lookahead), so overlapping phrases are all found.
 
 A match is whole-word: the characters on either side of it, in the folded
-text, are not word characters (letters, digits, ``_``) nor combining marks.
+text, are not letters or digits.  Markdown emphasis markers do not join words:
+one to three ``_`` before a phrase, after a non-word character, and ``_`` after
+it, before a non-word character, count as boundaries (``_free money_``,
+``__free__ money``; ``bad_x`` stays one word), and a whitespace run inside a
+phrase also matches when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
+Building the pattern is iterative: a phrase of any length compiles.
 """
 
 from __future__ import annotations
@@ -22,11 +27,20 @@ from ._normalize import fold
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
-# Word characters and the common combining-mark blocks (a mark glued to the
-# last letter of a phrase makes it another word).
-_WORDISH = r"\w\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# Folded text holds no nonspacing marks (folding drops them): a letter or a
+# digit on either side makes a match part of a longer word.
+_LETTER = r"[^\W_]"
+# Before a phrase: no letter, or up to three "_" that follow no letter.
+_BEFORE = "(?:(?<!\\w)|(?<!" + _LETTER + ")" + "(?:" + "|".join(
+    f"(?<=\\A{u})|(?<=\\W{u})" for u in ("_", "__", "___")
+) + "))"
+# After a phrase: no letter, also not after a run of "_".
+_AFTER = f"(?!_*+{_LETTER})"
+# Whitespace inside a phrase, with emphasis markers stuck to it (possessive: no backtracking).
+_GAP = r"[*_~]*+\s++[*_~]*+"
+_MARKERS = "*_~"
 _SPACE = object()  # trie key for a whitespace run
-_WS = re.compile(r"\s+")
+_GAP_RE = re.compile(_GAP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +53,10 @@ class PhraseMatch:
 
 
 def fold_phrase(phrase: str) -> str:
-    """The folded phrase with whitespace runs collapsed to one space, stripped."""
-    return " ".join(fold(phrase).text.split())
+    """The folded phrase, its words joined by one space; emphasis markers around words dropped."""
+    return " ".join(
+        w for w in (w.strip(_MARKERS) for w in fold(phrase).text.split()) if w
+    )
 
 
 class _Node:
@@ -51,16 +67,24 @@ class _Node:
         self.terminal = False
 
 
-def _pattern(node: _Node) -> str:
-    branches = [
-        (r"\s+" if key is _SPACE else re.escape(str(key))) + _pattern(child)
-        for key, child in node.children.items()
-    ]
-    if node.terminal:
-        branches.append(f"(?![{_WORDISH}])")  # last: longer phrases are tried first
-    if len(branches) == 1:
-        return branches[0]
-    return "(?:" + "|".join(branches) + ")"
+def _pattern(root: _Node) -> str:
+    """The trie below ``root`` as one pattern; iterative (no recursion per character)."""
+    done: dict[int, str] = {}
+    stack: list[tuple[_Node, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((child, False) for child in node.children.values())
+            continue
+        branches = [
+            (_GAP if key is _SPACE else re.escape(str(key))) + done.pop(id(child))
+            for key, child in node.children.items()
+        ]
+        if node.terminal:
+            branches.append(_AFTER)  # last: longer phrases are tried first
+        done[id(node)] = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return done[id(root)]
 
 
 class PhraseMatcher:
@@ -85,7 +109,7 @@ class PhraseMatcher:
                 step: object = _SPACE if token == " " else token
                 node = node.children.setdefault(step, _Node())
             node.terminal = True
-        self._regex = re.compile(f"(?<![{_WORDISH}])(?=({_pattern(root)}))")
+        self._regex = re.compile(f"{_BEFORE}(?=({_pattern(root)}))")
 
     def find(self, text: str) -> list[PhraseMatch]:
         """Every phrase occurrence, by start offset in ``text`` (overlaps included).
@@ -96,7 +120,7 @@ class PhraseMatcher:
         found = []
         for m in self._regex.finditer(folded.text):
             start, end = m.span(1)
-            phrase = self.folded[_WS.sub(" ", m.group(1))]
+            phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
             found.append(PhraseMatch(*folded.source_span(start, end), phrase))
         return found
 

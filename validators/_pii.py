@@ -1,33 +1,55 @@
-"""Personal data by pattern plus checksum: the detectors behind ``RedactPII``.
+"""Personal data by pattern, checksum and context: the detectors behind ``RedactPII``.
 
 Each detector is a compiled pattern that proposes candidates and a check that
-accepts or rejects them:
+accepts or rejects them, given the text before the candidate (its *context*:
+the words since the last line break, at most :data:`CONTEXT` characters):
 
-* ``email``: ``local@domain.tld`` (ASCII), at most 64 characters before the
-  ``@`` and 254 in all, every domain label at most 63 characters;
-* ``phone``: international numbers written with ``+`` and a country code
-  (8 to 15 digits in all, as E.164 allows), North American numbers
-  (``(415) 555-0123``, ``415.555.0123``, ``+1 415 555 0123``) and national
-  numbers with a trunk ``0`` (``020 7946 0958``); groups are separated by at
-  most one space, ``-`` or ``.``, never by a ``.`` followed by a space;
+* ``email``: ``local@domain.tld`` where the local part is an RFC 5322
+  dot-atom (letters, digits, ``!#$%&'*+/=?^_`{|}~-``, dots between them; not
+  opening with a quote or backquote), at most 64 characters, and the domain
+  has labels of letters, digits and inner hyphens, at most 16 labels and 253
+  characters, ending in a top-level domain of letters or a punycode one
+  (``xn--p1ai``); 254 characters in all at most;
+* ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
+  ``/``, an area code possibly in parentheses, 7 to 15 digits: international
+  numbers (``+`` and a country code, E.164), North American numbers
+  (``(415) 555-0123``, ``415.555.0123``; area code and exchange 2-9), national
+  numbers with a trunk ``0`` written in groups (``020 7946 0958``,
+  ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
+  ``98765 43210``, compact mobiles ``015123456789``/``07700900123``; any
+  other digit run (``2147483647``, an order number) only after a phone label
+  (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and not right after
+  the groups of an IBAN (one whose checksum failed).  Never after a label
+  that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
+  ``version``, ``section``, ...), never with a last group of one digit (an
+  ISBN), never a run of one repeated digit (``000 000 0000``);
 * ``card``: 13 to 19 digits, compact or in groups of three or more separated
-  by single spaces or by single hyphens (not both), not starting with 0,
-  passing the Luhn check;
-* ``iban``: two capital letters, two check digits and 11 to 30 letters or
-  digits, compact or in groups of four, passing ISO 7064 mod 97-10;
+  by single spaces or by single hyphens (not both), passing the Luhn check and
+  starting like a card of that length (Visa, Mastercard, American Express,
+  Discover, JCB, Diners, UnionPay, Maestro); 13 digits, or no known prefix,
+  only after a card label (``card``, ``visa``, ``credit``, ...); never after a
+  label for another number;
+* ``iban``: a country code, two check digits and the country's length of
+  letters or digits, compact or in groups of four, passing ISO 7064 mod 97-10;
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
   decimal octets 0-255 without leading zeros; IPv6 in every textual form,
-  an embedded IPv4 tail included, with at least one hexadecimal digit).
+  an embedded IPv4 tail included, with at least one hexadecimal digit).  An
+  IPv4 address after ``version``, ``section``, ``chapter``, ``v``, ``§``... is a
+  number, not an address; one of four one-digit octets (``6.1.7.1``) only
+  counts after an address label (``ip``, ``host``, ``server``, ...) or with a
+  port or prefix length (``:8080``, ``/24``).
 
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
 capitals); if no prefix passes, the search goes on from the next character.
-No entity contains a sentence terminator followed by whitespace, so the
-sentence chunker never cuts one in two; the longest is an e-mail address
-(:data:`LONGEST_ENTITY` characters).  Candidates never begin or end next to a
-word character, so ``x4111...`` or ``user@example.comX`` are not cut out of
-longer tokens.  Overlapping entities are merged (see :func:`find_entities`).
-Every pattern uses bounded or deterministic repetition:
+
+Shape of every entity (what lets a chunker cut without splitting one; tested):
+no entity is longer than :data:`LONGEST_ENTITY` characters; none starts right
+after or ends right before a letter, digit or ``_``; none contains whitespace
+other than single spaces, each with an ASCII letter, digit or ``)`` before it
+and an ASCII digit, capital letter or ``(`` after it; none contains a sentence
+terminator followed by whitespace.  Overlapping entities are merged (see
+:func:`find_entities`).  Every pattern uses bounded or possessive repetition:
 linear time in the length of the text.
 """
 
@@ -39,17 +61,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 __all__ = [
+    "CONTEXT",
     "ENTITIES",
     "LONGEST_ENTITY",
     "PLACEHOLDERS",
     "Entity",
     "find_entities",
     "iban_valid",
+    "label_start",
     "luhn_valid",
 ]
 
 #: Length of the longest entity accepted (an e-mail address, RFC 5321).
 LONGEST_ENTITY = 254
+#: How far before a candidate a label is looked for (same line only).
+CONTEXT = 32
 
 #: Entity name -> the placeholder a fix puts in its place.
 PLACEHOLDERS: dict[str, str] = {
@@ -65,35 +91,30 @@ PLACEHOLDERS: dict[str, str] = {
 ENTITIES: tuple[str, ...] = tuple(PLACEHOLDERS)
 
 
-def _compile(pattern: str) -> re.Pattern[str]:
+def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     # \d outside character classes means ASCII digits here (the checksums need them).
-    return re.compile(pattern.replace(r"\d", "[0-9]"))
+    return re.compile(pattern.replace(r"\d", "[0-9]"), flags)
 
 
-# Unicode letters and digits are allowed in addresses, "_" only before the "@".
+# RFC 5322 atext (with Unicode letters and digits, RFC 6531); "'" and "`" may
+# not open a local part (they quote the address in prose: 'jo@example.com').
+_ATEXT = r"\w!#$%&'*+/=?^`{|}~-"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
 _EMAIL = _compile(
-    r"(?<![\w.%+-])[\w.%+-]{1,64}@(?:" + _LABEL + r"\.){1,126}[^\W0-9_]{2,63}"
+    r"(?<![\w!#$%&*+/=?^{|}~.@-])"
+    r"[\w!#$%&*+/=?^{|}~-][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
+    r"@(?:" + _LABEL + r"\.){1,16}(?:[^\W0-9_]{2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59})"
     r"(?![\w-]|\.[^\W_])"
 )
-_SEP = r"[ .-]"
 _PHONE = _compile(
-    r"(?<![\w+.-])(?:"
-    # International: + country code, an optional area code in parentheses,
-    # then digit groups; the digit count is checked afterwards.
-    r"\+\d{1,3}(?:" + _SEP + r"?\(\d{1,4}\))?" + _SEP + r"?\d+(?:" + _SEP + r"\d+){0,5}"
-    # North American: optional 1, area code NXX, then 3 + 4 digits.
-    r"|(?:1" + _SEP + r"?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}" + _SEP + r"?)\d{3}" + _SEP
-    + r"?\d{4}"
-    # National with a trunk 0: 0 + 1-4 digits, then two groups of 3-4.
-    r"|(?:\(0\d{1,4}\) ?|0\d{1,4}" + _SEP + r"?)\d{3,4}" + _SEP + r"?\d{3,4}"
-    r")(?!\w|[.-]\d)"
+    r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\) ?|\d{1,12})"
+    r"(?:[ .\-/]\d{1,12}){0,6}(?!\w|[.\-/]\d)"
 )
 _CARD = _compile(
-    r"(?<![\w.-])[1-9]\d{2,18}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|[.,]\d)"
+    r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|[.,]\d)"
 )
 _IBAN = _compile(
-    r"(?<!\w)[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
+    r"(?<![\w.-])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
     r"(?!\w)"
 )
 _IPV4 = _compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
@@ -101,6 +122,72 @@ _IPV6 = _compile(
     r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
     r"(?![\w:]|\.\d)"
 )
+
+# -- context -------------------------------------------------------------------------
+
+_PHONE_LABELS = (
+    "phone telephone tel ph call calls called mobile mob cell cellphone fax dial ring text sms "
+    "whatsapp hotline contact reach handy telefon mobil anrufen t\u00e9l\u00e9phone t\u00e9l "
+    "portable num\u00e9ro joignable"
+)
+_CARD_LABELS = (
+    "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
+    "payment paid charged charge kreditkarte carte"
+)
+_IP_LABELS = (
+    "ip ips ipv4 host hostname server gateway gw dns resolver router subnet ping ssh connect "
+    "connected proxy client peer node lan wan vpn whitelisted blocked"
+)
+# Labels that name a number which is no personal data.
+_OTHER_LABELS = (
+    "order orders invoice inv receipt ref reference ticket case tracking isbn issn ean upc "
+    "serial sku id po transaction txn item part model version ver release build revision rev v "
+    "section sec chapter clause paragraph para article art rule step figure fig table page "
+    "\u00a7 customer member policy claim booking confirmation batch lot zip postcode patent "
+    "doi rfc iso oid sn count"
+)
+#: Label word -> the kind of number it announces.
+_LABELS: dict[str, str] = {
+    word: kind
+    for kind, words in (("other", _OTHER_LABELS), ("ip", _IP_LABELS), ("card", _CARD_LABELS),
+                        ("phone", _PHONE_LABELS))
+    for word in words.split()
+}
+#: Words and marks that may stand between a label and its number.
+_FILLERS = frozenset(
+    "no number num nr is at on me us my our the with address of unter au : # . , ( ) - = /"
+    .split()
+)
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
+
+
+def _label_match(text: str, start: int) -> tuple[int, str]:
+    """Offset and kind of the label right before ``text[start:]`` (``start, ""`` if none).
+
+    The label is the last word before ``start`` on the same line, within
+    :data:`CONTEXT` characters, with only filler words and marks
+    (:data:`_FILLERS`) after it.
+    """
+    line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
+    offset = max(line_start, start - CONTEXT)
+    for m in reversed(list(_TOKEN.finditer(text, offset, start))):
+        word = m.group().lower()
+        kind = _LABELS.get(word)
+        if kind is not None:
+            return m.start(), kind
+        if word not in _FILLERS:
+            break
+    return start, ""
+
+
+def label_start(text: str, start: int) -> int:
+    """Where the label read as the context of an entity at ``start`` begins (``start`` if none)."""
+    return _label_match(text, start)[0]
+
+
+def _label(text: str, start: int) -> str:
+    """The kind of the label right before ``text[start:]``: phone, card, ip, other or ""."""
+    return _label_match(text, start)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,49 +214,142 @@ def luhn_valid(digits: str) -> bool:
     return total % 10 == 0
 
 
+#: IBAN length by country (ISO 13616 registry).
+_IBAN_LENGTHS = dict(
+    (item[:2], int(item[2:]))
+    for item in (
+        "AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 "
+        "DE22 DJ27 DK18 DO28 EE20 EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23 GL18 GR27 "
+        "GT28 HN28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 "
+        "LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18 NO15 OM23 PK24 "
+        "PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 "
+        "SV28 TL23 TN24 TR26 UA29 VA22 VG24 XK20 YE30"
+    ).split()
+)
+
+
 def iban_valid(iban: str) -> bool:
-    """ISO 7064 mod 97-10 check of a compact IBAN (letters upper-case)."""
-    if not 15 <= len(iban) <= 34:
+    """Country length and ISO 7064 mod 97-10 check of a compact IBAN (upper case)."""
+    if _IBAN_LENGTHS.get(iban[:2]) != len(iban):
         return False
     rearranged = iban[4:] + iban[:4]
     number = "".join(str(int(c, 36)) for c in rearranged)
     return int(number) % 97 == 1
 
 
-_NOT_DIGIT = re.compile("[^0-9]+")
+_GROUPS = re.compile("[0-9]+")
+# Number candidates hold digits and these separators only.
+_SEPARATORS = str.maketrans("", "", " .-/()+")
 
 
-def _digits(text: str) -> str:
-    return _NOT_DIGIT.sub("", text)
+def _digits(candidate: str) -> str:
+    return candidate.translate(_SEPARATORS)
 
 
-def _email(candidate: str) -> bool:
-    return len(candidate) <= LONGEST_ENTITY
+Check = Callable[[str, str, int], bool]
 
 
-def _phone(candidate: str) -> bool:
-    count = len(_digits(candidate))
-    return 8 <= count <= 15 if candidate.startswith("+") else 10 <= count <= 11
+def _email(candidate: str, text: str, start: int) -> bool:
+    local, _, domain = candidate.rpartition("@")
+    return len(candidate) <= LONGEST_ENTITY and len(local) <= 64 and len(domain) <= 253
 
 
-def _card(candidate: str) -> bool:
+_NANP = re.compile(
+    r"(?:\+?1[ .\-]?)?(?:\([2-9]\d\d\) ?|[2-9]\d\d([ .\-]))[2-9]\d\d(?(1)\1|[ .\-])\d{4}".replace(
+        r"\d", "[0-9]"
+    )
+)
+# Trunk-0 national numbers in groups: 0 + area code, then one to four groups.
+_TRUNK = re.compile(
+    r"(?:\(0[1-9][0-9]{0,4}\) ?|0[1-9][0-9]{0,4}[ .\-/])[0-9]{2,8}(?:[ .\-][0-9]{2,8}){0,3}"
+)
+_FRENCH = re.compile(r"0[1-9](?:([ .\-])[0-9]{2})(?:\1[0-9]{2}){3}")
+_INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
+_IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
+_FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
+_COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
+
+
+def _phone(candidate: str, text: str, start: int) -> bool:
     digits = _digits(candidate)
-    return 13 <= len(digits) <= 19 and luhn_valid(digits)
+    if not 7 <= len(digits) <= 15 or len(set(digits)) == 1:
+        return False  # 000 000 0000
+    groups = _GROUPS.findall(candidate)
+    if len(groups) > 1 and len(groups[-1]) == 1:
+        return False  # an ISBN's check digit
+    label = _label(text, start)
+    if label == "other":
+        return False
+    if candidate.startswith("+"):
+        return 8 <= len(digits) <= 15 and digits[0] != "0"
+    if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
+        return False  # the tail of an IBAN in groups (one whose checksum failed)
+    if label == "phone":
+        # Not an IPv4 address, not groups of four digits (a card number cut short).
+        return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
+    if len(digits) < 9:
+        return False
+    return any(
+        p.fullmatch(candidate) for p in (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE)
+    )
 
 
-def _iban(candidate: str) -> bool:
+# Card brands: (prefix ranges, lengths).
+_BRANDS: tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...] = (
+    (((4, 4),), (16, 19)),  # Visa (13-digit Visa only with a label)
+    (((51, 55), (2221, 2720)), (16,)),  # Mastercard
+    (((34, 34), (37, 37)), (15,)),  # American Express
+    (((6011, 6011), (644, 649), (65, 65)), (16, 17, 18, 19)),  # Discover
+    (((3528, 3589),), (16, 17, 18, 19)),  # JCB
+    (((300, 305), (36, 36), (38, 39)), (14, 15, 16)),  # Diners Club
+    (((62, 62),), (16, 17, 18, 19)),  # UnionPay
+    (((50, 50), (56, 69)), (16, 17, 18, 19)),  # Maestro
+)
+
+
+def _branded(digits: str) -> bool:
+    for ranges, lengths in _BRANDS:
+        if len(digits) in lengths:
+            for low, high in ranges:
+                width = len(str(low))
+                if low <= int(digits[:width]) <= high:
+                    return True
+    return False
+
+
+def _card(candidate: str, text: str, start: int) -> bool:
+    digits = _digits(candidate)
+    if not (13 <= len(digits) <= 19 and luhn_valid(digits)) or digits[0] == "0":
+        return False
+    label = _label(text, start)
+    if label == "card":
+        return True
+    return label != "other" and len(digits) > 13 and _branded(digits)
+
+
+def _iban(candidate: str, text: str, start: int) -> bool:
     return iban_valid(candidate.replace(" ", ""))
 
 
-def _ipv4(candidate: str) -> bool:
+_PORT_OR_PREFIX = re.compile(r"(?::[0-9]{1,5}|/[0-9]{1,2})(?![0-9])")
+
+
+def _ipv4(candidate: str, text: str, start: int) -> bool:
     try:
         ipaddress.IPv4Address(candidate)
     except ValueError:
         return False
+    label = _label(text, start)
+    if label == "other":
+        return False
+    if all(len(octet) == 1 for octet in candidate.split(".")):
+        # 6.1.7.1 reads as a version or a section number as often as an address.
+        end = start + len(candidate)
+        return label == "ip" or _PORT_OR_PREFIX.match(text, end) is not None
     return True
 
 
-def _ipv6(candidate: str) -> bool:
+def _ipv6(candidate: str, text: str, start: int) -> bool:
     if not any(c in "0123456789abcdefABCDEF" for c in candidate):
         return False
     try:
@@ -179,7 +359,7 @@ def _ipv6(candidate: str) -> bool:
     return True
 
 
-_DETECTORS: dict[str, tuple[re.Pattern[str], Callable[[str], bool]]] = {
+_DETECTORS: dict[str, tuple[re.Pattern[str], Check]] = {
     "email": (_EMAIL, _email),
     "phone": (_PHONE, _phone),
     "card": (_CARD, _card),
@@ -190,7 +370,7 @@ _DETECTORS: dict[str, tuple[re.Pattern[str], Callable[[str], bool]]] = {
 
 
 def _accepted_end(
-    text: str, m: re.Match[str], pattern: re.Pattern[str], check: Callable[[str], bool]
+    text: str, m: re.Match[str], pattern: re.Pattern[str], check: Check
 ) -> int | None:
     """End of the longest prefix of candidate ``m`` that is an entity, if any.
 
@@ -202,7 +382,7 @@ def _accepted_end(
     start = m.start()
     ends = [m.end()] + [i for i in range(m.end() - 1, start, -1) if text[i] == " "]
     for end in ends:
-        if not check(text[start:end]):
+        if not check(text[start:end], text, start):
             continue
         exact = m if end == m.end() else pattern.match(text, start, end)
         if exact is not None and exact.end() == end:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from guardrails.validator_base import register_validator
@@ -10,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import str_list
+from ._args import check_on_fail, str_list
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
@@ -29,17 +30,25 @@ class BannedPhrases(ChunkedValidator):
     | Programmatic fix              | Masks each match in place, same length, with `mask` |
 
     Matching is case-insensitive and whole-word: a phrase matches only where
-    the characters on either side of it are not letters, digits or ``_``.  Both
-    the phrases and the text are folded first (NFKC + casefold, zero-width and
-    other invisible format characters removed), so ``BAD`` in full-width
-    letters (``\\uff22\\uff21\\uff24``), ``b\\u200bad`` (zero-width space),
-    ``B\\u00adAD`` (soft hyphen) and ``\\ufb01x`` (ligature) all match
-    ``bad``/``fix``; whitespace inside a phrase matches
-    any run of whitespace.  Matches are located in the original text: the fix
-    masks exactly the characters that spelled the phrase (invisible ones
-    inside it included) and leaves every other character as it was.
-    Overlapping phrases are all reported.  Matching is one pass with one
-    compiled trie-shaped pattern: O(chunk length x longest phrase).
+    the characters on either side of it are not letters or digits (Markdown
+    emphasis ``_free money_``, ``__free__ money`` and ``**free** money``
+    matches; ``bad_x`` is one word).  Both the phrases and the text are folded
+    first (see ``_normalize``: NFKD + casefold, accents and overlays such as
+    strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
+    look-alikes mapped to the ASCII letter they imitate, zero-width and other
+    invisible characters removed, blank letters such as U+3164 and U+2800
+    too), so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
+    ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),
+    ``\\ufb01x`` (ligature), ``b\\u0430d`` (Cyrillic a) and ``b\\u0336ad``
+    all match ``bad``/``fix``; whitespace inside a phrase matches any run.
+    Matches are located in the original text: the fix masks exactly the
+    characters that spelled the phrase (invisible ones inside it included)
+    and leaves every other character as it was.  Overlapping phrases are all
+    reported.  Messages and error spans name phrases by their index in
+    ``phrases`` (``phrases[0]``), never by their text, which may be
+    confidential.  Matching is one pass with one compiled trie-shaped pattern,
+    built iteratively (phrases of any length): O(chunk length x longest
+    phrase).
 
     **Chunk**: by default a sentence, so that a phrase of several words is
     never split across two chunks.  A phrase that the chosen chunker would
@@ -64,23 +73,25 @@ class BannedPhrases(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         items = str_list("phrases", phrases)
         if not isinstance(mask, str):
             raise TypeError(f"mask must be a str of one character, got {type(mask).__name__}: "
                             f"{mask!r:.80}")
         if len(mask) != 1 or mask.isspace():
             raise ValueError(f"mask must be one non-space character, got {mask!r:.80}")
-        for phrase in items:
+        for i, phrase in enumerate(items):
             if not fold_phrase(phrase):
-                raise ValueError(f"phrases: {phrase!r} has no visible characters")
+                raise ValueError(f"phrases[{i}] has no visible characters")
         super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask, **kwargs)
-        for phrase in items:
-            self._check_whole(phrase)
+        for i, phrase in enumerate(items):
+            self._check_whole(i, phrase)
         self.phrases = tuple(items)
         self.mask = mask
         self._matcher = PhraseMatcher(items)
+        self._index = {phrase: i for i, phrase in reversed(list(enumerate(items)))}
 
-    def _check_whole(self, phrase: str) -> None:
+    def _check_whole(self, index: int, phrase: str) -> None:
         # Matching ignores case and compatibility forms but a chunker may not
         # (is "Now" after "stop." a new sentence?): try the likely spellings.
         folded = fold_phrase(phrase)
@@ -88,10 +99,14 @@ class BannedPhrases(ChunkedValidator):
             chunks = self.chunker.split(spelling) + self.chunker.flush(spelling)
             if len(chunks) > 1:
                 raise ValueError(
-                    f"phrases: {phrase!r} would be cut into {len(chunks)} chunks by "
+                    f"phrases[{index}] would be cut into {len(chunks)} chunks by "
                     f"chunker={self.chunker!r}, so it could never match; choose a chunker "
                     "that keeps it whole (e.g. 'sentence' or 'paragraph')"
                 )
+
+    def _names(self, phrases: Iterable[str]) -> str:
+        """The phrases by position in ``phrases=`` (a phrase may be confidential)."""
+        return ", ".join(f"phrases[{self._index[p]}]" for p in phrases)
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         matches = self._matcher.find(value)
@@ -103,9 +118,9 @@ class BannedPhrases(ChunkedValidator):
             for i in range(start, end):
                 if not fixed[i].isspace():
                     fixed[i] = self.mask
-            reason = "banned phrase " + ", ".join(map(repr, phrases))
+            reason = "banned phrase: " + self._names(phrases)
             spans.append(ErrorSpan(start=start, end=end, reason=reason))
-        found = ", ".join(map(repr, dict.fromkeys(m.phrase for m in matches)))
+        found = self._names(dict.fromkeys(m.phrase for m in matches))
         return FailResult(
             error_message=f"Text contains banned phrases: {found}",
             fix_value="".join(fixed),

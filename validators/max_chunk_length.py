@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import optional_positive_int
+from ._args import check_on_fail, optional_positive_int
 
 __all__ = ["ELLIPSIS", "MaxChunkLength"]
 
@@ -60,6 +60,7 @@ class MaxChunkLength(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         words = optional_positive_int("max_words", max_words)
         chars = optional_positive_int("max_chars", max_chars)
         if words is None and chars is None:
@@ -95,7 +96,7 @@ class MaxChunkLength(ChunkedValidator):
         cut = self._cut(value)
         reason = "chunk too long: " + " and ".join(too_long)
         return FailResult(
-            error_message=f"{reason}: {value[:40]!r}...",
+            error_message=f"{reason}; the fix keeps the first {cut} characters",
             fix_value=value[:cut] + ELLIPSIS,
             error_spans=[ErrorSpan(start=cut, end=len(value), reason=reason)],
         )

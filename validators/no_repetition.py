@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import positive_int
+from ._args import check_on_fail, positive_int
 from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
@@ -31,15 +31,17 @@ class NoRepetition(ChunkedValidator):
     | Supported data types          | `string`                                            |
     | Programmatic fix              | Drops each occurrence after the first `max_repeats` |
 
-    Two chunks are the same when they are equal once folded (NFKC + casefold,
-    invisible format characters removed) and their whitespace runs collapsed:
+    Two chunks are the same when they are equal once folded (as ``BannedPhrases``
+    folds: case, width, accents, look-alike letters and invisible characters do
+    not count) and their whitespace runs collapsed:
     ``"I am   FINE."`` repeats ``"i am fine."``; punctuation counts
     (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
     response: each stream, and each ``validate()`` call, starts from zero, and
     two responses streamed at once through one instance never see each other's
     text.  Dropped repeats still count; the fix removes the repeated unit
     only, so the whitespace around it stays (``"Yes. Yes. No."`` -> ``"Yes.  No."``).
-    Memory: the folded text of the distinct chunks of the response.
+    Memory: the folded text of the distinct chunks of the response.  Messages
+    give the repeated unit's length and count, never its text.
 
     **Chunk**: the unit compared, ``unit="sentence"`` (default) or
     ``"paragraph"``; or any ``chunker=`` instead, each of whose chunks is one
@@ -61,6 +63,7 @@ class NoRepetition(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         limit = positive_int("max_repeats", max_repeats)
         if unit is not None:
             if unit not in UNITS:
@@ -99,7 +102,7 @@ class NoRepetition(ChunkedValidator):
             return PassResult()
         reason = f"occurrence {seen} of a unit allowed {self.max_repeats} time(s)"
         return FailResult(
-            error_message=f"Repeated text: {value!r:.60} ({reason})",
+            error_message=f"Repeated text: {len(value)} characters, {reason}",
             fix_value="",
             error_spans=[ErrorSpan(start=0, end=len(value), reason=reason)],
         )

@@ -8,10 +8,17 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import Bounded, ChunkerSpec, RegexChunker, SentenceChunker
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkerSpec,
+    RegexChunker,
+    SentenceChunker,
+    split_spans,
+)
 
-from ._args import str_list
+from ._args import check_on_fail, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
+from ._pii_cuts import EntityCuts
 
 __all__ = ["MAX_CHARS", "RedactPII"]
 
@@ -19,6 +26,15 @@ __all__ = ["MAX_CHARS", "RedactPII"]
 MAX_CHARS = 4 * LONGEST_ENTITY
 #: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
 _GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
+
+#: Texts a chosen chunker must not cut an entity of: grouped numbers in prose,
+#: and addresses joined by commas, no whitespace, over 2,100 characters, in
+#: three phases (a hard cut at any offset up to there falls inside one).
+_PROBES = (
+    "Card 4111 1111 1111 1111, call +44 20 7946 0958 or (415) 555-0123 or 01 23 45 67 89; "
+    "IBAN DE89 3704 0044 0532 0130 00; mail sam.o'neil@example.co.uk, host 2001:db8::1.",
+    *("x" * phase + ",jo@example.com" * 140 for phase in (0, 5, 10)),
+)
 
 _NAMES = {
     "email": "e-mail address",
@@ -42,44 +58,51 @@ class RedactPII(ChunkedValidator):
     | Supported data types          | `string`                                            |
     | Programmatic fix              | Puts a typed placeholder such as `<EMAIL>` in place |
 
-    Entities (``entities=``, any of them, all by default):
+    Entities (``entities=``, any of them, all by default; the rules in full
+    are in ``_pii``'s module docstring):
 
-    * ``"email"``: ``local@domain.tld``, 254 characters at most;
+    * ``"email"``: ``local@domain.tld`` with an RFC 5322 dot-atom local part
+      (``sam.o'neil+billing@example.co.uk``, ``a{b}@example.com``) and a
+      letter or punycode top-level domain, 254 characters at most;
     * ``"phone"``: ``+`` and a country code (8-15 digits), North American
       ``(415) 555-0123`` / ``415.555.0123`` forms, national numbers with a
-      trunk ``0`` (``020 7946 0958``);
-    * ``"card"``: 13-19 digits, compact or in groups of three or more digits
-      separated by single spaces or by single hyphens, that pass the Luhn
-      check;
-    * ``"iban"``: compact or in groups of four, passing the ISO 7064 mod 97
-      check;
+      trunk ``0`` in groups (``020 7946 0958``, ``030/1234567``,
+      ``01 23 45 67 89``), Indian ``98765 43210``, compact mobiles; any other
+      digit run only after a phone label (``Tel:``, ``call``, ``mobile``);
+    * ``"card"``: 13-19 digits, compact or in groups, that pass the Luhn check
+      and start like a card of their length (13 digits, or no known prefix,
+      only after a card label);
+    * ``"iban"``: compact or in groups of four, of the country's length,
+      passing the ISO 7064 mod 97 check;
     * ``"ipv4"``, ``"ipv6"``: addresses the standard ``ipaddress`` module
-      accepts (no leading zeros in IPv4 octets).
+      accepts; ``1.2.3.4`` after ``version``/``section``... is no address, and
+      four one-digit octets need an address label or a port.
 
-    A candidate whose checksum fails is left alone (``4111 1111 1111 1112`` is
-    not a card number).  Items that overlap (two numbers one space apart that
-    also happen to pass a check together) are replaced as one, by the
-    placeholder of the first: a few characters too many may be redacted, never
-    part of an item left visible.  Text outside the items found never changes.
-    Cost: linear in the chunk length (about 1 MB/s on prose).
+    A label that names another number (``order``, ``invoice``, ``ISBN``,
+    ``ref``, ...) vetoes a number after it.  A candidate whose checksum fails
+    is left alone (``4111 1111 1111 1112`` is not a card number).  Items that
+    overlap are replaced as one, by the placeholder of the first: a few
+    characters too many may be redacted, never part of an item left visible.
+    Text outside the items found never changes.  Messages and error spans name
+    the kind of item, never its text.  Cost: linear in the chunk length.
 
-    **Chunk**: by default a sentence, at most :data:`MAX_CHARS` characters.
-    No entity above contains a sentence terminator followed by whitespace or a
-    line break (``john@example.com.`` ends a sentence after the address, never
-    inside it), so a sentence boundary never cuts an entity in two, however the
-    stream is sliced; the last entity of a response with no final terminator
-    is validated when the stream ends.  The ceiling bounds how much text a
-    stream holds back when no sentence ends.  A longer sentence is cut first
-    where a letter (or ``,;:``) is followed by whitespace and a lower-case
-    ASCII letter, which no entity contains, then at any whitespace, and a word
-    longer than the ceiling is cut inside.  Entities without whitespace (e-mail
-    addresses and IP addresses, at most 254 characters; compact card numbers
-    and IBANs) are therefore never split; an entity written with spaces (a
-    grouped card number, phone number or IBAN) can be split only inside a
-    sentence of over :data:`MAX_CHARS` characters with no such letter-to-
-    lower-case gap near the ceiling (a long unpunctuated list of numbers).
-    A chunker that cuts at every whitespace (``"word"``) would split grouped
-    numbers such as ``4111 1111 1111 1111``: do not choose it here.
+    **Chunk**: by default a sentence, at most :data:`MAX_CHARS` characters;
+    no entity is ever split, streamed or at once.  No entity contains a
+    sentence terminator followed by whitespace, nor whitespace before a
+    lower-case letter, so neither the sentence boundary nor the first
+    fallback cut (where a letter or ``,;:`` is followed by whitespace and a
+    lower-case ASCII letter) falls inside one.  A run with neither within the
+    ceiling (minified JSON, a Markdown table, CSV, a long token) is cut by
+    ``_pii_cuts.EntityCuts``: at the last position, at most
+    ``MAX_CHARS - LONGEST_ENTITY - 2`` characters in, that no entity found in
+    the ``MAX_CHARS + 1`` pending characters spans (nor the label that made it
+    one).  An entity is at most ``LONGEST_ENTITY`` characters, so any entity
+    across that position lies whole in the pending characters and is found
+    there: the bound.  The ceiling bounds how much text a stream holds back.
+    A label read as context must be in the same chunk as its number.  A
+    ``chunker=`` that cuts an entity of a probe text in two (``"word"`` splits
+    ``4111 1111 1111 1111``; a hard cut splits an address in a run without
+    whitespace) is refused with a ``ValueError``.
 
     Args:
         entities: Names of the entities to redact (see above).
@@ -89,7 +112,7 @@ class RedactPII(ChunkedValidator):
     """
 
     default_chunker = Bounded(
-        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), "word"]
+        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), EntityCuts()]
     )
 
     def __init__(
@@ -100,6 +123,7 @@ class RedactPII(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        check_on_fail(on_fail)
         names = list(dict.fromkeys(str_list("entities", entities)))
         unknown = [n for n in names if n not in ENTITIES]
         if unknown:
@@ -109,6 +133,21 @@ class RedactPII(ChunkedValidator):
             )
         super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
         self.entities = tuple(names)
+        if chunker is not None:
+            self._check_keeps_entities_whole()
+
+    def _check_keeps_entities_whole(self) -> None:
+        """Refuse a chunker that cuts an entity of a probe text in two."""
+        for probe in _PROBES:
+            spans = split_spans(self.chunker, probe)
+            for entity in find_entities(probe, self.entities):
+                if not any(a <= entity.start and entity.end <= b for a, b in spans):
+                    raise ValueError(
+                        f"chunker={self.chunker!r} cuts a {_NAMES[entity.name]} in two "
+                        "(in a probe text), so that part of it would never be redacted; "
+                        "choose a chunker that keeps entities whole (the default: "
+                        "sentences, cut only where no entity can be)"
+                    )
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         found = find_entities(value, self.entities)
