@@ -84,6 +84,7 @@ from functools import lru_cache
 
 from .abbreviations import FINAL, MEDIAL, PREFIX, SENTENCE_STARTERS
 from .base import Cut, Scanner
+from .sentence_languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS, SCRIPT_TERMINATORS
 
 __all__ = ["LOOKBEHIND", "SentenceScanner"]
 
@@ -101,7 +102,9 @@ _SLACK = 64  # the window is trimmed once this much of it can go
 # least 2, see _decide_all).
 _DEFER = 32
 
-_ASCII_TERMS = frozenset(".!?\u2026\u203d")
+# Terminators of other scripts end a sentence as "!" does (see .sentence_languages).
+_SCRIPT = SCRIPT_TERMINATORS
+_ASCII_TERMS = frozenset(".!?\u2026\u203d" + _SCRIPT)
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
 # What may follow a single line break that cannot open a list marker.
 _GOES_ON = (
@@ -113,31 +116,35 @@ _GOES_ON = (
 # on the regex engine's fast path.
 # (The usual ones first: ``c in text`` is one scan in C, and none at all for a
 # character wider than every one of ``text``.)
-_LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61"
+_LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61" + _SCRIPT
 _LEAD = f"[{re.escape(_LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
-_NEXT = "(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[])"
+_NEXT = f"(?![^\\s.!?\u2026\u203d{_SCRIPT}\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]\\[])"
 _AFTER_ALL = f"(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])|{_NEXT})"
 # The same without the line breaks that are ruled out before a line that goes
 # on (usable while the chunk does not open with a Markdown heading).
 _AFTER = (
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61])"
     f"|(?<=\n)(?!{_GOES_ON})"
-    f"|(?<=[.!?\u2026\u203d]){_NEXT})"
+    f"|(?<=[.!?\u2026\u203d{_SCRIPT}]){_NEXT})"
 )
 # Lower- and upper-case letters of ASCII and Latin-1 (none of them opens a
 # list marker, except ASCII ones).
 _LOWER_SET = "a-z\u00df-\u00f6\u00f8-\u00ff"
 _UPPER_SET = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _CONTENT = re.compile(r"\S")
-_TERM_RUN = re.compile("[.!?\u2026\u203d]*")
+_TERM_RUN = re.compile(f"[.!?\u2026\u203d{_SCRIPT}]*")
 _CJK_RUN = re.compile("[\u3002\uff01\uff1f\uff0e\uff61!?]*")
-_CLOSER_RUN = re.compile("(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*")
+_CLOSER_RUN = re.compile("(?:[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]|\\[\\d{1,4}\\])*")
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
 _CJK_CLOSER_RUN = re.compile("[\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')\\]]*")
 _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
-_TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
+_TAIL = re.compile(
+    f"([.!?\u2026\u203d{_SCRIPT}]*)"
+    "((?:[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]|\\[\\d{1,4}\\])*)(\\s*)"
+)
+_DASHES = frozenset("-\u2013\u2014")
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
 # What may follow a terminator run and its closers when the rules cannot
@@ -240,7 +247,9 @@ def _list_marker(peek: str, j: int) -> bool:
 
 @lru_cache(maxsize=32)
 def _searches(
-    abbreviations: frozenset[str], odd_ends: bool
+    abbreviations: frozenset[str],
+    odd_ends: bool,
+    sentence_starters: frozenset[str] = SENTENCE_STARTERS,
 ) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
@@ -248,7 +257,8 @@ def _searches(
     smaller set of leading characters the regex engine tests faster (about 4%
     of a scan through text without candidates, measured).
 
-    ``abbreviations``: the abbreviations (their lower-case keys).  A
+    ``abbreviations``: the abbreviations (their lower-case keys);
+    ``sentence_starters``: the language's sentence starters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
     then the kind of the named group that matched (:func:`_group_kinds`; the
     group spans the whitespace after the run) says what is proven, no group
@@ -300,8 +310,8 @@ def _searches(
         sorted(w for w in abbreviations if re.fullmatch(f"[{_LOWER_SET}]{{{size}}}", w))
         for size in (2, 3)
     ]
-    closer = "[\"'\u201d\u2019\u00bb)\\]]"
-    rest = f"[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
+    closer = "[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]"
+    rest = f"[.!?\u2026\u203d{_SCRIPT}]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
     numbers = itertools.count(1)
 
@@ -382,7 +392,9 @@ def _searches(
     # word of two to _STARTER_MAX letters (spaces or tabs between).
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
     initial = f"(?<=[{_LOWER_SET}{_UPPER_SET}] [{letters}{letters.upper()}]\\.)"
-    starters = sorted((w.capitalize() for w in SENTENCE_STARTERS), key=lambda w: (-len(w), w))
+    starters = sorted(
+        (re.escape(w.capitalize()) for w in sentence_starters), key=lambda w: (-len(w), w)
+    )
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
     skipped = f"[{openers}]{{0,{_SKIP_MAX}}}"
     starter = f"(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
@@ -404,7 +416,12 @@ def _searches(
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
     narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
-    wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
+    wide = [
+        branch("\u2026", []),
+        branch("\u203d", []),
+        *(branch(c, bang) for c in _SCRIPT),
+        *sorted(_CJK_TERMS),
+    ]
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
@@ -434,22 +451,31 @@ class SentenceScanner(Scanner):
     """Accurate sentence boundaries for one stream (rules in the module docstring).
 
     ``abbreviations`` maps canonical abbreviations to their kind (see
-    :func:`~.abbreviations.abbreviation_table`).  ``finish`` returns the text
+    :func:`~.abbreviations.abbreviation_table`); ``starters`` and
+    ``ordinals`` are those of the language (see :mod:`.sentence_languages`).  ``finish`` returns the text
     after the last cut with surrounding whitespace stripped, or ``None``.
     """
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
         "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
-        "_long", "_narrow", "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search",
-        "_start", "_wat", "_wide", "_word",
+        "_long", "_narrow", "_newlines", "_ordinals", "_phase", "_pos", "_quiet", "_scan",
+        "_search", "_start", "_starters", "_wat", "_wide", "_word",
     )  # fmt: skip
 
-    def __init__(self, abbreviations: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        abbreviations: Mapping[str, int],
+        starters: frozenset[str] = SENTENCE_STARTERS,
+        ordinals: int = ORDINAL_MONTHS,
+    ) -> None:
         self._abbr = abbreviations
+        self._starters = starters
+        self._ordinals = ordinals
         searches = _searches(
             frozenset(abbreviations),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
+            starters,
         )
         self._find, self._find_all = self._wide = searches[:2]
         self._narrow = searches[2:]
@@ -677,7 +703,7 @@ class SentenceScanner(Scanner):
                     self._pos = base + b
                     continue
                 run = t.group(1)
-                bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
+                bang = run != "." and bool(run.strip(".\u2026"))
                 dots = 1 if run == "." else run.count(".")
                 ellipsis = dots > 1 or "\u2026" in run
                 newlines = buf.count("\n", b, e)
@@ -932,7 +958,7 @@ class SentenceScanner(Scanner):
                 j = _TERM_RUN.match(buf, lo).end()  # type: ignore[union-attr]
                 part = buf[lo:j]
                 self._dots += part.count(".")
-                if "!" in part or "?" in part or "\u203d" in part:
+                if part.strip(".\u2026"):  # "!", "?", "‽" or another script's
                     self._bang = True
                 if "\u2026" in part:
                     self._ellipsis = True
@@ -964,6 +990,11 @@ class SentenceScanner(Scanner):
             self._phase = _DECIDE
         b, e = self._b, self._e
         if self._kind == _CJK:
+            if self._cjk_goes_on(b, e):
+                self._pos = e
+                if e > b:
+                    self._cend = b
+                return None
             return (b, e)
         if self._kind == _LINE:
             if self._newlines >= 2 or self._is_heading():
@@ -989,6 +1020,23 @@ class SentenceScanner(Scanner):
             self._cend = b
         return None
 
+    def _cjk_goes_on(self, b: int, e: int) -> bool:
+        """Whether the CJK run at ``self._ci`` (closers up to ``b``, whitespace
+        up to ``e``, the character at ``e`` in the window) ends no sentence: a
+        full-width ``．`` or ``｡`` between digits (a decimal point:
+        ``３．２９``), a run closed by a title mark (``《好！》``), or a
+        quotation closed before a kana (``「はい。」と``)."""
+        buf, base = self._buf, self._base
+        i, a = self._ci - base, self._a - base
+        b -= base
+        if a - i == 1 and b == a == e - base and buf[i] in "\uff0e\uff61":
+            return i > 0 and buf[i - 1].isdigit() and buf[a].isdigit()
+        if b > a:
+            if buf[a] in "\u300b\u3009":
+                return True
+            return buf[a] in "\u300d\u300f" and e - base == b and "\u3041" <= buf[b] <= "\u309f"
+        return False
+
     def _term_ends(
         self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
     ) -> bool:
@@ -1013,6 +1061,9 @@ class SentenceScanner(Scanner):
         ``IndexError`` when ``buf`` ends before the rules decide (they read at
         most ``_SKIP_MAX + _STARTER_MAX + 2`` characters).
         """
+        k = at - self._base
+        if k > 0 and buf[k - 1] == "[" and buf.startswith(("...]", "\u2026]"), k):
+            return False  # "[...]": an elision goes on
         j = e
         while buf[j] in _OPENERS and j - e < _SKIP_MAX:
             j += 1
@@ -1024,8 +1075,8 @@ class SentenceScanner(Scanner):
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _LOWER:
-            if not _list_marker(buf, e):
-                return False
+            if buf[e] in _DASHES or not _list_marker(buf, e):
+                return False  # ("Stop! - he said": a dash before a lower-case word goes on)
             cat = _MARKER
         word, at_start, spaced = self._word_before(at)
         ellipsis = ellipsis or spaced
@@ -1043,8 +1094,10 @@ class SentenceScanner(Scanner):
                 kind = MEDIAL  # an initial
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
-            elif cat == _DIGIT and len(word) <= 3 and word.isalpha():
-                return False  # "Rs. 500", "Gr. 5": a unit or label before a number
+            elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
+                return False  # "Rs. 500", "N°. 5": a unit or label before a number
+            elif cat == _UPPER and len(word) <= 2 and word.isdigit() and self._ordinal(buf, j):
+                return False  # "am 12. Juni": an ordinal
             else:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
@@ -1062,9 +1115,24 @@ class SentenceScanner(Scanner):
         if k - j == 1 and buf[k] == ".":
             return False
         following = buf[j:k]
-        return following.lower() in SENTENCE_STARTERS and (
+        return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
         )
+
+    def _ordinal(self, buf: str, j: int) -> bool:
+        """Whether a number of one or two digits and a period before the
+        capitalised word at ``buf[j]`` is an ordinal (see ``Language.ordinals``).
+        Raises ``IndexError`` when ``buf`` ends before the word does."""
+        if self._ordinals == ORDINAL_ALWAYS:
+            return True
+        if self._ordinals != ORDINAL_MONTHS:
+            return False
+        k = j
+        while buf[k].isalpha():
+            k += 1
+            if k - j > _STARTER_MAX:
+                return False
+        return buf[j:k].lower() in MONTHS
 
     def _word_before(self, at: int) -> tuple[str, bool, bool]:
         """The word before offset ``at`` (openers stripped), whether it opens
