@@ -212,6 +212,52 @@ class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
 
+_GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"  # may touch the marker: "⁃9."
+_ITEM_BULLETS = frozenset("-*+\u2022\u2023\u2043\u25e6\u25aa\u25cf")
+_ITEM_OPENING = re.compile(
+    f"(?:[{re.escape(''.join(sorted(_ITEM_BULLETS)))}] ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?)\\s"
+)
+
+
+def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | None:
+    """The inline list item numbered by the marker that the period at
+    absolute offset ``at`` ends (``2.`` or ``b.)`` after a space, an optional
+    bullet before it: ``1. One 2. Two``, ``a.) One b.) Two``), when the chunk
+    starting at ``chunk`` opens with the previous marker of the same form:
+    ``(end of the chunk before it, start of its marker)``; else ``None``.
+    A letter counts only before ``)`` (a bare ``b.`` is an initial).
+    Reads ``buf`` from ``chunk`` to two characters after ``at``."""
+    k = at - base
+    i = k
+    while i > 0 and k - i < 3 and "0" <= buf[i - 1] <= "9":
+        i -= 1
+    after = buf[k + 1 : k + 2]
+    if i == k:
+        if k == 0 or not (buf[k - 1].isascii() and buf[k - 1].isalpha()) or after != ")":
+            return None
+        i = k - 1
+    mark = i
+    if mark > 0 and buf[mark - 1] in _ITEM_BULLETS:
+        mark -= 1
+    elif mark > 1 and buf[mark - 1] == " " and buf[mark - 2] in _ITEM_BULLETS:
+        mark -= 2
+    if mark == 0 or not buf[mark - 1].isspace() or chunk - base < 0 or chunk - base >= mark:
+        return None
+    m = _ITEM_OPENING.match(buf, chunk - base, mark)
+    if m is None or m.group(2) != "." + (")" if after == ")" else ""):
+        return None
+    previous, number = m.group(1), buf[i:k]
+    if number.isdigit() != previous.isdigit():
+        return None
+    if number.isdigit():
+        follows = int(number) == int(previous) + 1
+    else:
+        follows = ord(number) == ord(previous) + 1
+    if not follows:
+        return None
+    return (base + len(buf[:mark].rstrip()), base + mark)
+
+
 def _list_marker(peek: str, j: int) -> bool:
     """Whether a list item or heading marker starts at ``peek[j]``.
 
@@ -458,7 +504,7 @@ class SentenceScanner(Scanner):
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
+        "_ellipsis", "_find", "_find_all", "_heading", "_item", "_kind", "_kinds", "_last",
         "_long", "_narrow", "_newlines", "_ordinals", "_phase", "_pos", "_quiet", "_scan",
         "_search", "_start", "_starters", "_wat", "_wide", "_word",
     )  # fmt: skip
@@ -504,7 +550,9 @@ class SentenceScanner(Scanner):
         self._bang = self._ellipsis = False
         # The word before the candidate at offset self._wat, once read.
         self._wat = -1
-        self._word: tuple[str, bool, bool] = ("", False, False)
+        self._word: tuple[str, bool, bool, tuple[int, int] | None] = ("", False, False, None)
+        # An inline list item to cut before (the rules' "item": chunk end, next start).
+        self._item: tuple[int, int] | None = None
 
     # -- driving -----------------------------------------------------------
 
@@ -590,6 +638,8 @@ class SentenceScanner(Scanner):
                     except _NeedMore:
                         break
                     self._ci = -1
+                    if self._item is not None:
+                        self._emit_item(found)
                     if verdict is not None:
                         self._emit(found, *verdict)
                     continue
@@ -724,6 +774,8 @@ class SentenceScanner(Scanner):
                 self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
                 self._newlines = newlines
                 break
+            if self._item is not None:
+                self._emit_item(found)
             if not ends:
                 self._pos = base + e
                 self._cend = base + b
@@ -895,6 +947,15 @@ class SentenceScanner(Scanner):
         """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
         found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
         self._start = self._pos = self._cend = stop
+        self._heading = None
+
+    def _emit_item(self, found: list[Cut]) -> None:
+        """Add the cut of the chunk before an inline list item (``self._item``);
+        the next chunk starts at the item's marker."""
+        end, stop = self._item  # type: ignore[misc]
+        self._item = None
+        found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
+        self._start = stop
         self._heading = None
 
     def finish(self) -> tuple[int, int] | None:
@@ -1078,10 +1139,18 @@ class SentenceScanner(Scanner):
             if buf[e] in _DASHES or not _list_marker(buf, e):
                 return False  # ("Stop! - he said": a dash before a lower-case word goes on)
             cat = _MARKER
-        word, at_start, spaced = self._word_before(at)
+        word, at_start, spaced, item = self._word_before(at)
         ellipsis = ellipsis or spaced
-        if word and at_start and not (bang or ellipsis) and _LIST_MARK.fullmatch(word):
+        if (
+            word
+            and at_start
+            and not (bang or ellipsis)
+            and _LIST_MARK.fullmatch(word.lstrip(_GLUED_BULLETS))
+        ):
             return False  # "1." or "b.)" opening a list item
+        if item is not None and not (bang or ellipsis):
+            self._item = item  # "1. One 2. Two": the chunk ends before "2."
+            return False
         if bang or closed:
             return True
         if ellipsis:
@@ -1089,6 +1158,8 @@ class SentenceScanner(Scanner):
         if not word:
             return True
         kind = self._abbr.get(word.lower())
+        if kind is None and ("'" in word or "\u2019" in word):
+            kind = self._abbr.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
         if kind is None:
             if len(word) == 1 and word.isalpha():
                 kind = MEDIAL  # an initial
@@ -1134,10 +1205,11 @@ class SentenceScanner(Scanner):
                 return False
         return buf[j:k].lower() in MONTHS
 
-    def _word_before(self, at: int) -> tuple[str, bool, bool]:
+    def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens
-        the chunk (after an optional bullet), and whether ``at`` is the last
-        dot of a spaced ellipsis."""
+        the chunk (after an optional bullet), whether ``at`` is the last
+        dot of a spaced ellipsis, and the inline list item it numbers
+        (:func:`_inline_item`)."""
         if self._wat == at:
             return self._word
         buf = self._buf
@@ -1165,7 +1237,10 @@ class SentenceScanner(Scanner):
         self._wat = at
         if word and word[0] in _WORD_OPENERS:
             word = word.lstrip(_WORD_OPENERS)
-        self._word = (word, at_start, spaced)
+        item = None
+        if not at_start and word and len(word) <= 5 and chunk >= at - LOOKBEHIND:
+            item = _inline_item(buf, base, at, chunk)
+        self._word = (word, at_start, spaced, item)
         return self._word
 
     def _is_heading(self) -> bool:
