@@ -8,9 +8,9 @@ capitalised (a lower-case next word never starts a sentence, whatever precedes):
 * :data:`PREFIX`: it introduces what follows (``Dr. Smith``, ``e.g. Paris``), so
   it never ends a sentence;
 * :data:`FINAL`: it often ends a sentence and rarely precedes a name
-  (``etc.``, ``No.`` before a word rather than a number), so a
+  (``etc.``, ``a.m.``, ``No.`` before a word rather than a number), so a
   capitalised next word starts a new sentence; a digit does not (``No. 5``);
-* :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``, ``p.m.``): the sentence
+* :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``): the sentence
   ends only if the next word is one that typically opens a sentence (see
   :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
   ``the U.S. Army`` stays whole while ``in the U.S. It was`` splits.
@@ -42,11 +42,10 @@ _PREFIX = """
     e.g i.e cf vs viz approx ca
 """
 _FINAL = """
-    etc no nos nr p pp fig figs vol vols ch chap sect para eq eqs op
+    etc a.m p.m no nos nr p pp fig figs vol vols ch chap sect para eq eqs op
 """
 _MEDIAL = """
     st mt ft gen col maj rep pres det jr sr esq inc ltd co corp llc plc bros dept univ assn est
-    a.m p.m
     jan feb apr jun jul aug sep sept oct nov dec tue tues thu thur thurs fri
     u.s u.s.a u.k e.u u.n d.c n.y l.a ph.d m.d b.a m.a b.sc m.sc d.phil i.v a.d b.c
     al ave blvd rd hwy hr hrs sq oz lb lbs min max govt intl natl mfg mgr
