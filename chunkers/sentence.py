@@ -116,14 +116,14 @@ class _Translated(Scanner):
     others (``Language.translate``): the lengths, and so every offset, stay
     those of the original text."""
 
-    __slots__ = ("_inner", "_table")
+    __slots__ = ("_table", "translated")
 
     def __init__(self, inner: Scanner, table: Mapping[int, int]) -> None:
-        self._inner = inner
+        self.translated = inner
         self._table = table
 
     def feed(self, delta: str) -> list[Cut]:
-        return self._inner.feed(delta.translate(self._table))
+        return self.translated.feed(delta.translate(self._table))
 
     def finish(self) -> tuple[int, int] | None:
-        return self._inner.finish()
+        return self.translated.finish()
