@@ -49,7 +49,7 @@ class SentenceChunker(ChunkingStrategy):
     unambiguous abbreviations, and the terminators of every script), or one of
     ``ar bg da de el en es fr hi hy it ja kk mr nl pl pt ru sk zh``; for
     example ``language="de"`` keeps ``am 12. Juni`` and ``z. B. Wasser``
-    whole, ``language="hy"`` ends sentences at ``:`` as at ``։``.
+    whole, ``language="hy"`` ends sentences at ``:`` as at the Armenian full stop.
 
     ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing

@@ -1,3 +1,5 @@
+# ruff: noqa: RUF001, RUF002
+# (The tables hold words of other scripts, some of whose letters look Latin.)
 """Per-language data for accurate sentence chunking: ``SentenceChunker(language=...)``.
 
 A :class:`Language` is data only, read by the rules of :mod:`.sentence_rules`:
@@ -38,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .abbreviations import (
     DEFAULT_ABBREVIATIONS,
@@ -61,7 +63,9 @@ __all__ = [
 ]
 
 #: Terminators of other scripts; each ends a sentence as ``!`` does (whitespace after it).
-SCRIPT_TERMINATORS = "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
+SCRIPT_TERMINATORS = (
+    "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
+)
 
 ORDINAL_NEVER, ORDINAL_MONTHS, ORDINAL_ALWAYS = range(3)
 
@@ -244,7 +248,7 @@ def _own_table(spec: _Spec) -> dict[str, int]:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _build(code: str) -> Language:
     if code != AUTO:
         spec = _SPECS[code]
@@ -255,7 +259,7 @@ def _build(code: str) -> Language:
             table,
             SENTENCE_STARTERS | frozenset(spec.starters.split()),
             spec.ordinals if spec.ordinals != ORDINAL_NEVER else ORDINAL_MONTHS,
-            {ord(a): ord(b) for a, b in zip(spec.translate[::2], spec.translate[1::2], strict=True)},
+            {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
         )
     table = dict(DEFAULT_ABBREVIATIONS)
     starters = set(SENTENCE_STARTERS)

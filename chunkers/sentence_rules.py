@@ -212,7 +212,7 @@ class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
 
-_GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"  # may touch the marker: "⁃9."
+_GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"  # may touch the marker: "\u20439."
 _ITEM_BULLETS = frozenset("-*+\u2022\u2023\u2043\u25e6\u25aa\u25cf")
 _ITEM_OPENING = re.compile(
     f"(?:[{re.escape(''.join(sorted(_ITEM_BULLETS)))}] ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?)\\s"
@@ -357,7 +357,8 @@ def _searches(
         for size in (2, 3)
     ]
     closer = "[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]"
-    rest = f"[.!?\u2026\u203d{_SCRIPT}]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
+    # The run after its first character.
+    rest = f"[.!?\u2026\u203d{_SCRIPT}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
     numbers = itertools.count(1)
 
@@ -498,8 +499,9 @@ class SentenceScanner(Scanner):
 
     ``abbreviations`` maps canonical abbreviations to their kind (see
     :func:`~.abbreviations.abbreviation_table`); ``starters`` and
-    ``ordinals`` are those of the language (see :mod:`.sentence_languages`).  ``finish`` returns the text
-    after the last cut with surrounding whitespace stripped, or ``None``.
+    ``ordinals`` are those of the language (see :mod:`.sentence_languages`).
+    ``finish`` returns the text after the last cut with surrounding
+    whitespace stripped, or ``None``.
     """
 
     __slots__ = (
@@ -1084,9 +1086,10 @@ class SentenceScanner(Scanner):
     def _cjk_goes_on(self, b: int, e: int) -> bool:
         """Whether the CJK run at ``self._ci`` (closers up to ``b``, whitespace
         up to ``e``, the character at ``e`` in the window) ends no sentence: a
-        full-width ``．`` or ``｡`` between digits (a decimal point:
-        ``３．２９``), a run closed by a title mark (``《好！》``), or a
-        quotation closed before a kana (``「はい。」と``)."""
+        full-width or half-width ideographic full stop (U+FF0E, U+FF61) between
+        digits (a decimal point), a run closed by a title mark (U+300B, U+3009:
+        ``《...》``), or a quotation closed by U+300D or U+300F before a kana
+        (a particle such as U+3068)."""
         buf, base = self._buf, self._base
         i, a = self._ci - base, self._a - base
         b -= base

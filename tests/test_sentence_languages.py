@@ -1,3 +1,5 @@
+# ruff: noqa: RUF001, RUF003
+# (Sentences of other scripts, some of whose letters look Latin.)
 """``SentenceChunker(language=...)``: the language rules pinned by examples of
 our own, and the invariants (lossless, delta invariance, linear work) in every
 language.  The fast paths are checked against the rules in every language in
@@ -28,7 +30,8 @@ EXAMPLES = [
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
     # CJK titles and quotations closed before a particle.
     ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),
-    ("ja", "彼は「はい。」と答えた。それで終わり。", ["彼は「はい。」と答えた。", "それで終わり。"]),
+    ("ja", "彼は「はい。」と答えた。それで終わり。",
+     ["彼は「はい。」と答えた。", "それで終わり。"]),
     ("ja", "「行こう！」「うん。」", ["「行こう！」", "「うん。」"]),
     # Ordinals: always in German, Danish and Slovak; before a month everywhere.
     ("de", "Er wurde 2. Sieger im Rennen. Toll.", ["Er wurde 2. Sieger im Rennen.", "Toll."]),
@@ -37,7 +40,8 @@ EXAMPLES = [
     ("sk", "Stretneme sa 5. Mája v Trnave. Príď.", ["Stretneme sa 5. Mája v Trnave.", "Príď."]),
     ("en", "We won 2. Others lost.", ["We won 2.", "Others lost."]),
     # German and Danish closing quotes after the terminator.
-    ("de", "Sie rief: „Komm sofort.“ Dann ging sie.", ["Sie rief: „Komm sofort.“", "Dann ging sie."]),
+    ("de", "Sie rief: „Komm sofort.“ Dann ging sie.",
+     ["Sie rief: „Komm sofort.“", "Dann ging sie."]),
     ("da", "Han sagde: »Kom nu.« Hun kom.", ["Han sagde: »Kom nu.«", "Hun kom."]),
     # Abbreviations and sentence starters of each language.
     ("de", "Ich kaufe Obst, z. B. Äpfel und Birnen. Fertig.",
@@ -163,7 +167,8 @@ def many_scripts(size: int) -> str:
     out: list[str] = []
     total = 0
     for i in itertools.count():
-        piece = words[(i * 7) % len(words)] + MARKS[(i * 5) % len(MARKS)] + GAPS[(i * 3) % len(GAPS)]
+        piece = words[i * 7 % len(words)] + MARKS[i * 5 % len(MARKS)]
+        piece += GAPS[i * 3 % len(GAPS)]
         out.append(piece)
         total += len(piece)
         if total >= size:
@@ -179,7 +184,8 @@ def test_streaming_work_grows_linearly_in_every_language(
     monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
     text = many_scripts(200 * KB)
-    one, two = stream_work(monkeypatch, SentenceChunker(language=language), text, (100 * KB, 200 * KB))
+    chunker = SentenceChunker(language=language)
+    one, two = stream_work(monkeypatch, chunker, text, (100 * KB, 200 * KB))
     assert one.calls > 0, "no pattern was counted: the proxies are not in use"
     assert two.total / one.total <= MAX_DOUBLING, (one, two)
     assert two.total <= MAX_WORK_PER_CHAR * 200 * KB, two
