@@ -2,14 +2,21 @@ r"""The incremental scanner behind ``SentenceChunker(mode="accurate")``.
 
 Candidates and the rules that decide them
 -----------------------------------------
-A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` in any
-mix), a run of CJK terminators (``。`` and the full-width and half-width
-forms of ``!``, ``?``, ``.``), or a line break.  After a
-terminator run come optional closers (quotes, ``)``, ``]``, footnote marks such
+A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` and
+the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
+:mod:`.sentence_languages`, in any mix), a run of CJK terminators (``。`` and
+the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
+After a terminator run come optional closers (quotes, the German and Danish
+closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
 as ``[12]``) and then whitespace; the chunk ends after the closers and the
-whitespace travels with it (``Cut.stop``).
+whitespace travels with it (``Cut.stop``).  The language
+(:mod:`.sentence_languages`) supplies the abbreviations, the sentence
+starters and the ordinal rule below.
 
-* A CJK terminator run always ends a sentence; no whitespace is needed.
+* A CJK terminator run ends a sentence, no whitespace needed, unless it is a
+  full-width ``.`` between digits (a decimal point), a title mark closes it
+  (``《...》``), or a quotation mark closes it right before a kana
+  (``「...。」と``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
   ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
 * A blank line always ends a sentence.  A single line break does when the next
@@ -21,8 +28,15 @@ whitespace travels with it (``Cut.stop``).
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
   sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
-  capitalised word that is not a sentence starter.
-* A run holding ``!``, ``?`` or ``‽`` (``?!``, ``!!!``), or any run followed by
+  capitalised word that is not a sentence starter, and is not a dash
+  (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
+  an elision and never ends it.
+* A ``.`` that ends the marker of an inline list item (``2.`` or ``b.)``
+  after a space, an optional bullet before it) in a chunk that opens with the
+  previous marker of the same form (``1. One 2. Two``) ends the chunk before
+  that marker.
+* A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
+  ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
 * An ellipsis (``..``, ``...``, ``....``, ``…``, the last dot of ``. . .``)
   ends the sentence only before a capitalised or uncased word.
@@ -38,13 +52,20 @@ whitespace travels with it (``Cut.stop``).
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations;
   - a word of one to three letters before a number is a label
-    (``Rs. 500``, ``Gr. 5``) and does not end it;
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``) and does not end it;
+  - a number of one or two digits before a capitalised word is an ordinal
+    that does not end it, always in languages that write ordinals so
+    (``language="de"``: ``der 3. Platz``) and before a month name in every
+    language (``am 12. Juni``);
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
 Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
 sentences inside quoted dialogue are split at their own terminators; inline
-list items without line breaks (``a) one b) two``) are not split; a name after
+list items without a period (``a) one b) two``) are not split, nor a
+sentence glued to the next (``world.Today``); a lower-case word never starts a
+sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
+does); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``); a capitalised word after ``a.m.``/``p.m.`` always starts a sentence.
 
