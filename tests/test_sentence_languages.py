@@ -189,3 +189,19 @@ def test_streaming_work_grows_linearly_in_every_language(
     assert one.calls > 0, "no pattern was counted: the proxies are not in use"
     assert two.total / one.total <= MAX_DOUBLING, (one, two)
     assert two.total <= MAX_WORK_PER_CHAR * 200 * KB, two
+
+
+def test_a_validator_takes_a_language_through_its_chunker() -> None:
+    # NoRepetition on German sentences: "am 3. Mai" does not end one, so the
+    # repeated sentence is the whole date sentence, streamed or at once.
+    from _guardrails_helpers import guard_with, joined, run
+
+    from guardrails_ai.chunkwise import NoRepetition
+
+    text = "Wir kommen am 3. Mai an. Wir kommen am 3. Mai an. Bis dann."
+    german = NoRepetition(chunker=SentenceChunker(language="de"), on_fail="fix")
+    guard = guard_with(german)
+    once = guard.validate(text).validated_output
+    assert once == "Wir kommen am 3. Mai an.  Bis dann."  # (the repeat is dropped, its space kept)
+    deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
+    assert joined(run(guard, deltas)) == once
