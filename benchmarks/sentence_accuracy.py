@@ -36,6 +36,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -115,46 +116,49 @@ def chunkwise_segmenters() -> dict[str, Segment]:
     }
 
 
+def with_pysbd() -> Segment:
+    import pysbd  # type: ignore[import-not-found]
+
+    cache: dict[str, Any] = {}
+
+    def segment(text: str, lang: str) -> list[str]:
+        if lang not in cache:
+            cache[lang] = pysbd.Segmenter(language=lang, clean=False)
+        return list(cache[lang].segment(text))
+
+    return segment
+
+
+def with_sentencex() -> Segment:
+    import sentencex  # type: ignore[import-not-found]
+
+    return lambda text, lang: list(sentencex.segment(lang, text))
+
+
+def with_blingfire() -> Segment:
+    import blingfire  # type: ignore[import-not-found]
+
+    def segment(text: str, lang: str) -> list[str]:
+        out = blingfire.text_to_sentences(text)
+        return out.split("\n") if out else []
+
+    return segment
+
+
 def other_segmenters() -> tuple[dict[str, Segment], list[str]]:
-    """pysbd, sentencex and blingfire where they import and run; the notes of
-    those that do not."""
+    """pysbd, sentencex and blingfire where they import and run (offline); the
+    notes of those that do not."""
     found: dict[str, Segment] = {}
     notes: list[str] = []
-    try:
-        import pysbd  # type: ignore[import-not-found]
-
-        cache: dict[str, object] = {}
-
-        def with_pysbd(text: str, lang: str) -> list[str]:
-            if lang not in cache:
-                cache[lang] = pysbd.Segmenter(language=lang, clean=False)
-            return list(cache[lang].segment(text))  # type: ignore[attr-defined]
-
-        with_pysbd("One. Two.", "en")
-        found["pysbd"] = with_pysbd
-    except Exception as error:
-        notes.append(f"pysbd skipped: {type(error).__name__}: {error}")
-    try:
-        import sentencex  # type: ignore[import-not-found]
-
-        def with_sentencex(text: str, lang: str) -> list[str]:
-            return list(sentencex.segment(lang, text))
-
-        with_sentencex("One. Two.", "en")
-        found["sentencex"] = with_sentencex
-    except Exception as error:
-        notes.append(f"sentencex skipped: {type(error).__name__}: {error}")
-    try:
-        import blingfire  # type: ignore[import-not-found]
-
-        def with_blingfire(text: str, lang: str) -> list[str]:
-            out = blingfire.text_to_sentences(text)
-            return out.split("\n") if out else []
-
-        with_blingfire("One. Two.", "en")
-        found["blingfire"] = with_blingfire
-    except Exception as error:
-        notes.append(f"blingfire skipped: {type(error).__name__}: {error}")
+    for name, make in (("pysbd", with_pysbd), ("sentencex", with_sentencex),
+                       ("blingfire", with_blingfire)):  # fmt: skip
+        try:
+            segment = make()
+            segment("One. Two.", "en")
+        except Exception as error:  # (any failure: report it and go on)
+            notes.append(f"{name} skipped: {type(error).__name__}: {error}")
+            continue
+        found[name] = segment
     return found, notes
 
 

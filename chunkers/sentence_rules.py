@@ -279,6 +279,18 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     return (base + len(buf[:mark].rstrip()), base + mark)
 
 
+def _word_at(buf: str, j: int) -> str:
+    """The letters from ``buf[j]`` on, or ``""`` when there are more than
+    ``_STARTER_MAX`` (no sentence starter or month is so long).  Raises
+    ``IndexError`` when ``buf`` ends before the word does."""
+    k = j
+    while buf[k].isalpha():
+        k += 1
+        if k - j > _STARTER_MAX:
+            return ""
+    return buf[j:k]
+
+
 def _list_marker(peek: str, j: int) -> bool:
     """Whether a list item or heading marker starts at ``peek[j]``.
 
@@ -1205,14 +1217,9 @@ class SentenceScanner(Scanner):
         if cat == _MARKER:
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
-        k = j
-        while buf[k].isalpha():
-            k += 1
-            if k - j > _STARTER_MAX:
-                return False
-        if k - j == 1 and buf[k] == ".":
+        following = _word_at(buf, j)
+        if not following or (len(following) == 1 and buf[j + 1] == "."):
             return False
-        following = buf[j:k]
         return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
         )
@@ -1225,12 +1232,7 @@ class SentenceScanner(Scanner):
             return True
         if self._ordinals != ORDINAL_MONTHS:
             return False
-        k = j
-        while buf[k].isalpha():
-            k += 1
-            if k - j > _STARTER_MAX:
-                return False
-        return buf[j:k].lower() in MONTHS
+        return _word_at(buf, j).lower() in MONTHS
 
     def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens
