@@ -79,9 +79,12 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
 
 
 def abbreviation_table(
-    abbreviations: Iterable[str] | None, *, param: str = "abbreviations"
+    abbreviations: Iterable[str] | None,
+    *,
+    param: str = "abbreviations",
+    base: Mapping[str, int] = DEFAULT_ABBREVIATIONS,
 ) -> dict[str, int]:
-    """The defaults extended by ``abbreviations`` (canonical form -> kind).
+    """``base`` (the defaults) extended by ``abbreviations`` (canonical form -> kind).
 
     ``abbreviations`` is ``None`` or an iterable of strings such as ``"Approx."``,
     ``"approx"`` or ``"Ph.D."`` (with or without the final period, any case).
@@ -89,7 +92,7 @@ def abbreviation_table(
     ``ValueError`` for an empty item or one containing whitespace; both name
     ``param`` and the offending value.
     """
-    table = dict(DEFAULT_ABBREVIATIONS)
+    table = dict(base)
     if abbreviations is None:
         return table
     if isinstance(abbreviations, (str, bytes)) or not isinstance(abbreviations, Iterable):

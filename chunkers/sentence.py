@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from .abbreviations import DEFAULT_ABBREVIATIONS, abbreviation_table
-from .base import ChunkingStrategy, Scanner
+from .abbreviations import abbreviation_table
+from .base import ChunkingStrategy, Cut, Scanner
 from .scanning import RegexScanner
+from .sentence_languages import AUTO
+from .sentence_languages import language as language_tables
 from .sentence_rules import SentenceScanner
 
 __all__ = ["SentenceChunker"]
@@ -41,6 +43,14 @@ class SentenceChunker(ChunkingStrategy):
     abbreviation ends a sentence only before a word that typically opens one
     (``The``, ``It``, ``However``...).  Cost: amortised O(len(delta)).
 
+    ``language`` (accurate mode) picks the abbreviations, sentence starters and
+    number rules of a language (see :mod:`.sentence_languages`): ``"auto"``
+    (the default, safe for mixed text: English plus every other language's
+    unambiguous abbreviations, and the terminators of every script), or one of
+    ``ar bg da de el en es fr hi hy it ja kk mr nl pl pt ru sk zh``; for
+    example ``language="de"`` keeps ``am 12. Juni`` and ``z. B. Wasser``
+    whole, ``language="hy"`` ends sentences at ``:`` as at the Armenian full stop.
+
     ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing
     quote (straight or curly) or ``)``, once whitespace follows.  Abbreviations
@@ -57,7 +67,11 @@ class SentenceChunker(ChunkingStrategy):
     modes = ("accurate", "simple")
 
     def __init__(
-        self, *, mode: str = "accurate", abbreviations: Iterable[str] | None = None
+        self,
+        *,
+        mode: str = "accurate",
+        abbreviations: Iterable[str] | None = None,
+        language: str = AUTO,
     ) -> None:
         if mode not in self.modes:
             raise ValueError(
@@ -69,19 +83,47 @@ class SentenceChunker(ChunkingStrategy):
                 f"abbreviations={abbreviations!r:.80} applies to mode='accurate' only; "
                 f"mode={mode!r} ends a sentence at every period"
             )
+        self._language = language_tables(language)
+        if self._language.code != AUTO and mode != "accurate":
+            raise ValueError(
+                f"language={language!r:.80} applies to mode='accurate' only; "
+                f"mode={mode!r} ends a sentence at every period"
+            )
         self.mode = mode
-        self._table = abbreviation_table(abbreviations)
-        self.abbreviations: frozenset[str] = frozenset(
-            w for w in self._table if w not in DEFAULT_ABBREVIATIONS
-        )
+        self.language = self._language.code
+        base = self._language.abbreviations
+        self._table = abbreviation_table(abbreviations, base=base)
+        self.abbreviations: frozenset[str] = frozenset(w for w in self._table if w not in base)
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"mode": self.mode}
         if self.abbreviations:
             params["abbreviations"] = sorted(self.abbreviations)
+        if self.language != AUTO:
+            params["language"] = self.language
         return params
 
     def scanner(self) -> Scanner:
         if self.mode == "simple":
             return _PunctuationScanner()
-        return SentenceScanner(self._table)
+        lang = self._language
+        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals)
+        return _Translated(scanner, lang.translate) if lang.translate else scanner
+
+
+class _Translated(Scanner):
+    """A scanner fed its deltas with some characters mapped one to one onto
+    others (``Language.translate``): the lengths, and so every offset, stay
+    those of the original text."""
+
+    __slots__ = ("_table", "translated")
+
+    def __init__(self, inner: Scanner, table: Mapping[int, int]) -> None:
+        self.translated = inner
+        self._table = table
+
+    def feed(self, delta: str) -> list[Cut]:
+        return self.translated.feed(delta.translate(self._table))
+
+    def finish(self) -> tuple[int, int] | None:
+        return self.translated.finish()

@@ -2,14 +2,21 @@ r"""The incremental scanner behind ``SentenceChunker(mode="accurate")``.
 
 Candidates and the rules that decide them
 -----------------------------------------
-A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` in any
-mix), a run of CJK terminators (``。`` and the full-width and half-width
-forms of ``!``, ``?``, ``.``), or a line break.  After a
-terminator run come optional closers (quotes, ``)``, ``]``, footnote marks such
+A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` and
+the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
+:mod:`.sentence_languages`, in any mix), a run of CJK terminators (``。`` and
+the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
+After a terminator run come optional closers (quotes, the German and Danish
+closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
 as ``[12]``) and then whitespace; the chunk ends after the closers and the
-whitespace travels with it (``Cut.stop``).
+whitespace travels with it (``Cut.stop``).  The language
+(:mod:`.sentence_languages`) supplies the abbreviations, the sentence
+starters and the ordinal rule below.
 
-* A CJK terminator run always ends a sentence; no whitespace is needed.
+* A CJK terminator run ends a sentence, no whitespace needed, unless it is a
+  full-width ``.`` between digits (a decimal point), a title mark closes it
+  (``《...》``), or a quotation mark closes it right before a kana
+  (``「...。」と``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
   ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
 * A blank line always ends a sentence.  A single line break does when the next
@@ -21,8 +28,15 @@ whitespace travels with it (``Cut.stop``).
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
   sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
-  capitalised word that is not a sentence starter.
-* A run holding ``!``, ``?`` or ``‽`` (``?!``, ``!!!``), or any run followed by
+  capitalised word that is not a sentence starter, and is not a dash
+  (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
+  an elision and never ends it.
+* A ``.`` that ends the marker of an inline list item (``2.`` or ``b.)``
+  after a space, an optional bullet before it) in a chunk that opens with the
+  previous marker of the same form (``1. One 2. Two``) ends the chunk before
+  that marker.
+* A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
+  ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
 * An ellipsis (``..``, ``...``, ``....``, ``…``, the last dot of ``. . .``)
   ends the sentence only before a capitalised or uncased word.
@@ -38,13 +52,20 @@ whitespace travels with it (``Cut.stop``).
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations;
   - a word of one to three letters before a number is a label
-    (``Rs. 500``, ``Gr. 5``) and does not end it;
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``) and does not end it;
+  - a number of one or two digits before a capitalised word is an ordinal
+    that does not end it, always in languages that write ordinals so
+    (``language="de"``: ``der 3. Platz``) and before a month name in every
+    language (``am 12. Juni``);
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
 Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
 sentences inside quoted dialogue are split at their own terminators; inline
-list items without line breaks (``a) one b) two``) are not split; a name after
+list items without a period (``a) one b) two``) are not split, nor a
+sentence glued to the next (``world.Today``); a lower-case word never starts a
+sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
+does); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``); a capitalised word after ``a.m.``/``p.m.`` always starts a sentence.
 
@@ -84,6 +105,7 @@ from functools import lru_cache
 
 from .abbreviations import FINAL, MEDIAL, PREFIX, SENTENCE_STARTERS
 from .base import Cut, Scanner
+from .sentence_languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS, SCRIPT_TERMINATORS
 
 __all__ = ["LOOKBEHIND", "SentenceScanner"]
 
@@ -101,7 +123,9 @@ _SLACK = 64  # the window is trimmed once this much of it can go
 # least 2, see _decide_all).
 _DEFER = 32
 
-_ASCII_TERMS = frozenset(".!?\u2026\u203d")
+# Terminators of other scripts end a sentence as "!" does (see .sentence_languages).
+_SCRIPT = SCRIPT_TERMINATORS
+_ASCII_TERMS = frozenset(".!?\u2026\u203d" + _SCRIPT)
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
 # What may follow a single line break that cannot open a list marker.
 _GOES_ON = (
@@ -113,31 +137,35 @@ _GOES_ON = (
 # on the regex engine's fast path.
 # (The usual ones first: ``c in text`` is one scan in C, and none at all for a
 # character wider than every one of ``text``.)
-_LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61"
+_LEADS = ".\n!?\u2026\u203d\u3002\uff01\uff1f\uff0e\uff61" + _SCRIPT
 _LEAD = f"[{re.escape(_LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
-_NEXT = "(?![^\\s.!?\u2026\u203d\"'\u201d\u2019\u00bb)\\]\\[])"
+_NEXT = f"(?![^\\s.!?\u2026\u203d{_SCRIPT}\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]\\[])"
 _AFTER_ALL = f"(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61\n])|{_NEXT})"
 # The same without the line breaks that are ruled out before a line that goes
 # on (usable while the chunk does not open with a Markdown heading).
 _AFTER = (
     "(?:(?<=[\u3002\uff01\uff1f\uff0e\uff61])"
     f"|(?<=\n)(?!{_GOES_ON})"
-    f"|(?<=[.!?\u2026\u203d]){_NEXT})"
+    f"|(?<=[.!?\u2026\u203d{_SCRIPT}]){_NEXT})"
 )
 # Lower- and upper-case letters of ASCII and Latin-1 (none of them opens a
 # list marker, except ASCII ones).
 _LOWER_SET = "a-z\u00df-\u00f6\u00f8-\u00ff"
 _UPPER_SET = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _CONTENT = re.compile(r"\S")
-_TERM_RUN = re.compile("[.!?\u2026\u203d]*")
+_TERM_RUN = re.compile(f"[.!?\u2026\u203d{_SCRIPT}]*")
 _CJK_RUN = re.compile("[\u3002\uff01\uff1f\uff0e\uff61!?]*")
-_CLOSER_RUN = re.compile("(?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*")
+_CLOSER_RUN = re.compile("(?:[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]|\\[\\d{1,4}\\])*")
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
 _CJK_CLOSER_RUN = re.compile("[\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')\\]]*")
 _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
-_TAIL = re.compile("([.!?\u2026\u203d]*)((?:[\"'\u201d\u2019\u00bb)\\]]|\\[\\d{1,4}\\])*)(\\s*)")
+_TAIL = re.compile(
+    f"([.!?\u2026\u203d{_SCRIPT}]*)"
+    "((?:[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]|\\[\\d{1,4}\\])*)(\\s*)"
+)
+_DASHES = frozenset("-\u2013\u2014")
 _BULLETS = frozenset("-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014")
 _OPENERS = frozenset("\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t")
 # What may follow a terminator run and its closers when the rules cannot
@@ -205,6 +233,64 @@ class _NeedMore(Exception):
     """The decision needs text that has not arrived yet."""
 
 
+_GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"  # may touch the marker: "\u20439."
+_ITEM_BULLETS = frozenset("-*+\u2022\u2023\u2043\u25e6\u25aa\u25cf")
+_ITEM_OPENING = re.compile(
+    f"(?:[{re.escape(''.join(sorted(_ITEM_BULLETS)))}] ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?)\\s"
+)
+
+
+def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | None:
+    """The inline list item numbered by the marker that the period at
+    absolute offset ``at`` ends (``2.`` or ``b.)`` after a space, an optional
+    bullet before it: ``1. One 2. Two``, ``a.) One b.) Two``), when the chunk
+    starting at ``chunk`` opens with the previous marker of the same form:
+    ``(end of the chunk before it, start of its marker)``; else ``None``.
+    A letter counts only before ``)`` (a bare ``b.`` is an initial).
+    Reads ``buf`` from ``chunk`` to two characters after ``at``."""
+    k = at - base
+    i = k
+    while i > 0 and k - i < 3 and "0" <= buf[i - 1] <= "9":
+        i -= 1
+    after = buf[k + 1 : k + 2]
+    if i == k:
+        if k == 0 or not (buf[k - 1].isascii() and buf[k - 1].isalpha()) or after != ")":
+            return None
+        i = k - 1
+    mark = i
+    if mark > 0 and buf[mark - 1] in _ITEM_BULLETS:
+        mark -= 1
+    elif mark > 1 and buf[mark - 1] == " " and buf[mark - 2] in _ITEM_BULLETS:
+        mark -= 2
+    if mark == 0 or not buf[mark - 1].isspace() or chunk - base < 0 or chunk - base >= mark:
+        return None
+    m = _ITEM_OPENING.match(buf, chunk - base, mark)
+    if m is None or m.group(2) != "." + (")" if after == ")" else ""):
+        return None
+    previous, number = m.group(1), buf[i:k]
+    if number.isdigit() != previous.isdigit():
+        return None
+    if number.isdigit():
+        follows = int(number) == int(previous) + 1
+    else:
+        follows = ord(number) == ord(previous) + 1
+    if not follows:
+        return None
+    return (base + len(buf[:mark].rstrip()), base + mark)
+
+
+def _word_at(buf: str, j: int) -> str:
+    """The letters from ``buf[j]`` on, or ``""`` when there are more than
+    ``_STARTER_MAX`` (no sentence starter or month is so long).  Raises
+    ``IndexError`` when ``buf`` ends before the word does."""
+    k = j
+    while buf[k].isalpha():
+        k += 1
+        if k - j > _STARTER_MAX:
+            return ""
+    return buf[j:k]
+
+
 def _list_marker(peek: str, j: int) -> bool:
     """Whether a list item or heading marker starts at ``peek[j]``.
 
@@ -240,7 +326,9 @@ def _list_marker(peek: str, j: int) -> bool:
 
 @lru_cache(maxsize=32)
 def _searches(
-    abbreviations: frozenset[str], odd_ends: bool
+    abbreviations: frozenset[str],
+    odd_ends: bool,
+    sentence_starters: frozenset[str] = SENTENCE_STARTERS,
 ) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``_LEAD`` then ``_AFTER`` or ``_AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
@@ -248,7 +336,8 @@ def _searches(
     smaller set of leading characters the regex engine tests faster (about 4%
     of a scan through text without candidates, measured).
 
-    ``abbreviations``: the abbreviations (their lower-case keys).  A
+    ``abbreviations``: the abbreviations (their lower-case keys);
+    ``sentence_starters``: the language's sentence starters.  A
     search finds the same candidates as ``_LEAD + _AFTER`` (``_AFTER_ALL``);
     then the kind of the named group that matched (:func:`_group_kinds`; the
     group spans the whitespace after the run) says what is proven, no group
@@ -300,8 +389,9 @@ def _searches(
         sorted(w for w in abbreviations if re.fullmatch(f"[{_LOWER_SET}]{{{size}}}", w))
         for size in (2, 3)
     ]
-    closer = "[\"'\u201d\u2019\u00bb)\\]]"
-    rest = f"[.!?\u2026\u203d]*(?:{closer}|\\[\\d{{1,4}}\\])*"  # the run after its first character
+    closer = "[\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)\\]]"
+    # The run after its first character.
+    rest = f"[.!?\u2026\u203d{_SCRIPT}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
     openers = "".join(re.escape(c) for c in sorted(_OPENERS))
     numbers = itertools.count(1)
 
@@ -382,7 +472,9 @@ def _searches(
     # word of two to _STARTER_MAX letters (spaces or tabs between).
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
     initial = f"(?<=[{_LOWER_SET}{_UPPER_SET}] [{letters}{letters.upper()}]\\.)"
-    starters = sorted((w.capitalize() for w in SENTENCE_STARTERS), key=lambda w: (-len(w), w))
+    starters = sorted(
+        (re.escape(w.capitalize()) for w in sentence_starters), key=lambda w: (-len(w), w)
+    )
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
     skipped = f"[{openers}]{{0,{_SKIP_MAX}}}"
     starter = f"(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
@@ -404,7 +496,15 @@ def _searches(
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
     narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
-    wide = [branch("\u2026", []), branch("\u203d", []), *sorted(_CJK_TERMS)]
+    wide = [
+        branch("\u2026", []),
+        branch("\u203d", []),
+        # (Other scripts' terminators are candidates the rules decide: a branch
+        # each with the proofs above costs about 9% more per character of
+        # English prose, measured with cachegrind.)
+        *(f"{c}{_NEXT}" for c in _SCRIPT),
+        *sorted(_CJK_TERMS),
+    ]
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
@@ -434,22 +534,32 @@ class SentenceScanner(Scanner):
     """Accurate sentence boundaries for one stream (rules in the module docstring).
 
     ``abbreviations`` maps canonical abbreviations to their kind (see
-    :func:`~.abbreviations.abbreviation_table`).  ``finish`` returns the text
-    after the last cut with surrounding whitespace stripped, or ``None``.
+    :func:`~.abbreviations.abbreviation_table`); ``starters`` and
+    ``ordinals`` are those of the language (see :mod:`.sentence_languages`).
+    ``finish`` returns the text after the last cut with surrounding
+    whitespace stripped, or ``None``.
     """
 
     __slots__ = (
         "_a", "_abbr", "_b", "_bang", "_base", "_buf", "_cend", "_ci", "_dots", "_e",
-        "_ellipsis", "_find", "_find_all", "_heading", "_kind", "_kinds", "_last",
-        "_long", "_narrow", "_newlines", "_phase", "_pos", "_quiet", "_scan", "_search",
-        "_start", "_wat", "_wide", "_word",
+        "_ellipsis", "_find", "_find_all", "_heading", "_item", "_kind", "_kinds", "_last",
+        "_long", "_narrow", "_newlines", "_ordinals", "_phase", "_pos", "_quiet", "_scan",
+        "_search", "_start", "_starters", "_wat", "_wide", "_word",
     )  # fmt: skip
 
-    def __init__(self, abbreviations: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        abbreviations: Mapping[str, int],
+        starters: frozenset[str] = SENTENCE_STARTERS,
+        ordinals: int = ORDINAL_MONTHS,
+    ) -> None:
         self._abbr = abbreviations
+        self._starters = starters
+        self._ordinals = ordinals
         searches = _searches(
             frozenset(abbreviations),
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
+            starters,
         )
         self._find, self._find_all = self._wide = searches[:2]
         self._narrow = searches[2:]
@@ -478,7 +588,9 @@ class SentenceScanner(Scanner):
         self._bang = self._ellipsis = False
         # The word before the candidate at offset self._wat, once read.
         self._wat = -1
-        self._word: tuple[str, bool, bool] = ("", False, False)
+        self._word: tuple[str, bool, bool, tuple[int, int] | None] = ("", False, False, None)
+        # An inline list item to cut before (the rules' "item": chunk end, next start).
+        self._item: tuple[int, int] | None = None
 
     # -- driving -----------------------------------------------------------
 
@@ -564,6 +676,8 @@ class SentenceScanner(Scanner):
                     except _NeedMore:
                         break
                     self._ci = -1
+                    if self._item is not None:
+                        self._emit_item(found)
                     if verdict is not None:
                         self._emit(found, *verdict)
                     continue
@@ -677,7 +791,7 @@ class SentenceScanner(Scanner):
                     self._pos = base + b
                     continue
                 run = t.group(1)
-                bang = run != "." and ("!" in run or "?" in run or "\u203d" in run)
+                bang = run != "." and bool(run.strip(".\u2026"))
                 dots = 1 if run == "." else run.count(".")
                 ellipsis = dots > 1 or "\u2026" in run
                 newlines = buf.count("\n", b, e)
@@ -698,6 +812,8 @@ class SentenceScanner(Scanner):
                 self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
                 self._newlines = newlines
                 break
+            if self._item is not None:
+                self._emit_item(found)
             if not ends:
                 self._pos = base + e
                 self._cend = base + b
@@ -871,6 +987,15 @@ class SentenceScanner(Scanner):
         self._start = self._pos = self._cend = stop
         self._heading = None
 
+    def _emit_item(self, found: list[Cut]) -> None:
+        """Add the cut of the chunk before an inline list item (``self._item``);
+        the next chunk starts at the item's marker."""
+        end, stop = self._item  # type: ignore[misc]
+        self._item = None
+        found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
+        self._start = stop
+        self._heading = None
+
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:
             return None
@@ -932,7 +1057,7 @@ class SentenceScanner(Scanner):
                 j = _TERM_RUN.match(buf, lo).end()  # type: ignore[union-attr]
                 part = buf[lo:j]
                 self._dots += part.count(".")
-                if "!" in part or "?" in part or "\u203d" in part:
+                if part.strip(".\u2026"):  # "!", "?", "‽" or another script's
                     self._bang = True
                 if "\u2026" in part:
                     self._ellipsis = True
@@ -964,6 +1089,11 @@ class SentenceScanner(Scanner):
             self._phase = _DECIDE
         b, e = self._b, self._e
         if self._kind == _CJK:
+            if self._cjk_goes_on(b, e):
+                self._pos = e
+                if e > b:
+                    self._cend = b
+                return None
             return (b, e)
         if self._kind == _LINE:
             if self._newlines >= 2 or self._is_heading():
@@ -989,6 +1119,24 @@ class SentenceScanner(Scanner):
             self._cend = b
         return None
 
+    def _cjk_goes_on(self, b: int, e: int) -> bool:
+        """Whether the CJK run at ``self._ci`` (closers up to ``b``, whitespace
+        up to ``e``, the character at ``e`` in the window) ends no sentence: a
+        full-width or half-width ideographic full stop (U+FF0E, U+FF61) between
+        digits (a decimal point), a run closed by a title mark (U+300B, U+3009:
+        ``《...》``), or a quotation closed by U+300D or U+300F before a kana
+        (a particle such as U+3068)."""
+        buf, base = self._buf, self._base
+        i, a = self._ci - base, self._a - base
+        b -= base
+        if a - i == 1 and b == a == e - base and buf[i] in "\uff0e\uff61":
+            return i > 0 and buf[i - 1].isdigit() and buf[a].isdigit()
+        if b > a:
+            if buf[a] in "\u300b\u3009":
+                return True
+            return buf[a] in "\u300d\u300f" and e - base == b and "\u3041" <= buf[b] <= "\u309f"
+        return False
+
     def _term_ends(
         self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
     ) -> bool:
@@ -1013,6 +1161,9 @@ class SentenceScanner(Scanner):
         ``IndexError`` when ``buf`` ends before the rules decide (they read at
         most ``_SKIP_MAX + _STARTER_MAX + 2`` characters).
         """
+        k = at - self._base
+        if k > 0 and buf[k - 1] == "[" and buf.startswith(("...]", "\u2026]"), k):
+            return False  # "[...]": an elision goes on
         j = e
         while buf[j] in _OPENERS and j - e < _SKIP_MAX:
             j += 1
@@ -1024,13 +1175,21 @@ class SentenceScanner(Scanner):
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _LOWER:
-            if not _list_marker(buf, e):
-                return False
+            if buf[e] in _DASHES or not _list_marker(buf, e):
+                return False  # ("Stop! - he said": a dash before a lower-case word goes on)
             cat = _MARKER
-        word, at_start, spaced = self._word_before(at)
+        word, at_start, spaced, item = self._word_before(at)
         ellipsis = ellipsis or spaced
-        if word and at_start and not (bang or ellipsis) and _LIST_MARK.fullmatch(word):
+        if (
+            word
+            and at_start
+            and not (bang or ellipsis)
+            and _LIST_MARK.fullmatch(word.lstrip(_GLUED_BULLETS))
+        ):
             return False  # "1." or "b.)" opening a list item
+        if item is not None and not (bang or ellipsis):
+            self._item = item  # "1. One 2. Two": the chunk ends before "2."
+            return False
         if bang or closed:
             return True
         if ellipsis:
@@ -1038,13 +1197,17 @@ class SentenceScanner(Scanner):
         if not word:
             return True
         kind = self._abbr.get(word.lower())
+        if kind is None and ("'" in word or "\u2019" in word):
+            kind = self._abbr.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
         if kind is None:
             if len(word) == 1 and word.isalpha():
                 kind = MEDIAL  # an initial
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
-            elif cat == _DIGIT and len(word) <= 3 and word.isalpha():
-                return False  # "Rs. 500", "Gr. 5": a unit or label before a number
+            elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
+                return False  # "Rs. 500", "N°. 5": a unit or label before a number
+            elif cat == _UPPER and len(word) <= 2 and word.isdigit() and self._ordinal(buf, j):
+                return False  # "am 12. Juni": an ordinal
             else:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
@@ -1054,22 +1217,28 @@ class SentenceScanner(Scanner):
         if cat == _MARKER:
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
-        k = j
-        while buf[k].isalpha():
-            k += 1
-            if k - j > _STARTER_MAX:
-                return False
-        if k - j == 1 and buf[k] == ".":
+        following = _word_at(buf, j)
+        if not following or (len(following) == 1 and buf[j + 1] == "."):
             return False
-        following = buf[j:k]
-        return following.lower() in SENTENCE_STARTERS and (
+        return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
         )
 
-    def _word_before(self, at: int) -> tuple[str, bool, bool]:
+    def _ordinal(self, buf: str, j: int) -> bool:
+        """Whether a number of one or two digits and a period before the
+        capitalised word at ``buf[j]`` is an ordinal (see ``Language.ordinals``).
+        Raises ``IndexError`` when ``buf`` ends before the word does."""
+        if self._ordinals == ORDINAL_ALWAYS:
+            return True
+        if self._ordinals != ORDINAL_MONTHS:
+            return False
+        return _word_at(buf, j).lower() in MONTHS
+
+    def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens
-        the chunk (after an optional bullet), and whether ``at`` is the last
-        dot of a spaced ellipsis."""
+        the chunk (after an optional bullet), whether ``at`` is the last
+        dot of a spaced ellipsis, and the inline list item it numbers
+        (:func:`_inline_item`)."""
         if self._wat == at:
             return self._word
         buf = self._buf
@@ -1097,7 +1266,10 @@ class SentenceScanner(Scanner):
         self._wat = at
         if word and word[0] in _WORD_OPENERS:
             word = word.lstrip(_WORD_OPENERS)
-        self._word = (word, at_start, spaced)
+        item = None
+        if not at_start and word and len(word) <= 5 and chunk >= at - LOOKBEHIND:
+            item = _inline_item(buf, base, at, chunk)
+        self._word = (word, at_start, spaced, item)
         return self._word
 
     def _is_heading(self) -> bool:

@@ -47,7 +47,7 @@ ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe", "q"], ["x)", "A
 
 
 def rules_only(
-    abbreviations: frozenset[str], odd_ends: bool
+    abbreviations: frozenset[str], odd_ends: bool, *starters: frozenset[str]
 ) -> tuple[re.Pattern[str], ...]:
     """Searches that find the same candidates and settle none of them."""
     find = re.compile(rules._LEAD + rules._AFTER)
@@ -76,12 +76,12 @@ def layouts(
 
 
 def assert_streamed_as_the_rules_decide(
-    parts: list[str], abbreviations: list[str] | None = None
+    parts: list[str], abbreviations: list[str] | None = None, language: str = "auto"
 ) -> None:
     """``parts`` streamed give the layout of the whole text, and the rules
     alone (``rules_only_in``) give the same, streamed and whole."""
     text = "".join(parts)
-    chunker = SentenceChunker(abbreviations=abbreviations)
+    chunker = SentenceChunker(abbreviations=abbreviations, language=language)
     fast = layouts(chunker, text, parts)
     with pytest.MonkeyPatch.context() as patch:
         rules_only_in(patch)
@@ -130,6 +130,50 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     step = 997  # streamed in deltas of a prime size, so rows are cut everywhere
     assert_streamed_as_the_rules_decide([text[i : i + step] for i in range(0, len(text), step)])
 
+
+
+# Words, marks and next tokens that the language rules decide (ordinals,
+# months, other scripts' terminators, closing quotes, CJK closers, elisions).
+LANGUAGE_WORDS = [
+    "12", "3", "Juni", "N\u00b0", "\uff13", "Det", "z", "B", "bzw", "\u043f\u0440\u043e\u0444",
+    "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc",
+]  # fmt: skip
+LANGUAGE_MARKS = [
+    ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
+    "\u3002\u300d", "\uff01\u300b", "\uff0e", "\u061f", "!",
+]  # fmt: skip
+LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 "]
+LANGUAGE_NEXT = ["Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579"]
+
+
+def language_grid() -> str:
+    rows = itertools.product(LANGUAGE_WORDS, LANGUAGE_MARKS, LANGUAGE_GAPS, LANGUAGE_NEXT)
+    return "\n\n".join("".join(row) for row in rows)
+
+
+@pytest.mark.parametrize("language", ["auto", "de", "da", "hy", "el", "ru", "ja", "en"])
+def test_fast_paths_agree_with_the_rules_in_every_language(language: str) -> None:
+    text = language_grid()
+    step = 211
+    parts = [text[i : i + step] for i in range(0, len(text), step)]
+    assert_streamed_as_the_rules_decide(parts, None, language)
+
+
+language_tokens = st.tuples(
+    st.sampled_from(LANGUAGE_WORDS + WORDS),
+    st.sampled_from(["", *LANGUAGE_MARKS, *MARKS]),
+    st.sampled_from(LANGUAGE_GAPS + GAPS),
+).map("".join)
+
+
+@pytest.mark.parametrize("language", ["auto", "de", "hy", "el", "ja"])
+@given(text=st.lists(language_tokens, max_size=25).map("".join), cuts=st.lists(st.integers(0)))
+def test_fast_paths_agree_with_the_rules_on_random_text_in_every_language(
+    language: str, text: str, cuts: list[int]
+) -> None:
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts[:20])})
+    parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    assert_streamed_as_the_rules_decide(parts, None, language)
 
 
 def latin1_grid() -> str:

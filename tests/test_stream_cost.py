@@ -167,7 +167,8 @@ def _inner_scanner(stream: ChunkStream) -> Any:
     if isinstance(scanner, RescanScanner):
         inner = scanner._strategy._inner  # the SplitFlushOnly wrapper below
         return inner.scanner()
-    return scanner
+    # (SentenceChunker(language="hy") maps characters, then feeds its scanner.)
+    return getattr(scanner, "translated", scanner)
 
 
 def built_in_chunkers() -> dict[str, ChunkingStrategy]:

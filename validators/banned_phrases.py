@@ -61,6 +61,8 @@ class BannedPhrases(ChunkedValidator):
         phrases: The phrases to block (non-empty strings).
         mask: The character a fix writes over each character of a match.
         chunker: Chunking strategy or alias (default ``"sentence"``).
+            For text in another language, pass its sentence chunker, e.g.
+            ``SentenceChunker(language="de")``.
         on_fail: Any Guardrails on-fail action.
     """
 

@@ -48,6 +48,8 @@ class MaxChunkLength(ChunkedValidator):
         max_chars: Most characters a chunk may have (int >= 1, or ``None``).
             At least one of the two is required.
         chunker: Chunking strategy or alias (default ``"sentence"``).
+            For text in another language, pass its sentence chunker, e.g.
+            ``SentenceChunker(language="de")``.
         on_fail: Any Guardrails on-fail action.
     """
 

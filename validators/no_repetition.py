@@ -51,6 +51,8 @@ class NoRepetition(ChunkedValidator):
         max_repeats: How many times a unit may appear (int >= 1).
         unit: ``"sentence"`` or ``"paragraph"``; not together with ``chunker``.
         chunker: Chunking strategy or alias (default: the one ``unit`` names).
+            For text in another language, pass its sentence chunker, e.g.
+            ``SentenceChunker(language="de")``.
         on_fail: Any Guardrails on-fail action.
     """
 

@@ -107,7 +107,9 @@ class RedactPII(ChunkedValidator):
     Args:
         entities: Names of the entities to redact (see above).
         chunker: Chunking strategy or alias (default: sentences of at most
-            :data:`MAX_CHARS` characters, see above).
+            :data:`MAX_CHARS` characters, see above).  For text in another
+            language keep the ceiling: ``Bounded(SentenceChunker(language="de"),
+            MAX_CHARS, fallback=...)``.
         on_fail: Any Guardrails on-fail action.
     """
 

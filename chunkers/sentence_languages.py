@@ -1,0 +1,292 @@
+# ruff: noqa: RUF001, RUF002
+# (The tables hold words of other scripts, some of whose letters look Latin.)
+"""Per-language data for accurate sentence chunking: ``SentenceChunker(language=...)``.
+
+A :class:`Language` is data only, read by the rules of :mod:`.sentence_rules`:
+
+* ``abbreviations``: canonical form (see :mod:`.abbreviations`) -> kind
+  (``PREFIX`` never ends a sentence, ``FINAL`` ends it before a capitalised
+  word, ``MEDIAL`` before a capitalised sentence starter);
+* ``starters``: lower-case words that typically open a sentence (after a
+  ``MEDIAL`` abbreviation or an initial, a capitalised starter begins a new
+  sentence: ``in the U.S. Det var`` splits in Danish);
+* ``ordinals``: what a period after a number of one or two digits means before
+  a capitalised word: :data:`ORDINAL_ALWAYS` (German, Danish, Slovak...: ``am
+  12. Juni``, ``der 3. Platz`` never end there), :data:`ORDINAL_MONTHS` (only
+  before a month name of any language: ``vom 12. Juni``), or
+  :data:`ORDINAL_NEVER`;
+* ``translate``: characters that this language writes as a terminator and
+  others do not, mapped one to one onto the terminator they stand for before
+  the text is scanned (Armenian ``:`` is ``։``, Greek ``;`` is ``;``); the
+  offsets, and so the chunks, stay those of the original text.
+
+Terminators of every script (:data:`SCRIPT_TERMINATORS`: Armenian ``։``,
+Devanagari ``।`` ``॥``, Arabic ``؟`` ``۔``, Ethiopic ``።`` ``፧``, Myanmar
+``။``, the Greek question mark, ``‼`` ``⁇`` ``⁈`` ``⁉``) end a sentence like
+``!`` in every language: none of them means anything else.
+
+``language="auto"`` (the default) is safe for mixed text: the English tables
+extended by the abbreviations of every other language that are no English word
+(``bzw``, ``Srta``, ``проф``...; not ``Set`` or ``on``), the starters of every
+language, and the month rule for ordinals.  A named language uses its own
+tables plus the English ones (LLM answers mix in English names and terms).
+
+To add a language: one :class:`Language` entry in :data:`_SPECS` below
+(abbreviations by kind, starters, the ordinal rule), then examples of your own
+in ``tests/test_sentence_languages.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from .abbreviations import (
+    DEFAULT_ABBREVIATIONS,
+    FINAL,
+    MEDIAL,
+    PREFIX,
+    SENTENCE_STARTERS,
+)
+
+__all__ = [
+    "AUTO",
+    "LANGUAGES",
+    "MONTHS",
+    "ORDINAL_ALWAYS",
+    "ORDINAL_MONTHS",
+    "ORDINAL_NEVER",
+    "SCRIPT_TERMINATORS",
+    "Language",
+    "language",
+]
+
+#: Terminators of other scripts; each ends a sentence as ``!`` does (whitespace after it).
+SCRIPT_TERMINATORS = (
+    "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
+)
+
+ORDINAL_NEVER, ORDINAL_MONTHS, ORDINAL_ALWAYS = range(3)
+
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class Language:
+    """The tables the sentence rules read for one language (see the module docstring)."""
+
+    code: str
+    abbreviations: Mapping[str, int]
+    starters: frozenset[str]
+    ordinals: int
+    translate: Mapping[int, int]
+
+
+@dataclass(frozen=True)
+class _Spec:
+    prefix: str = ""
+    final: str = ""
+    medial: str = ""
+    starters: str = ""
+    ordinals: int = ORDINAL_NEVER
+    translate: str = ""  # pairs: "ab" maps "a" to "b"
+    months: str = ""
+
+
+_SPECS: dict[str, _Spec] = {
+    "en": _Spec(),
+    "de": _Spec(
+        prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
+        " d.h u.a z.t o.ä u.ä abs",
+        final="usw etc nr bzgl",
+        medial="str tel jh jhd mio mrd tsd hrsg bd s",
+        starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
+        " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
+        " wie wo warum wer man nun jetzt bitte ja nein",
+        ordinals=ORDINAL_ALWAYS,
+        months="januar jänner februar märz april mai juni juli august september oktober"
+        " november dezember",
+    ),
+    "da": _Spec(
+        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang",
+        final="osv m.m mv nr",
+        medial="kl tlf st s",
+        starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
+        " da nu her efter før hvis når i på til med ja nej",
+        ordinals=ORDINAL_ALWAYS,
+        months="januar februar marts april maj juni juli august september oktober november"
+        " december",
+    ),
+    "es": _Spec(
+        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox",
+        final="etc pág núm",
+        medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
+        " tel av avda cía",
+        starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
+        " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
+        " entonces después",
+        months="enero febrero marzo abril mayo junio julio agosto septiembre setiembre"
+        " octubre noviembre diciembre",
+    ),
+    "pt": _Spec(
+        prefix="sr sra srta dr dra prof eng exmo exma",
+        final="etc pág",
+        medial="jan fev mar abr mai jun jul ago set out nov dez av tel",
+        starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
+        " não que quando onde hoje ontem também então depois",
+        months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
+        " novembro dezembro",
+    ),
+    "fr": _Spec(
+        prefix="m mm mme mmes mlle mlles dr pr me cf env",
+        final="etc",
+        medial="av bd ste janv févr avr juil sept oct nov déc",
+        starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
+        " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors",
+        months="janvier février mars avril mai juin juillet août septembre octobre novembre"
+        " décembre",
+    ),
+    "it": _Spec(
+        prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr",
+        final="ecc pag cap",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel",
+        starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
+        " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
+        months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
+        " novembre dicembre",
+    ),
+    "nl": _Spec(
+        prefix="dhr mevr mr dr prof ir drs ing bijv m.a.w",
+        final="enz",
+        medial="aanw vnw blz nr st jl",
+        starters="de het een dit dat deze die er hij zij ze wij we ik je jij maar en of als"
+        " toen nu hier daar vandaag",
+        months="januari februari maart april mei juni juli augustus september oktober"
+        " november december",
+    ),
+    "pl": _Spec(
+        prefix="dr prof mgr inż hab tzw np m.in ok ul",
+        final="itd itp",
+        medial="godz tel pl",
+        starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
+        " dlaczego jak dziś wczoraj w na",
+        months="stycznia lutego marca kwietnia maja czerwca lipca sierpnia września"
+        " października listopada grudnia",
+    ),
+    "ru": _Spec(
+        prefix="г гг т.е т.к т.н напр проф акад доц ул пр пгт им см",
+        final="т.д т.п др руб коп стр рис дол",
+        medial="т.г куб млн млрд тыс гл",
+        starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
+        " почему как сегодня вчера в на по",
+        months="января февраля марта апреля мая июня июля августа сентября октября ноября"
+        " декабря",
+    ),
+    "bg": _Spec(
+        prefix="г-н г-жа д-р ул пл гр т.е напр проф",
+        medial="т.г млн млрд",
+        starters="това този тази той тя те ние аз ти вие но и а или ако не че когато къде",
+    ),
+    "kk": _Spec(
+        prefix="проф акад мыс",
+        final="т.б т.с.с",
+        medial="ж.б ғ",
+        starters="бұл ол олар біз мен сен сіз бірақ және егер",
+    ),
+    "sk": _Spec(
+        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č",
+        final="atď a.s s.r.o spol",
+        starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
+        ordinals=ORDINAL_ALWAYS,
+        months="januára februára marca apríla mája júna júla augusta septembra októbra"
+        " novembra decembra",
+    ),
+    "el": _Spec(
+        prefix="κ κα κος δρ π.χ δηλ",
+        final="κτλ κ.λπ",
+        starters="ο η το οι τα ένας μια αυτό αυτή αλλά και ή αν δεν ότι όταν πού",
+        translate=";\u037e",  # the Greek question mark, often typed as ";"
+    ),
+    "hy": _Spec(
+        prefix="տ",
+        medial="թ",
+        translate=":\u0589",  # the Armenian full stop, often typed as ":"
+    ),
+    "ar": _Spec(),
+    "hi": _Spec(),
+    "mr": _Spec(),
+    "ja": _Spec(),
+    "zh": _Spec(),
+}
+
+#: The language codes ``SentenceChunker(language=...)`` accepts, besides ``"auto"``.
+LANGUAGES: tuple[str, ...] = tuple(sorted(_SPECS))
+
+#: Month names of every language (lower case): a period after a day number
+#: before one of them is an ordinal, never a sentence end (``am 3. Mai``).
+MONTHS: frozenset[str] = frozenset(
+    word for spec in _SPECS.values() for word in spec.months.split()
+) | frozenset(
+    "january february march april may june july august september october november december"
+    .split()
+)
+
+# Abbreviations of other languages that are English words (or too short to
+# tell apart from one) stay out of "auto".
+_ENGLISH_LOOKALIKES = frozenset(
+    "on me set mar may dom gen ing tel env pag cap ago ave cia ok pr hr fr av bd ste ud vd"
+    " ir mm mr dr st nr pl ul ang arch mag out".split()
+)
+
+
+def _own_table(spec: _Spec) -> dict[str, int]:
+    table: dict[str, int] = {}
+    for kind, words in ((PREFIX, spec.prefix), (FINAL, spec.final), (MEDIAL, spec.medial)):
+        for word in words.split():
+            table[word] = kind
+    return table
+
+
+@cache
+def _build(code: str) -> Language:
+    if code != AUTO:
+        spec = _SPECS[code]
+        table = dict(DEFAULT_ABBREVIATIONS)
+        table.update(_own_table(spec))
+        return Language(
+            code,
+            table,
+            SENTENCE_STARTERS | frozenset(spec.starters.split()),
+            spec.ordinals if spec.ordinals != ORDINAL_NEVER else ORDINAL_MONTHS,
+            {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
+        )
+    table = dict(DEFAULT_ABBREVIATIONS)
+    starters = set(SENTENCE_STARTERS)
+    for spec in _SPECS.values():
+        for word, kind in _own_table(spec).items():
+            if word in _ENGLISH_LOOKALIKES or (len(word) < 3 and word.isascii()):
+                continue
+            table.setdefault(word, kind)
+        starters.update(spec.starters.split())
+    return Language(AUTO, table, frozenset(starters), ORDINAL_MONTHS, {})
+
+
+def language(code: object, *, param: str = "language") -> Language:
+    """The tables of ``code`` (``"auto"`` or one of :data:`LANGUAGES`, any case).
+
+    Raises ``TypeError`` for a non-string and ``ValueError`` for an unknown
+    code; both name ``param`` and the value.
+    """
+    if not isinstance(code, str):
+        raise TypeError(
+            f"{param} must be a language code such as 'de' or 'auto', "
+            f"got {type(code).__name__}: {code!r:.80}"
+        )
+    key = code.strip().lower()
+    if key != AUTO and key not in _SPECS:
+        raise ValueError(
+            f"{param}={code!r:.80} is not a supported language; choose 'auto' or one of "
+            f"{', '.join(map(repr, LANGUAGES))}"
+        )
+    return _build(key)
