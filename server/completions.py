@@ -1,0 +1,243 @@
+"""Validated chat completions: a guard's outcomes turned into OpenAI responses.
+
+:func:`stream_events` (streamed) and :func:`complete` (not streamed) call the
+upstream LLM through LiteLLM's async client, run the text through the guard
+with chunkwise's pipeline (:func:`~guardrails_ai.chunkwise.adapters.async_guarded_stream`:
+nothing released before every output validator passed or fixed it, the
+trailing fragment included) and answer with each outcome's
+``validated_output``.  The non-streamed response runs the same pipeline over
+the whole text as one delta, so both agree (chunking does not depend on the
+slicing): the same text, ``validation_passed`` and validation summaries.
+
+Everything runs on the event loop without blocking it (LiteLLM's async
+client; validators through ``async_validate``), so one worker serves many
+streams at once.  A failure under on_fail ``exception`` ends a stream with one
+OpenAI-shaped error event and ``[DONE]`` (HTTP 400 with that error when not
+streamed), before any failing text; errors are logged in one line, without
+a traceback and without user text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import litellm
+from guardrails import AsyncGuard
+from guardrails.classes.validation.validation_summary import ValidationSummary
+from guardrails.errors import ValidationError
+from guardrails_ai.types import FailResult
+
+from guardrails_ai.chunkwise.adapters import async_guarded_stream
+
+from .events import (
+    DONE,
+    Upstream,
+    chunk_event,
+    completion_body,
+    error_body,
+    guardrails_field,
+    sse,
+)
+
+__all__ = ["Verdicts", "complete", "stream_events"]
+
+log = logging.getLogger("guardrails_ai.chunkwise.server")
+
+_WATCHED = ("validate", "validate_chunk", "async_validate")
+
+
+class Verdicts:
+    """The failures a guard's output validators report, in order, until taken.
+
+    Wraps the ``validate``/``validate_chunk``/``async_validate`` methods of
+    ``guard``'s output validators (instance attributes: the guard must be one
+    built for this response alone).  A result reported by nested calls (an
+    ``async_validate`` running ``validate``) is counted once.
+    """
+
+    def __init__(self, guard: AsyncGuard) -> None:
+        self._failures: list[dict[str, Any]] = []
+        self._last: object = None
+        for validator in guard.get_validators("output"):
+            for name in _WATCHED:
+                method = getattr(validator, name, None)
+                if callable(method):
+                    setattr(validator, name, self._watch(validator.rail_alias, method))
+
+    def _note(self, validator: str, result: object) -> None:
+        if isinstance(result, FailResult) and result is not self._last:
+            self._last = result
+            summary = ValidationSummary(
+                validatorName=validator,
+                validatorStatus="fail",
+                propertyPath="$",
+                failureReason=result.error_message,
+                errorSpans=result.error_spans or [],
+            )
+            self._failures.append(summary.model_dump())
+
+    def _watch(self, validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(method):
+
+            async def watched_async(*args: Any, **kwargs: Any) -> Any:
+                result = await method(*args, **kwargs)
+                self._note(validator, result)
+                return result
+
+            return watched_async
+
+        def watched(*args: Any, **kwargs: Any) -> Any:
+            result = method(*args, **kwargs)
+            self._note(validator, result)
+            return result
+
+        return watched
+
+    def take(self) -> list[dict[str, Any]]:
+        """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
+        taken, self._failures = self._failures, []
+        return taken
+
+
+class _Deltas:
+    """What Guardrails' AsyncGuard wants from a custom streaming LLM."""
+
+    def __init__(self, stream: AsyncIterator[str]) -> None:
+        self.completion_stream = stream
+
+
+def _text_of(message: Any) -> str:
+    """The text of a message or delta: content, else function or tool call arguments."""
+    if message is None:
+        return ""
+    if getattr(message, "content", None) is not None:
+        return str(message.content)
+    call = getattr(message, "function_call", None)
+    if call is not None and call.arguments is not None:
+        return str(call.arguments)
+    tools = getattr(message, "tool_calls", None)
+    if tools and tools[-1].function.arguments is not None:
+        return str(tools[-1].function.arguments)
+    return ""
+
+
+def _note_upstream(upstream: Upstream, response: Any) -> None:
+    upstream.id = str(getattr(response, "id", None) or upstream.id)
+    upstream.created = int(getattr(response, "created", None) or upstream.created)
+    upstream.model = str(getattr(response, "model", None) or upstream.model)
+
+
+def streaming_llm(upstream: Upstream) -> Callable[..., Any]:
+    """An async LLM callable streaming from LiteLLM; notes the response's id and model."""
+
+    async def llm(*args: Any, messages: Any = None, **kwargs: Any) -> _Deltas:
+        kwargs.pop("stream", None)
+        response = await litellm.acompletion(*args, messages=messages, stream=True, **kwargs)
+
+        async def deltas() -> AsyncIterator[str]:
+            async for chunk in response:
+                _note_upstream(upstream, chunk)
+                choice = chunk.choices[0] if chunk.choices else None
+                if choice is None:
+                    continue
+                if choice.finish_reason:
+                    upstream.finish_reason = str(choice.finish_reason)
+                text = _text_of(choice.delta)
+                if text:
+                    yield text
+            upstream.done = True
+
+        return _Deltas(deltas())
+
+    return llm
+
+
+def whole_llm(upstream: Upstream) -> Callable[..., Any]:
+    """An async LLM callable asking LiteLLM for a whole response, handed on as one delta."""
+
+    async def llm(*args: Any, messages: Any = None, **kwargs: Any) -> _Deltas:
+        kwargs.pop("stream", None)
+        response = await litellm.acompletion(*args, messages=messages, **kwargs)
+        _note_upstream(upstream, response)
+        upstream.completion = response.model_dump(exclude_none=True)
+        text = _text_of(response.choices[0].message) if response.choices else ""
+
+        async def once() -> AsyncIterator[str]:
+            if text:
+                yield text
+            upstream.done = True
+
+        return _Deltas(once())
+
+    return llm
+
+
+def _validation_error(exc: ValidationError) -> dict[str, Any]:
+    return error_body(str(exc), "guardrails_validation_error", "validation_failed")
+
+
+def _failure(exc: Exception) -> dict[str, Any]:
+    """An error body naming what failed (its type and status), never its text."""
+    status = getattr(exc, "status_code", None)
+    where = f" (upstream status {status})" if status else ""
+    return error_body(
+        f"the guarded completion failed: {type(exc).__name__}{where}", "server_error", "guard_failed"
+    )
+
+
+async def stream_events(
+    guard: AsyncGuard, payload: dict[str, Any], *, name: str, raw: bool
+) -> AsyncIterator[str]:
+    """The server-sent events of a streamed completion, ``[DONE]`` last.
+
+    One ``chat.completion.chunk`` per outcome the guard yields (its
+    ``validated_output`` in ``delta.content``), the last one with the
+    upstream's ``finish_reason``; or, when validation raises, one error event.
+    """
+    upstream = Upstream()
+    verdicts = Verdicts(guard)
+    finished = False
+    passed = True
+    try:
+        outcomes = async_guarded_stream(guard, streaming_llm(upstream), num_reasks=0, **payload)
+        async for outcome in outcomes:
+            passed = outcome.validation_passed
+            finish = (upstream.finish_reason or "stop") if upstream.done else None
+            finished = finish is not None
+            shown = guardrails_field(outcome.model_dump(), verdicts.take(), raw=raw)
+            yield sse(chunk_event(upstream, outcome.validated_output or "", shown, finish))
+        if not finished:  # refrained, or no final outcome
+            shown = {"validation_passed": passed, "validation_summaries": verdicts.take()}
+            yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
+    except ValidationError as exc:
+        log.warning("guard %r: validation failed (on_fail exception); stream ended", name)
+        yield sse({**_validation_error(exc), "guardrails": {"validation_summaries": verdicts.take()}})
+    except Exception as exc:
+        log.error("guard %r: streamed completion failed: %s", name, type(exc).__name__)
+        yield sse(_failure(exc))
+    yield DONE
+
+
+async def complete(
+    guard: AsyncGuard, payload: dict[str, Any], *, name: str, raw: bool
+) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and body of a non-streamed completion (same pipeline)."""
+    upstream = Upstream()
+    verdicts = Verdicts(guard)
+    try:
+        outcomes = async_guarded_stream(guard, whole_llm(upstream), num_reasks=0, **payload)
+        collected = [outcome async for outcome in outcomes]
+    except ValidationError as exc:
+        log.warning("guard %r: validation failed (on_fail exception)", name)
+        return 400, {**_validation_error(exc), "guardrails": {"validation_summaries": verdicts.take()}}
+    except Exception as exc:
+        log.error("guard %r: completion failed: %s", name, type(exc).__name__)
+        return 502, _failure(exc)
+    text = "".join(outcome.validated_output or "" for outcome in collected)
+    whole = collected[-1].model_dump()
+    whole["validated_output"] = text
+    whole["raw_llm_output"] = "".join(outcome.raw_llm_output or "" for outcome in collected)
+    return 200, completion_body(upstream, text, guardrails_field(whole, verdicts.take(), raw=raw))

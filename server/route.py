@@ -1,0 +1,104 @@
+"""guardrails-api's OpenAI-compatible route, answered with validated text only.
+
+:func:`install` replaces the endpoint of
+``POST /guards/{id}/openai/v1/chat/completions`` on guardrails-api's own
+router (``guardrails_api.api.guards.router``) before an app includes it; every
+other route of the application is guardrails-api's, unchanged.  The endpoint:
+
+* finds the guard by id, else by name (guardrails-api keys its in-memory guards
+  by ``guard.id``, while its start-up banner lists them by name);
+* builds a fresh ``AsyncGuard`` from the guard's ``to_dict()`` for each request
+  (as guardrails-api does before streaming), so requests share no validator or
+  history state;
+* answers with :func:`~.completions.stream_events` or :func:`~.completions.complete`.
+
+Raw LLM text (``guardrails.raw_llm_output``) is sent only when the config
+module sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``.
+"""
+
+import logging
+import sys
+from typing import Any
+from urllib.parse import unquote_plus
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
+from guardrails import AsyncGuard, Guard
+from guardrails_api.api import guards as guards_api
+from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
+from guardrails_api.clients.get_guard_client import get_guard_client
+
+from .completions import complete, stream_events
+from .events import error_body
+
+__all__ = ["PATH", "RAW_FLAG", "chat_completions", "install", "raw_allowed"]
+
+#: The route replaced.
+PATH = "/guards/{id}/openai/v1/chat/completions"
+#: The config module attribute that lets raw LLM text reach clients.
+RAW_FLAG = "CHUNKWISE_RAW_LLM_OUTPUT"
+
+log = logging.getLogger("guardrails_ai.chunkwise.server")
+
+
+def raw_allowed() -> bool:
+    """Whether the loaded config (module ``config``) sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``."""
+    return getattr(sys.modules.get("config"), RAW_FLAG, False) is True
+
+
+def _find(name: str) -> Any:
+    """The guard (or guard struct) served under ``name``: by id, else by name; or None."""
+    client = get_guard_client()
+    try:
+        found = client.get_guard(name)
+    except Exception:  # the in-memory client raises HttpError(404) for an unknown id
+        found = None
+    if found is None:
+        named = client.get_guards(guard_name=name)
+        found = named[0] if named else None
+    return found
+
+
+def _fresh(found: Any) -> AsyncGuard:
+    """A new ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
+    data = found.to_dict() if isinstance(found, Guard) else found.model_dump(exclude_none=True)
+    data["history"] = []
+    return AsyncGuard.from_dict(data)
+
+
+async def chat_completions(
+    id: str, create_chat_completion_request: CreateChatCompletionRequest
+) -> Response:
+    """OpenAI-compatible chat completion through guard ``id``: validated text only."""
+    payload = dict(create_chat_completion_request)
+    name = unquote_plus(id)
+    found = _find(name)
+    if found is None:
+        body = error_body(f"no guard named {name!r}", "invalid_request_error", "guard_not_found")
+        return JSONResponse(body, status_code=404)
+    guard = _fresh(found)
+    stream = bool(payload.pop("stream", False))
+    if stream:
+        events = stream_events(guard, payload, name=name, raw=raw_allowed())
+        return StreamingResponse(events, media_type="text/event-stream")
+    status, body = await complete(guard, payload, name=name, raw=raw_allowed())
+    return JSONResponse(body, status_code=status)
+
+
+def install(router: APIRouter | None = None) -> None:
+    """Put :func:`chat_completions` in place of guardrails-api's route; idempotent.
+
+    ``router`` defaults to guardrails-api's guards router, which its
+    ``create_app`` includes: call this before the app is created (for example
+    from the config file, which guardrails-api loads first).
+    """
+    target = guards_api.router if router is None else router
+    for index, route in enumerate(target.routes):
+        if isinstance(route, APIRoute) and route.path == PATH and "POST" in route.methods:
+            if route.endpoint is chat_completions:
+                return
+            target.add_api_route(PATH, chat_completions, methods=["POST"], response_model=None)
+            target.routes[index] = target.routes.pop()
+            return
+    raise RuntimeError(f"guardrails-api has no POST {PATH} route to replace")
