@@ -58,7 +58,7 @@ class Verdicts:
     ``async_validate`` running ``validate``) is counted once.
     """
 
-    def __init__(self, guard: AsyncGuard) -> None:
+    def __init__(self, guard: AsyncGuard[Any]) -> None:
         self._failures: list[dict[str, Any]] = []
         self._last: object = None
         for validator in guard.get_validators("output"):
@@ -175,21 +175,23 @@ def whole_llm(upstream: Upstream) -> Callable[..., Any]:
     return llm
 
 
-def _validation_error(exc: ValidationError) -> dict[str, Any]:
-    return error_body(str(exc), "guardrails_validation_error", "validation_failed")
+def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any]:
+    """The error for an on_fail ``exception`` failure, with the failures' summaries."""
+    body = error_body(str(exc), "guardrails_validation_error", "validation_failed")
+    body["guardrails"] = {"validation_summaries": verdicts.take()}
+    return body
 
 
 def _failure(exc: Exception) -> dict[str, Any]:
     """An error body naming what failed (its type and status), never its text."""
     status = getattr(exc, "status_code", None)
     where = f" (upstream status {status})" if status else ""
-    return error_body(
-        f"the guarded completion failed: {type(exc).__name__}{where}", "server_error", "guard_failed"
-    )
+    message = f"the guarded completion failed: {type(exc).__name__}{where}"
+    return error_body(message, "server_error", "guard_failed")
 
 
 async def stream_events(
-    guard: AsyncGuard, payload: dict[str, Any], *, name: str, raw: bool
+    guard: AsyncGuard[Any], payload: dict[str, Any], *, name: str, raw: bool
 ) -> AsyncIterator[str]:
     """The server-sent events of a streamed completion, ``[DONE]`` last.
 
@@ -204,7 +206,7 @@ async def stream_events(
     try:
         outcomes = async_guarded_stream(guard, streaming_llm(upstream), num_reasks=0, **payload)
         async for outcome in outcomes:
-            passed = outcome.validation_passed
+            passed = bool(outcome.validation_passed)
             finish = (upstream.finish_reason or "stop") if upstream.done else None
             finished = finish is not None
             shown = guardrails_field(outcome.model_dump(), verdicts.take(), raw=raw)
@@ -214,7 +216,7 @@ async def stream_events(
             yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
     except ValidationError as exc:
         log.warning("guard %r: validation failed (on_fail exception); stream ended", name)
-        yield sse({**_validation_error(exc), "guardrails": {"validation_summaries": verdicts.take()}})
+        yield sse(_validation_error(exc, verdicts))
     except Exception as exc:
         log.error("guard %r: streamed completion failed: %s", name, type(exc).__name__)
         yield sse(_failure(exc))
@@ -222,7 +224,7 @@ async def stream_events(
 
 
 async def complete(
-    guard: AsyncGuard, payload: dict[str, Any], *, name: str, raw: bool
+    guard: AsyncGuard[Any], payload: dict[str, Any], *, name: str, raw: bool
 ) -> tuple[int, dict[str, Any]]:
     """The HTTP status and body of a non-streamed completion (same pipeline)."""
     upstream = Upstream()
@@ -232,7 +234,7 @@ async def complete(
         collected = [outcome async for outcome in outcomes]
     except ValidationError as exc:
         log.warning("guard %r: validation failed (on_fail exception)", name)
-        return 400, {**_validation_error(exc), "guardrails": {"validation_summaries": verdicts.take()}}
+        return 400, _validation_error(exc, verdicts)
     except Exception as exc:
         log.error("guard %r: completion failed: %s", name, type(exc).__name__)
         return 502, _failure(exc)

@@ -49,7 +49,7 @@ def raw_allowed() -> bool:
 
 def _find(name: str) -> Any:
     """The guard (or guard struct) served under ``name``: by id, else by name; or None."""
-    client = get_guard_client()
+    client = get_guard_client()  # type: ignore[no-untyped-call]
     try:
         found = client.get_guard(name)
     except Exception:  # the in-memory client raises HttpError(404) for an unknown id
@@ -60,11 +60,14 @@ def _find(name: str) -> Any:
     return found
 
 
-def _fresh(found: Any) -> AsyncGuard:
+def _fresh(found: Any) -> AsyncGuard[Any]:
     """A new ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
     data = found.to_dict() if isinstance(found, Guard) else found.model_dump(exclude_none=True)
     data["history"] = []
-    return AsyncGuard.from_dict(data)
+    guard = AsyncGuard.from_dict(data)
+    if guard is None:
+        raise ValueError(f"guard {found.name!r} could not be rebuilt from its dict")
+    return guard
 
 
 async def chat_completions(
@@ -95,7 +98,7 @@ def install(router: APIRouter | None = None) -> None:
     """
     target = guards_api.router if router is None else router
     for index, route in enumerate(target.routes):
-        if isinstance(route, APIRoute) and route.path == PATH and "POST" in route.methods:
+        if isinstance(route, APIRoute) and route.path == PATH and "POST" in (route.methods or ()):
             if route.endpoint is chat_completions:
                 return
             target.add_api_route(PATH, chat_completions, methods=["POST"], response_model=None)

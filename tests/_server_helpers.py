@@ -40,7 +40,7 @@ __all__ = [
 
 UPSTREAM_SCRIPT = Path(__file__).with_name("fake_openai_upstream.py")
 #: Starting Guardrails, LiteLLM and FastAPI takes seconds on a busy machine.
-START_TIMEOUT = 120.0
+START_TIMEOUT = 300.0
 
 
 def free_port() -> int:

@@ -40,6 +40,7 @@ from _server_helpers import (
 from guardrails.errors import ValidationError
 
 from guardrails_ai.chunkwise.adapters import guarded_stream
+from guardrails_ai.chunkwise.cli import main
 
 CONFIG = """\
 from guardrails import Guard
@@ -180,6 +181,18 @@ def raw_events(port: int, guard: str, text: str) -> tuple[int, list[str]]:
 
 def summaries(fields: list[dict[str, Any]]) -> list[Any]:
     return [summary for field in fields for summary in field.get("validation_summaries") or []]
+
+
+# -- the command's own errors (no server started) -------------------------------------------
+
+
+def test_serve_without_a_config_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--config", str(tmp_path / "missing.py")]) == 2
+    assert capsys.readouterr().err.strip().endswith("missing.py: no such file")
+    (tmp_path / "config.py").write_text(CONFIG, encoding="utf-8")
+    assert main(["serve", "--config", str(tmp_path / "config.py"), "--workers", "0"]) == 2
 
 
 # -- every on_fail, streamed and not -----------------------------------------------------
