@@ -19,12 +19,15 @@ a traceback and without user text.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from typing import Any
 
 import litellm
+import openai
 from guardrails import AsyncGuard
 from guardrails.classes.validation.validation_summary import ValidationSummary
 from guardrails.errors import ValidationError
@@ -42,32 +45,31 @@ from .events import (
     sse,
 )
 
-__all__ = ["Verdicts", "complete", "stream_events"]
+__all__ = ["Verdicts", "complete", "stream_events", "watch"]
 
 log = logging.getLogger("guardrails_ai.chunkwise.server")
 
-_WATCHED = ("validate", "validate_chunk", "async_validate")
+#: The methods through which chunkwise's async pipeline asks a validator for a verdict.
+_WATCHED = ("validate_chunk", "async_validate")
+#: The response being produced in this task (each request runs in its own context).
+_CURRENT: ContextVar[Verdicts | None] = ContextVar("chunkwise_server_verdicts", default=None)
 
 
 class Verdicts:
-    """The failures a guard's output validators report, in order, until taken.
+    """The failures reported while producing one response, in order, until taken.
 
-    Wraps the ``validate``/``validate_chunk``/``async_validate`` methods of
-    ``guard``'s output validators (instance attributes: the guard must be one
-    built for this response alone).  A result reported by nested calls (an
-    ``async_validate`` running ``validate``) is counted once.
+    :func:`watch` makes a guard's output validators report here: each
+    request's task sets its own ``Verdicts`` (a context variable), so
+    concurrent requests through the same validator instances never mix.
     """
 
-    def __init__(self, guard: AsyncGuard[Any]) -> None:
+    def __init__(self) -> None:
         self._failures: list[dict[str, Any]] = []
         self._last: object = None
-        for validator in guard.get_validators("output"):
-            for name in _WATCHED:
-                method = getattr(validator, name, None)
-                if callable(method):
-                    setattr(validator, name, self._watch(validator.rail_alias, method))
+        _CURRENT.set(self)
 
-    def _note(self, validator: str, result: object) -> None:
+    def note(self, validator: str, result: object) -> None:
+        """Record ``result`` if it is a failure not noted yet (nested calls report once)."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
             summary = ValidationSummary(
@@ -79,27 +81,48 @@ class Verdicts:
             )
             self._failures.append(summary.model_dump())
 
-    def _watch(self, validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
-        if inspect.iscoroutinefunction(method):
-
-            async def watched_async(*args: Any, **kwargs: Any) -> Any:
-                result = await method(*args, **kwargs)
-                self._note(validator, result)
-                return result
-
-            return watched_async
-
-        def watched(*args: Any, **kwargs: Any) -> Any:
-            result = method(*args, **kwargs)
-            self._note(validator, result)
-            return result
-
-        return watched
-
     def take(self) -> list[dict[str, Any]]:
         """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
         taken, self._failures = self._failures, []
         return taken
+
+
+def watch(guard: AsyncGuard[Any]) -> None:
+    """Make ``guard``'s output validators report their verdicts to the current response.
+
+    Wraps ``validate_chunk`` (chunkwise's validators) and ``async_validate``
+    (any validator) on each instance; called once per guard a worker builds.
+    """
+    for validator in guard.get_validators("output"):
+        for name in _WATCHED:
+            method = getattr(validator, name, None)
+            if callable(method) and not getattr(method, "_chunkwise_watched", False):
+                setattr(validator, name, _watched(validator.rail_alias, method))
+
+
+def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    def report(result: object) -> None:
+        verdicts = _CURRENT.get()
+        if verdicts is not None:
+            verdicts.note(validator, result)
+
+    if inspect.iscoroutinefunction(method):
+
+        async def watched_async(*args: Any, **kwargs: Any) -> Any:
+            result = await method(*args, **kwargs)
+            report(result)
+            return result
+
+        watched_async._chunkwise_watched = True  # type: ignore[attr-defined]
+        return watched_async
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        result = method(*args, **kwargs)
+        report(result)
+        return result
+
+    watched._chunkwise_watched = True  # type: ignore[attr-defined]
+    return watched
 
 
 class _Deltas:
@@ -130,24 +153,78 @@ def _note_upstream(upstream: Upstream, response: Any) -> None:
     upstream.model = str(getattr(response, "model", None) or upstream.model)
 
 
+async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
+    """The text of each chunk of LiteLLM's stream; notes id, model and finish_reason.
+
+    For OpenAI-compatible providers LiteLLM's stream wraps the ``openai`` SDK's
+    own stream of ``ChatCompletionChunk`` objects: that is read directly (LiteLLM
+    rebuilds each chunk, about 3 ms apiece; its callbacks are not run).  Any
+    other provider's chunks go through LiteLLM's wrapper.
+    """
+    raw = getattr(response, "completion_stream", None)
+    source = raw if isinstance(raw, openai.AsyncStream) else response
+    try:
+        async for chunk in source:
+            _note_upstream(upstream, chunk)
+            choice = chunk.choices[0] if chunk.choices else None
+            if choice is None:
+                continue
+            if choice.finish_reason:
+                upstream.finish_reason = str(choice.finish_reason)
+            text = _text_of(choice.delta)
+            if text:
+                yield text
+    finally:
+        if isinstance(raw, openai.AsyncStream):
+            await raw.close()
+
+
+async def coalesced(texts: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``texts`` read ahead by a task; each item joins every text that has arrived.
+
+    Never waits for more than the next text: an idle server hands each delta
+    on at once, a busy one hands on what piled up while it was busy, in one
+    delta (the guard's output does not depend on the slicing).  An error of
+    ``texts`` is raised here, after the texts before it.
+    """
+    queue: asyncio.Queue[tuple[str | None, BaseException | None]] = asyncio.Queue()
+
+    async def pump() -> None:
+        try:
+            async for text in texts:
+                queue.put_nowait((text, None))
+            queue.put_nowait((None, None))
+        except Exception as exc:
+            queue.put_nowait((None, exc))
+
+    task = asyncio.ensure_future(pump())
+    try:
+        ended = False
+        while not ended:
+            items = [await queue.get()]
+            while not queue.empty():
+                items.append(queue.get_nowait())
+            joined = "".join(text for text, _ in items if text)
+            if joined:
+                yield joined
+            for text, error in items:
+                if error is not None:
+                    raise error
+                ended = ended or text is None
+    finally:
+        task.cancel()
+
+
 def streaming_llm(upstream: Upstream) -> Callable[..., Any]:
-    """An async LLM callable streaming from LiteLLM; notes the response's id and model."""
+    """An async LLM callable streaming from LiteLLM (deltas :func:`coalesced`)."""
 
     async def llm(*args: Any, messages: Any = None, **kwargs: Any) -> _Deltas:
         kwargs.pop("stream", None)
         response = await litellm.acompletion(*args, messages=messages, stream=True, **kwargs)
 
         async def deltas() -> AsyncIterator[str]:
-            async for chunk in response:
-                _note_upstream(upstream, chunk)
-                choice = chunk.choices[0] if chunk.choices else None
-                if choice is None:
-                    continue
-                if choice.finish_reason:
-                    upstream.finish_reason = str(choice.finish_reason)
-                text = _text_of(choice.delta)
-                if text:
-                    yield text
+            async for text in coalesced(_texts(response, upstream)):
+                yield text
             upstream.done = True
 
         return _Deltas(deltas())
@@ -200,7 +277,7 @@ async def stream_events(
     upstream's ``finish_reason``; or, when validation raises, one error event.
     """
     upstream = Upstream()
-    verdicts = Verdicts(guard)
+    verdicts = Verdicts()
     finished = False
     passed = True
     try:
@@ -228,7 +305,7 @@ async def complete(
 ) -> tuple[int, dict[str, Any]]:
     """The HTTP status and body of a non-streamed completion (same pipeline)."""
     upstream = Upstream()
-    verdicts = Verdicts(guard)
+    verdicts = Verdicts()
     try:
         outcomes = async_guarded_stream(guard, whole_llm(upstream), num_reasks=0, **payload)
         collected = [outcome async for outcome in outcomes]

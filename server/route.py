@@ -7,9 +7,9 @@ other route of the application is guardrails-api's, unchanged.  The endpoint:
 
 * finds the guard by id, else by name (guardrails-api keys its in-memory guards
   by ``guard.id``, while its start-up banner lists them by name);
-* builds a fresh ``AsyncGuard`` from the guard's ``to_dict()`` for each request
-  (as guardrails-api does before streaming), so requests share no validator or
-  history state;
+* streams through an ``AsyncGuard`` rebuilt from the guard's ``to_dict()`` (as
+  guardrails-api does before streaming), built once per worker, each request
+  getting a copy with its own history;
 * answers with :func:`~.completions.stream_events` or :func:`~.completions.complete`.
 
 Raw LLM text (``guardrails.raw_llm_output``) is sent only when the config
@@ -18,6 +18,7 @@ module sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``.
 
 import logging
 import sys
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -25,11 +26,12 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from guardrails import AsyncGuard, Guard
+from guardrails.classes.generic.stack import Stack
 from guardrails_api.api import guards as guards_api
 from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
 from guardrails_api.clients.get_guard_client import get_guard_client
 
-from .completions import complete, stream_events
+from .completions import complete, stream_events, watch
 from .events import error_body
 
 __all__ = ["PATH", "RAW_FLAG", "chat_completions", "install", "raw_allowed"]
@@ -60,13 +62,41 @@ def _find(name: str) -> Any:
     return found
 
 
-def _fresh(found: Any) -> AsyncGuard[Any]:
-    """A new ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
+def _rebuilt(found: Any) -> AsyncGuard[Any]:
+    """An ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
     data = found.to_dict() if isinstance(found, Guard) else found.model_dump(exclude_none=True)
     data["history"] = []
     guard = AsyncGuard.from_dict(data)
     if guard is None:
         raise ValueError(f"guard {found.name!r} could not be rebuilt from its dict")
+    watch(guard)
+    return guard
+
+
+#: id(found) -> (found, its rebuilt guard); the most recently used last.
+_BUILT: OrderedDict[int, tuple[Any, AsyncGuard[Any]]] = OrderedDict()
+_BUILT_MAX = 64
+
+
+def _request_guard(found: Any) -> AsyncGuard[Any]:
+    """The guard one request streams through: a copy of ``found`` rebuilt once per worker.
+
+    Building a Guard costs about as much as streaming a short response
+    (Guardrails creates an API client with TLS contexts), so each worker
+    rebuilds a served guard once and gives every request a shallow copy with a
+    history of its own.  The validators are shared: chunkwise's pipeline keeps
+    each stream's state apart.
+    """
+    key = id(found)
+    entry = _BUILT.get(key)
+    if entry is None or entry[0] is not found:
+        entry = (found, _rebuilt(found))
+        _BUILT[key] = entry
+        while len(_BUILT) > _BUILT_MAX:
+            _BUILT.popitem(last=False)
+    _BUILT.move_to_end(key)
+    guard = entry[1].model_copy()
+    guard.history = Stack(max_length=1)
     return guard
 
 
@@ -80,7 +110,7 @@ async def chat_completions(
     if found is None:
         body = error_body(f"no guard named {name!r}", "invalid_request_error", "guard_not_found")
         return JSONResponse(body, status_code=404)
-    guard = _fresh(found)
+    guard = _request_guard(found)
     stream = bool(payload.pop("stream", False))
     if stream:
         events = stream_events(guard, payload, name=name, raw=raw_allowed())
