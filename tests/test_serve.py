@@ -17,9 +17,10 @@ over the same guard and text (one delta: chunking is delta-invariant).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,9 +39,13 @@ from _server_helpers import (
     worker_pids,
 )
 from guardrails.errors import ValidationError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.adapters import guarded_stream
 from guardrails_ai.chunkwise.cli import main
+from guardrails_ai.chunkwise.server.completions import coalesced
+from guardrails_ai.chunkwise.server.events import guardrails_field
 
 CONFIG = """\
 from guardrails import Guard
@@ -193,6 +198,48 @@ def test_serve_without_a_config_file_is_a_one_line_error(
     assert capsys.readouterr().err.strip().endswith("missing.py: no such file")
     (tmp_path / "config.py").write_text(CONFIG, encoding="utf-8")
     assert main(["serve", "--config", str(tmp_path / "config.py"), "--workers", "0"]) == 2
+
+
+# -- the response layer's parts, in process -------------------------------------------------
+
+
+async def _source(texts: list[str], pauses: list[bool], error: bool) -> AsyncIterator[str]:
+    for text, pause in zip(texts, pauses, strict=False):
+        if pause:
+            await asyncio.sleep(0)
+        yield text
+    if error:
+        raise ConnectionError("upstream went away")
+
+
+@settings(max_examples=60)
+@given(
+    texts=st.lists(st.text(min_size=1, max_size=5), max_size=20),
+    pauses=st.lists(st.booleans(), min_size=20, max_size=20),
+    error=st.booleans(),
+)
+def test_coalesced_deltas_lose_and_reorder_nothing(
+    texts: list[str], pauses: list[bool], error: bool
+) -> None:
+    received: list[str] = []
+
+    async def consume() -> None:
+        async for text in coalesced(_source(texts, pauses, error)):
+            received.append(text)
+
+    if error:
+        with pytest.raises(ConnectionError):
+            asyncio.run(consume())
+    else:
+        asyncio.run(consume())
+    assert "".join(received) == "".join(texts)
+    assert all(received) and len(received) <= len(texts)
+
+
+def test_raw_llm_output_is_shown_only_when_opted_in() -> None:
+    outcome = {"raw_llm_output": "secret", "validated_output": "ok", "validation_passed": True}
+    assert "raw_llm_output" not in guardrails_field(outcome, [], raw=False)
+    assert guardrails_field(outcome, [], raw=True)["raw_llm_output"] == "secret"
 
 
 # -- every on_fail, streamed and not -----------------------------------------------------
