@@ -12,10 +12,11 @@ slicing): the same text, ``validation_passed`` and validation summaries.
 Everything runs on the event loop without blocking it (LiteLLM's async
 client; validators through ``async_validate``), so one worker serves many
 streams at once; the upstream's deltas are read ahead and what arrived while
-the worker was busy goes to the guard as one delta (:func:`coalesced`).  A failure under on_fail ``exception`` ends a stream with one
-OpenAI-shaped error event and ``[DONE]`` (HTTP 400 with that error when not
-streamed), before any failing text; errors are logged in one line, without
-a traceback and without user text.
+the worker was busy goes to the guard as one delta (:func:`coalesced`).  A
+failure under on_fail ``exception`` ends a stream with one OpenAI-shaped error
+event and ``[DONE]`` (HTTP 400 with that error when not streamed), before any
+failing text; errors are logged in one line, without a traceback and without
+user text.
 """
 
 from __future__ import annotations

@@ -16,9 +16,12 @@ Raw LLM text (``guardrails.raw_llm_output``) is sent only when the config
 module sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``.
 """
 
+import functools
+import json
 import logging
 import sys
 from collections import OrderedDict
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -26,6 +29,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from guardrails import AsyncGuard, Guard
+from guardrails.classes import ValidationOutcome
 from guardrails.classes.generic.stack import Stack
 from guardrails_api.api import guards as guards_api
 from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
@@ -34,10 +38,12 @@ from guardrails_api.clients.get_guard_client import get_guard_client
 from .completions import complete, stream_events, watch
 from .events import error_body
 
-__all__ = ["PATH", "RAW_FLAG", "chat_completions", "install", "raw_allowed"]
+__all__ = ["PATH", "RAW_FLAG", "VALIDATE_PATH", "chat_completions", "install", "raw_allowed"]
 
 #: The route replaced.
 PATH = "/guards/{id}/openai/v1/chat/completions"
+#: The route whose answers lose their raw LLM text.
+VALIDATE_PATH = "/guards/{id}/validate"
 #: The config module attribute that lets raw LLM text reach clients.
 RAW_FLAG = "CHUNKWISE_RAW_LLM_OUTPUT"
 
@@ -119,19 +125,63 @@ async def chat_completions(
     return JSONResponse(body, status_code=status)
 
 
+def _without_raw(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """guardrails-api's ``/validate`` endpoint, its ``raw_llm_output`` removed unless opted in."""
+
+    @functools.wraps(original)  # FastAPI reads the original's parameters
+    async def validate(*args: Any, **kwargs: Any) -> Any:
+        result = await original(*args, **kwargs)
+        if raw_allowed():
+            return result
+        if isinstance(result, StreamingResponse):
+            result.body_iterator = _lines_without_raw(result.body_iterator)
+            return result
+        if isinstance(result, ValidationOutcome):
+            return result.model_copy(update={"raw_llm_output": None})
+        return result
+
+    return validate
+
+
+async def _lines_without_raw(lines: AsyncIterable[Any]) -> AsyncIterator[str]:
+    """``/validate``'s streamed JSON lines without their ``rawLlmOutput``."""
+    async for line in lines:
+        text = line.decode() if isinstance(line, bytes) else str(line)
+        try:
+            item = json.loads(text)
+        except ValueError:
+            yield text
+            continue
+        if isinstance(item, dict):
+            item.pop("rawLlmOutput", None)
+            item.pop("raw_llm_output", None)
+        yield json.dumps(item) + "\n"
+
+
+def _replace(target: APIRouter, path: str, make: Callable[[Any], Any]) -> bool:
+    """Replace the endpoint of ``POST path`` by ``make(old endpoint)``; False if absent."""
+    for index, route in enumerate(target.routes):
+        if isinstance(route, APIRoute) and route.path == path and "POST" in (route.methods or ()):
+            if getattr(route.endpoint, "_chunkwise_route", False):
+                return True  # installed already
+            endpoint = make(route.endpoint)
+            endpoint._chunkwise_route = True
+            target.add_api_route(path, endpoint, methods=["POST"], response_model=None)
+            target.routes[index] = target.routes.pop()
+            return True
+    return False
+
+
 def install(router: APIRouter | None = None) -> None:
     """Put :func:`chat_completions` in place of guardrails-api's route; idempotent.
 
-    ``router`` defaults to guardrails-api's guards router, which its
-    ``create_app`` includes: call this before the app is created (for example
-    from the config file, which guardrails-api loads first).
+    Also strips ``raw_llm_output`` from guardrails-api's ``/guards/{id}/validate``
+    answers unless the config opts in.  ``router`` defaults to guardrails-api's
+    guards router, which its ``create_app`` includes: call this before the app
+    is created (for example from the config file, which guardrails-api loads
+    first).
     """
     target = guards_api.router if router is None else router
-    for index, route in enumerate(target.routes):
-        if isinstance(route, APIRoute) and route.path == PATH and "POST" in (route.methods or ()):
-            if route.endpoint is chat_completions:
-                return
-            target.add_api_route(PATH, chat_completions, methods=["POST"], response_model=None)
-            target.routes[index] = target.routes.pop()
-            return
-    raise RuntimeError(f"guardrails-api has no POST {PATH} route to replace")
+    if not _replace(target, PATH, lambda _old: chat_completions):
+        raise RuntimeError(f"guardrails-api has no POST {PATH} route to replace")
+    _replace(target, VALIDATE_PATH, _without_raw)

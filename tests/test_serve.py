@@ -59,6 +59,8 @@ def _guard(on_fail):
 exception, noop, fix, filter, refrain = map(
     _guard, ["exception", "noop", "fix", "filter", "refrain"]
 )
+# guardrails-api's own routes find a guard by id only
+plain = Guard(id="plain", name="plain").use(RedactPII(on_fail="fix"))
 """
 OPTED_IN = CONFIG + """
 from guardrails_ai.chunkwise.server import serve_validated
@@ -314,6 +316,19 @@ def test_unknown_guard_is_an_openai_error(servers: Servers) -> None:
         client(servers.serve, "nope").chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "hi"}]
         )
+
+
+def test_validate_route_keeps_raw_text_from_clients(servers: Servers) -> None:
+    """guardrails-api's own ``/validate`` (the LLM called by the server) loses ``rawLlmOutput``."""
+    body = {"model": MODEL, "messages": [{"role": "user", "content": TEXT}]}
+    answers = {
+        port: httpx.post(f"http://127.0.0.1:{port}/guards/plain/validate", json=body, timeout=60)
+        for port in (servers.serve, servers.start)
+    }
+    assert answers[servers.serve].status_code == 200
+    assert answers[servers.serve].json().get("rawLlmOutput") is None
+    assert not any(pii in answers[servers.serve].text for pii in PII)
+    assert answers[servers.start].json()["rawLlmOutput"] == TEXT  # opted in
 
 
 # -- concurrency and workers ---------------------------------------------------------------
