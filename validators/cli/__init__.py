@@ -1,4 +1,4 @@
-"""The ``chunkwise`` command: ``demo``, ``split``, ``guard`` and ``bench``.
+"""The ``chunkwise`` command: ``demo``, ``split``, ``guard``, ``serve`` and ``bench``.
 
 Entry point :func:`main` (console script ``chunkwise`` and
 ``python -m guardrails_ai.chunkwise``).

@@ -171,6 +171,21 @@ def guard(
 
 
 @app.command()
+def serve(
+    config: Annotated[
+        Path, typer.Option(help="A guardrails-api config file (the guards to serve).")
+    ],
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+) -> None:
+    """Serve a config's guards with the Guardrails server, releasing validated text only."""
+    from .serve import run_server
+
+    run_server(config, host, port, workers)
+
+
+@app.command()
 def bench(
     only: Annotated[
         list[str] | None,

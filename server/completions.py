@@ -1,0 +1,324 @@
+"""Validated chat completions: a guard's outcomes turned into OpenAI responses.
+
+:func:`stream_events` (streamed) and :func:`complete` (not streamed) call the
+upstream LLM through LiteLLM's async client, run the text through the guard
+with chunkwise's pipeline (:func:`~guardrails_ai.chunkwise.adapters.async_guarded_stream`:
+nothing released before every output validator passed or fixed it, the
+trailing fragment included) and answer with each outcome's
+``validated_output``.  The non-streamed response runs the same pipeline over
+the whole text as one delta, so both agree (chunking does not depend on the
+slicing): the same text, ``validation_passed`` and validation summaries.
+
+Everything runs on the event loop without blocking it (LiteLLM's async
+client; validators through ``async_validate``), so one worker serves many
+streams at once; the upstream's deltas are read ahead and what arrived while
+the worker was busy goes to the guard as one delta (:func:`coalesced`).  A
+failure under on_fail ``exception`` ends a stream with one OpenAI-shaped error
+event and ``[DONE]`` (HTTP 400 with that error when not streamed), before any
+failing text; errors are logged in one line, without a traceback and without
+user text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
+from typing import Any
+
+import litellm
+import openai
+from guardrails import AsyncGuard
+from guardrails.classes.validation.validation_summary import ValidationSummary
+from guardrails.errors import ValidationError
+from guardrails_ai.types import FailResult
+
+from guardrails_ai.chunkwise.adapters import async_guarded_stream
+
+from .events import (
+    DONE,
+    Upstream,
+    chunk_event,
+    completion_body,
+    error_body,
+    guardrails_field,
+    sse,
+)
+
+__all__ = ["Verdicts", "complete", "stream_events", "watch"]
+
+log = logging.getLogger("guardrails_ai.chunkwise.server")
+
+#: The methods through which chunkwise's async pipeline asks a validator for a verdict.
+_WATCHED = ("validate_chunk", "async_validate")
+#: The response being produced in this task (each request runs in its own context).
+_CURRENT: ContextVar[Verdicts | None] = ContextVar("chunkwise_server_verdicts", default=None)
+
+
+class Verdicts:
+    """The failures reported while producing one response, in order, until taken.
+
+    :func:`watch` makes a guard's output validators report here: each
+    request's task sets its own ``Verdicts`` (a context variable), so
+    concurrent requests through the same validator instances never mix.
+    """
+
+    def __init__(self) -> None:
+        self._failures: list[dict[str, Any]] = []
+        self._last: object = None
+        _CURRENT.set(self)
+
+    def note(self, validator: str, result: object) -> None:
+        """Record ``result`` if it is a failure not noted yet (nested calls report once)."""
+        if isinstance(result, FailResult) and result is not self._last:
+            self._last = result
+            summary = ValidationSummary(
+                validatorName=validator,
+                validatorStatus="fail",
+                propertyPath="$",
+                failureReason=result.error_message,
+                errorSpans=result.error_spans or [],
+            )
+            self._failures.append(summary.model_dump())
+
+    def take(self) -> list[dict[str, Any]]:
+        """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
+        taken, self._failures = self._failures, []
+        return taken
+
+
+def watch(guard: AsyncGuard[Any]) -> None:
+    """Make ``guard``'s output validators report their verdicts to the current response.
+
+    Wraps ``validate_chunk`` (chunkwise's validators) and ``async_validate``
+    (any validator) on each instance; called once per guard a worker builds.
+    """
+    for validator in guard.get_validators("output"):
+        for name in _WATCHED:
+            method = getattr(validator, name, None)
+            if callable(method) and not getattr(method, "_chunkwise_watched", False):
+                setattr(validator, name, _watched(validator.rail_alias, method))
+
+
+def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    def report(result: object) -> None:
+        verdicts = _CURRENT.get()
+        if verdicts is not None:
+            verdicts.note(validator, result)
+
+    if inspect.iscoroutinefunction(method):
+
+        async def watched_async(*args: Any, **kwargs: Any) -> Any:
+            result = await method(*args, **kwargs)
+            report(result)
+            return result
+
+        watched_async._chunkwise_watched = True  # type: ignore[attr-defined]
+        return watched_async
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        result = method(*args, **kwargs)
+        report(result)
+        return result
+
+    watched._chunkwise_watched = True  # type: ignore[attr-defined]
+    return watched
+
+
+class _Deltas:
+    """What Guardrails' AsyncGuard wants from a custom streaming LLM."""
+
+    def __init__(self, stream: AsyncIterator[str]) -> None:
+        self.completion_stream = stream
+
+
+def _text_of(message: Any) -> str:
+    """The text of a message or delta: content, else function or tool call arguments."""
+    if message is None:
+        return ""
+    if getattr(message, "content", None) is not None:
+        return str(message.content)
+    call = getattr(message, "function_call", None)
+    if call is not None and call.arguments is not None:
+        return str(call.arguments)
+    tools = getattr(message, "tool_calls", None)
+    if tools and tools[-1].function.arguments is not None:
+        return str(tools[-1].function.arguments)
+    return ""
+
+
+def _note_upstream(upstream: Upstream, response: Any) -> None:
+    upstream.id = str(getattr(response, "id", None) or upstream.id)
+    upstream.created = int(getattr(response, "created", None) or upstream.created)
+    upstream.model = str(getattr(response, "model", None) or upstream.model)
+
+
+async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
+    """The text of each chunk of LiteLLM's stream; notes id, model and finish_reason.
+
+    For OpenAI-compatible providers LiteLLM's stream wraps the ``openai`` SDK's
+    own stream of ``ChatCompletionChunk`` objects: that is read directly (LiteLLM
+    rebuilds each chunk, about 3 ms apiece; its callbacks are not run).  Any
+    other provider's chunks go through LiteLLM's wrapper.
+    """
+    raw = getattr(response, "completion_stream", None)
+    source = raw if isinstance(raw, openai.AsyncStream) else response
+    try:
+        async for chunk in source:
+            _note_upstream(upstream, chunk)
+            choice = chunk.choices[0] if chunk.choices else None
+            if choice is None:
+                continue
+            if choice.finish_reason:
+                upstream.finish_reason = str(choice.finish_reason)
+            text = _text_of(choice.delta)
+            if text:
+                yield text
+    finally:
+        if isinstance(raw, openai.AsyncStream):
+            await raw.close()
+
+
+async def coalesced(texts: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``texts`` read ahead by a task; each item joins every text that has arrived.
+
+    Never waits for more than the next text: an idle server hands each delta
+    on at once, a busy one hands on what piled up while it was busy, in one
+    delta (the guard's output does not depend on the slicing).  An error of
+    ``texts`` is raised here, after the texts before it.
+    """
+    queue: asyncio.Queue[tuple[str | None, BaseException | None]] = asyncio.Queue()
+
+    async def pump() -> None:
+        try:
+            async for text in texts:
+                queue.put_nowait((text, None))
+            queue.put_nowait((None, None))
+        except Exception as exc:
+            queue.put_nowait((None, exc))
+
+    task = asyncio.ensure_future(pump())
+    try:
+        ended = False
+        while not ended:
+            items = [await queue.get()]
+            while not queue.empty():
+                items.append(queue.get_nowait())
+            joined = "".join(text for text, _ in items if text)
+            if joined:
+                yield joined
+            for text, error in items:
+                if error is not None:
+                    raise error
+                ended = ended or text is None
+    finally:
+        task.cancel()
+
+
+def streaming_llm(upstream: Upstream) -> Callable[..., Any]:
+    """An async LLM callable streaming from LiteLLM (deltas :func:`coalesced`)."""
+
+    async def llm(*args: Any, messages: Any = None, **kwargs: Any) -> _Deltas:
+        kwargs.pop("stream", None)
+        response = await litellm.acompletion(*args, messages=messages, stream=True, **kwargs)
+
+        async def deltas() -> AsyncIterator[str]:
+            async for text in coalesced(_texts(response, upstream)):
+                yield text
+            upstream.done = True
+
+        return _Deltas(deltas())
+
+    return llm
+
+
+def whole_llm(upstream: Upstream) -> Callable[..., Any]:
+    """An async LLM callable asking LiteLLM for a whole response, handed on as one delta."""
+
+    async def llm(*args: Any, messages: Any = None, **kwargs: Any) -> _Deltas:
+        kwargs.pop("stream", None)
+        response = await litellm.acompletion(*args, messages=messages, **kwargs)
+        _note_upstream(upstream, response)
+        upstream.completion = response.model_dump(exclude_none=True)
+        text = _text_of(response.choices[0].message) if response.choices else ""
+
+        async def once() -> AsyncIterator[str]:
+            if text:
+                yield text
+            upstream.done = True
+
+        return _Deltas(once())
+
+    return llm
+
+
+def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any]:
+    """The error for an on_fail ``exception`` failure, with the failures' summaries."""
+    body = error_body(str(exc), "guardrails_validation_error", "validation_failed")
+    body["guardrails"] = {"validation_summaries": verdicts.take()}
+    return body
+
+
+def _failure(exc: Exception) -> dict[str, Any]:
+    """An error body naming what failed (its type and status), never its text."""
+    status = getattr(exc, "status_code", None)
+    where = f" (upstream status {status})" if status else ""
+    message = f"the guarded completion failed: {type(exc).__name__}{where}"
+    return error_body(message, "server_error", "guard_failed")
+
+
+async def stream_events(
+    guard: AsyncGuard[Any], payload: dict[str, Any], *, name: str, raw: bool
+) -> AsyncIterator[str]:
+    """The server-sent events of a streamed completion, ``[DONE]`` last.
+
+    One ``chat.completion.chunk`` per outcome the guard yields (its
+    ``validated_output`` in ``delta.content``), the last one with the
+    upstream's ``finish_reason``; or, when validation raises, one error event.
+    """
+    upstream = Upstream()
+    verdicts = Verdicts()
+    finished = False
+    passed = True
+    try:
+        outcomes = async_guarded_stream(guard, streaming_llm(upstream), num_reasks=0, **payload)
+        async for outcome in outcomes:
+            passed = bool(outcome.validation_passed)
+            finish = (upstream.finish_reason or "stop") if upstream.done else None
+            finished = finish is not None
+            shown = guardrails_field(outcome.model_dump(), verdicts.take(), raw=raw)
+            yield sse(chunk_event(upstream, outcome.validated_output or "", shown, finish))
+        if not finished:  # refrained, or no final outcome
+            shown = {"validation_passed": passed, "validation_summaries": verdicts.take()}
+            yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
+    except ValidationError as exc:
+        log.warning("guard %r: validation failed (on_fail exception); stream ended", name)
+        yield sse(_validation_error(exc, verdicts))
+    except Exception as exc:
+        log.error("guard %r: streamed completion failed: %s", name, type(exc).__name__)
+        yield sse(_failure(exc))
+    yield DONE
+
+
+async def complete(
+    guard: AsyncGuard[Any], payload: dict[str, Any], *, name: str, raw: bool
+) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and body of a non-streamed completion (same pipeline)."""
+    upstream = Upstream()
+    verdicts = Verdicts()
+    try:
+        outcomes = async_guarded_stream(guard, whole_llm(upstream), num_reasks=0, **payload)
+        collected = [outcome async for outcome in outcomes]
+    except ValidationError as exc:
+        log.warning("guard %r: validation failed (on_fail exception)", name)
+        return 400, _validation_error(exc, verdicts)
+    except Exception as exc:
+        log.error("guard %r: completion failed: %s", name, type(exc).__name__)
+        return 502, _failure(exc)
+    text = "".join(outcome.validated_output or "" for outcome in collected)
+    whole = collected[-1].model_dump()
+    whole["validated_output"] = text
+    whole["raw_llm_output"] = "".join(outcome.raw_llm_output or "" for outcome in collected)
+    return 200, completion_body(upstream, text, guardrails_field(whole, verdicts.take(), raw=raw))

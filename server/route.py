@@ -1,0 +1,187 @@
+"""guardrails-api's OpenAI-compatible route, answered with validated text only.
+
+:func:`install` replaces the endpoint of
+``POST /guards/{id}/openai/v1/chat/completions`` on guardrails-api's own
+router (``guardrails_api.api.guards.router``) before an app includes it; every
+other route of the application is guardrails-api's, unchanged.  The endpoint:
+
+* finds the guard by id, else by name (guardrails-api keys its in-memory guards
+  by ``guard.id``, while its start-up banner lists them by name);
+* streams through an ``AsyncGuard`` rebuilt from the guard's ``to_dict()`` (as
+  guardrails-api does before streaming), built once per worker, each request
+  getting a copy with its own history;
+* answers with :func:`~.completions.stream_events` or :func:`~.completions.complete`.
+
+Raw LLM text (``guardrails.raw_llm_output``) is sent only when the config
+module sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``.
+"""
+
+import functools
+import json
+import logging
+import sys
+from collections import OrderedDict
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from typing import Any
+from urllib.parse import unquote_plus
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
+from guardrails import AsyncGuard, Guard
+from guardrails.classes import ValidationOutcome
+from guardrails.classes.generic.stack import Stack
+from guardrails_api.api import guards as guards_api
+from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
+from guardrails_api.clients.get_guard_client import get_guard_client
+
+from .completions import complete, stream_events, watch
+from .events import error_body
+
+__all__ = ["PATH", "RAW_FLAG", "VALIDATE_PATH", "chat_completions", "install", "raw_allowed"]
+
+#: The route replaced.
+PATH = "/guards/{id}/openai/v1/chat/completions"
+#: The route whose answers lose their raw LLM text.
+VALIDATE_PATH = "/guards/{id}/validate"
+#: The config module attribute that lets raw LLM text reach clients.
+RAW_FLAG = "CHUNKWISE_RAW_LLM_OUTPUT"
+
+log = logging.getLogger("guardrails_ai.chunkwise.server")
+
+
+def raw_allowed() -> bool:
+    """Whether the loaded config (module ``config``) sets ``CHUNKWISE_RAW_LLM_OUTPUT = True``."""
+    return getattr(sys.modules.get("config"), RAW_FLAG, False) is True
+
+
+def _find(name: str) -> Any:
+    """The guard (or guard struct) served under ``name``: by id, else by name; or None."""
+    client = get_guard_client()  # type: ignore[no-untyped-call]
+    try:
+        found = client.get_guard(name)
+    except Exception:  # the in-memory client raises HttpError(404) for an unknown id
+        found = None
+    if found is None:
+        named = client.get_guards(guard_name=name)
+        found = named[0] if named else None
+    return found
+
+
+def _rebuilt(found: Any) -> AsyncGuard[Any]:
+    """An ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
+    data = found.to_dict() if isinstance(found, Guard) else found.model_dump(exclude_none=True)
+    data["history"] = []
+    guard = AsyncGuard.from_dict(data)
+    if guard is None:
+        raise ValueError(f"guard {found.name!r} could not be rebuilt from its dict")
+    watch(guard)
+    return guard
+
+
+#: id(found) -> (found, its rebuilt guard); the most recently used last.
+_BUILT: OrderedDict[int, tuple[Any, AsyncGuard[Any]]] = OrderedDict()
+_BUILT_MAX = 64
+
+
+def _request_guard(found: Any) -> AsyncGuard[Any]:
+    """The guard one request streams through: a copy of ``found`` rebuilt once per worker.
+
+    Building a Guard costs about as much as streaming a short response
+    (Guardrails creates an API client with TLS contexts), so each worker
+    rebuilds a served guard once and gives every request a shallow copy with a
+    history of its own.  The validators are shared: chunkwise's pipeline keeps
+    each stream's state apart.
+    """
+    key = id(found)
+    entry = _BUILT.get(key)
+    if entry is None or entry[0] is not found:
+        entry = (found, _rebuilt(found))
+        _BUILT[key] = entry
+        while len(_BUILT) > _BUILT_MAX:
+            _BUILT.popitem(last=False)
+    _BUILT.move_to_end(key)
+    guard = entry[1].model_copy()
+    guard.history = Stack(max_length=1)
+    return guard
+
+
+async def chat_completions(
+    id: str, create_chat_completion_request: CreateChatCompletionRequest
+) -> Response:
+    """OpenAI-compatible chat completion through guard ``id``: validated text only."""
+    payload = dict(create_chat_completion_request)
+    name = unquote_plus(id)
+    found = _find(name)
+    if found is None:
+        body = error_body(f"no guard named {name!r}", "invalid_request_error", "guard_not_found")
+        return JSONResponse(body, status_code=404)
+    guard = _request_guard(found)
+    stream = bool(payload.pop("stream", False))
+    if stream:
+        events = stream_events(guard, payload, name=name, raw=raw_allowed())
+        return StreamingResponse(events, media_type="text/event-stream")
+    status, body = await complete(guard, payload, name=name, raw=raw_allowed())
+    return JSONResponse(body, status_code=status)
+
+
+def _without_raw(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """guardrails-api's ``/validate`` endpoint, its ``raw_llm_output`` removed unless opted in."""
+
+    @functools.wraps(original)  # FastAPI reads the original's parameters
+    async def validate(*args: Any, **kwargs: Any) -> Any:
+        result = await original(*args, **kwargs)
+        if raw_allowed():
+            return result
+        if isinstance(result, StreamingResponse):
+            result.body_iterator = _lines_without_raw(result.body_iterator)
+            return result
+        if isinstance(result, ValidationOutcome):
+            return result.model_copy(update={"raw_llm_output": None})
+        return result
+
+    return validate
+
+
+async def _lines_without_raw(lines: AsyncIterable[Any]) -> AsyncIterator[str]:
+    """``/validate``'s streamed JSON lines without their ``rawLlmOutput``."""
+    async for line in lines:
+        text = line.decode() if isinstance(line, bytes) else str(line)
+        try:
+            item = json.loads(text)
+        except ValueError:
+            yield text
+            continue
+        if isinstance(item, dict):
+            item.pop("rawLlmOutput", None)
+            item.pop("raw_llm_output", None)
+        yield json.dumps(item) + "\n"
+
+
+def _replace(target: APIRouter, path: str, make: Callable[[Any], Any]) -> bool:
+    """Replace the endpoint of ``POST path`` by ``make(old endpoint)``; False if absent."""
+    for index, route in enumerate(target.routes):
+        if isinstance(route, APIRoute) and route.path == path and "POST" in (route.methods or ()):
+            if getattr(route.endpoint, "_chunkwise_route", False):
+                return True  # installed already
+            endpoint = make(route.endpoint)
+            endpoint._chunkwise_route = True
+            target.add_api_route(path, endpoint, methods=["POST"], response_model=None)
+            target.routes[index] = target.routes.pop()
+            return True
+    return False
+
+
+def install(router: APIRouter | None = None) -> None:
+    """Put :func:`chat_completions` in place of guardrails-api's route; idempotent.
+
+    Also strips ``raw_llm_output`` from guardrails-api's ``/guards/{id}/validate``
+    answers unless the config opts in.  ``router`` defaults to guardrails-api's
+    guards router, which its ``create_app`` includes: call this before the app
+    is created (for example from the config file, which guardrails-api loads
+    first).
+    """
+    target = guards_api.router if router is None else router
+    if not _replace(target, PATH, lambda _old: chat_completions):
+        raise RuntimeError(f"guardrails-api has no POST {PATH} route to replace")
+    _replace(target, VALIDATE_PATH, _without_raw)
