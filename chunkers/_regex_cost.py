@@ -253,9 +253,10 @@ class _Checker:
                 seen: set[str] = set()
                 for alt in av[1]:
                     first = self.first(alt)
-                    if seen & first:
+                    if seen & first or _nullable(alt):
                         raise self.refuse(
-                            "repeats alternatives that can start with the same character"
+                            "repeats alternatives that can start with the same character "
+                            "or match empty text"
                         )
                     seen |= first
         els = self.flatten(body)
@@ -311,6 +312,11 @@ def _walk_ops(items: Any) -> Iterator[tuple[Any, Any]]:
             yield from _walk_ops(av[-1])
         elif name in _REPEATS:
             yield from _walk_ops(av[2])
+
+
+def _nullable(items: Any) -> bool:
+    """Can ``items`` match the empty string?"""
+    return int(_parser.SubPattern(_parser.State(), list(items)).getwidth()[0]) == 0
 
 
 def _plain_group(items: Any) -> bool:

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from _chunking_helpers import stream as drive
+from _cost_helpers import CountingPattern, Work, count_work
 from hypothesis import given
 from hypothesis import strategies as st
-from test_stream_cost import CountingPattern, Work, count_work
 
 from guardrails_ai.chunkwise.adapters import chunking_function
 from guardrails_ai.chunkwise.chunkers import (
