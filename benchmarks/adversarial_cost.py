@@ -27,56 +27,26 @@ from _text import offline, parse_size
 
 offline()  # before anything imports Guardrails
 
-from guardrails_ai.chunkwise.chunkers import (  # noqa: E402
-    ChunkingStrategy,
-    ChunkStream,
-    FixedSizeChunker,
-    LineChunker,
-    ParagraphChunker,
-    RegexChunker,
-    SentenceChunker,
-    StructureChunker,
-    WordChunker,
-    limit,
-)
+from _attacks import UNITS, chunker_kinds, repeat  # noqa: E402
+from stream_cost import run_chunkstream  # noqa: E402
+
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy  # noqa: E402
 
 DELTA = 4
 TARGET = 1.2
 
-#: name -> the unit repeated to the wanted length (issue 12's attacks first).
+#: Issue 12's attacks first, then runs of other character classes.
 ATTACKS: dict[str, str] = {
-    "a-dot": "a.",
-    "decimals": "1.1.1.",
-    "fences": "```\n",
-    "spaces": " ",
-    "newlines": "\n",
-    "semicolons": ";",
-    "dot-space": ". ",
-    "combining": "a" + "\u0301\u0323" * 8,
-    "cjk": "\u4e2d\u6587\u3002",
-    "digits": "0123456789",
-    "json": '{"a":[1,2.5],"b":"x.y"},',
-    "csv": 'x,1.5,"q"\r\n',
+    name: UNITS[name]
+    for name in ("a-dot", "decimals", "fences", "spaces", "newlines", "dot-space", "combining",
+                 "cjk", "digits", "json", "csv")
 }
+ATTACKS["semicolons"] = ";"
 
 
 def chunkers() -> dict[str, ChunkingStrategy]:
     """Every chunker kind, then the validators' default chunkers."""
-    found: dict[str, ChunkingStrategy] = {
-        "sentence": SentenceChunker(),
-        "sentence-simple": SentenceChunker(mode="simple"),
-        "word": WordChunker(),
-        "paragraph": ParagraphChunker(),
-        "line": LineChunker(),
-        "fixed": FixedSizeChunker(200, 20),
-        "regex-readme": RegexChunker(r"(?<=[.!?])\s+"),
-        "regex-semicolon": RegexChunker(r"\s*;\s*"),
-        "regex-blank-line": RegexChunker(r"\n\s*\n"),
-        "regex-spaces": RegexChunker(r"\s+"),
-        "structure": StructureChunker(),
-        "limit-sentence-500": limit("sentence", max_chars=500),
-        "group-sentence-3": limit("sentence", chunk_size=3, max_chars=400),
-    }
+    found = chunker_kinds()
     from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 
     validators = {
@@ -96,23 +66,12 @@ def chunkers() -> dict[str, ChunkingStrategy]:
     return found
 
 
-def text_of(unit: str, n: int) -> str:
-    return (unit * (n // len(unit) + 1))[:n]
-
-
 def runner(strategy: ChunkingStrategy, text: str, mode: str) -> Callable[[], object]:
     if mode == "whole":
         return lambda: strategy.split_text(text)
     parts = [text[i : i + DELTA] for i in range(0, len(text), DELTA)]
-
-    def stream() -> int:
-        cs = ChunkStream(strategy)
-        n = 0
-        for delta in parts:
-            n += len(cs.feed(delta))
-        return n + len(cs.close())
-
-    return stream
+    run = run_chunkstream(strategy)
+    return lambda: run(parts)
 
 
 def seconds(run: Callable[[], object], repeat: int) -> float:
@@ -143,7 +102,7 @@ def main() -> None:
     print(f"{'attack':12} {'chunker':22} {'mode':7} {head} {'growth':>7}")
     worst = 0.0
     for attack in args.attacks.split(","):
-        texts = [text_of(ATTACKS[attack], n) for n in sizes]
+        texts = [repeat(ATTACKS[attack], n) for n in sizes]
         for name in names:
             for mode in modes:
                 per_mb = [

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,61 +37,12 @@ from _cost_helpers import CountingPattern, Work, stream_work
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.chunkers import (
-    ChunkingStrategy,
-    ChunkStream,
-    FixedSizeChunker,
-    LineChunker,
-    ParagraphChunker,
-    RegexChunker,
-    SentenceChunker,
-    StructureChunker,
-    WordChunker,
-    limit,
-)
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker
 
-#: The character classes an attacker (or an unlucky LLM) repeats.
-UNITS: dict[str, str] = {
-    "spaces": " ",
-    "newlines": "\n",
-    "crlf": "\r\n",
-    "tabs": "\t",
-    "terminators": ".",
-    "a-dot": "a.",
-    "dot-space": ". ",
-    "bangs": "!?",
-    "ellipsis": "\u2026",
-    "cjk-stop": "\u3002",
-    "digits": "0123456789",
-    "decimals": "1.1.1.",
-    "combining": "a\u0301\u0323\u0301\u0323",
-    "cjk": "\u4e2d\u6587\u5b57",
-    "punctuation": ",;:-",
-    "quotes": "\"')\u201d",
-    "fences": "```\n",
-    "hashes": "#",
-    "bullets": "- ",
-    "blank-lines": "\n\n",
-    "json": '{"a":[1,2.5],"b":"x.y"},',
-    "csv": 'x,1.5,"q"\r\n',
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from _attacks import UNITS, chunker_kinds, repeat
 
-#: Every kind of chunker, and the sizes combinators.
-CHUNKERS: dict[str, ChunkingStrategy] = {
-    "sentence": SentenceChunker(),
-    "sentence-simple": SentenceChunker(mode="simple"),
-    "word": WordChunker(),
-    "paragraph": ParagraphChunker(),
-    "line": LineChunker(),
-    "fixed": FixedSizeChunker(200, 20),
-    "regex-readme": RegexChunker(r"(?<=[.!?])\s+"),
-    "regex-semicolon": RegexChunker(r"\s*;\s*"),
-    "regex-blank-line": RegexChunker(r"\n\s*\n"),
-    "structure": StructureChunker(),
-    "limit-sentence": limit("sentence", max_chars=500),
-    "limit-paragraph": limit("paragraph", max_chars=200),
-    "group-sentence": limit("sentence", chunk_size=3, max_chars=400),
-}
+CHUNKERS = chunker_kinds()
 
 N = 3000
 #: Doubling the stream may cost at most this factor more (and a constant).
@@ -97,11 +50,6 @@ MAX_DOUBLING = 2.3
 #: Work per character streamed, at most (1-character deltas rebuild a window
 #: of about 100 characters per delta in the accurate sentence scanner).
 MAX_WORK_PER_CHAR = 160
-
-
-def repeat(unit: str, n: int, prefix: str = "") -> str:
-    text = prefix + unit * (n // len(unit) + 1)
-    return text[:n]
 
 
 def assert_linear(one: Work, two: Work, n: int) -> None:
