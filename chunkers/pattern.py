@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._regex_cost import atom_regex, check_cost, parse
 from .base import ChunkingStrategy, Cut, Scanner
 from .params import check_int
 
@@ -17,26 +18,8 @@ _NO_CUTS: list[Cut] = []
 #: Widths above this count as unbounded (the parser reports a huge number).
 _UNBOUNDED = 100_000
 
-_parser: Any
-try:  # Python >= 3.11
-    _parser = importlib.import_module("re._parser")
-except ImportError:  # pragma: no cover - Python 3.10
-    _parser = importlib.import_module("sre_parse")
-
-_CATEGORIES = {
-    "CATEGORY_DIGIT": r"\d",
-    "CATEGORY_NOT_DIGIT": r"\D",
-    "CATEGORY_SPACE": r"\s",
-    "CATEGORY_NOT_SPACE": r"\S",
-    "CATEGORY_WORD": r"\w",
-    "CATEGORY_NOT_WORD": r"\W",
-}
 #: A pattern whose characters include all of these has no stopper worth the name.
 _PROBES = "\n \t\r.,;:!?-#*_=`~()[]aZ0\x00\u00e9\u4e00\U0001f600"
-
-
-def _char(code: int) -> str:
-    return f"\\U{code:08x}"
 
 
 @dataclass
@@ -64,34 +47,12 @@ def _hi(sub: Any) -> int | None:
     return None if hi > _UNBOUNDED else hi
 
 
-def _class(items: Any) -> str:
-    out: list[str] = []
-    for op, av in items:
-        name = str(op)
-        if name == "NEGATE":
-            out.insert(0, "^")
-        elif name == "LITERAL":
-            out.append(_char(av))
-        elif name == "RANGE":
-            out.append(f"{_char(av[0])}-{_char(av[1])}")
-        elif name == "CATEGORY" and str(av) in _CATEGORIES:
-            out.append(_CATEGORIES[str(av)])
-        else:
-            return r"[\s\S]"  # unknown: assume it can match anything
-    return "[" + "".join(out) + "]"
-
-
 def _walk(items: Any, shape: _Shape) -> None:
     for op, av in items:
         name = str(op)
-        if name == "LITERAL":
-            shape.atoms.add(_char(av))
-        elif name == "NOT_LITERAL":
-            shape.atoms.add(f"[^{_char(av)}]")
-        elif name == "ANY":
-            shape.atoms.add(".")
-        elif name == "IN":
-            shape.atoms.add(_class(av))
+        atom = atom_regex(op, av)
+        if atom is not None:
+            shape.atoms.add(atom)
         elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             _walk(av[2], shape)
         elif name == "BRANCH":
@@ -126,7 +87,7 @@ def _walk(items: Any, shape: _Shape) -> None:
 
 
 def _shape(pattern: re.Pattern[str]) -> _Shape:
-    tree = _parser.parse(pattern.pattern, pattern.flags & ~re.DEBUG)
+    tree = parse(pattern)
     if int(tree.getwidth()[0]) == 0 or pattern.search("") is not None:
         raise ValueError(
             f"pattern={pattern.pattern!r} can match the empty string; a separator "
@@ -151,7 +112,8 @@ class _RegexScanner(Scanner):
     part of the pattern can consume; no attempt reads past one.  ``last``:
     finds the last stopper.  ``anchor``: ``$`` may read one character further.
     ``behind``: characters kept before the search start for lookbehind,
-    ``\\b`` and ``^``.
+    ``\\b`` and ``^``.  ``guarded``: the pattern behind its run guard (see
+    :mod:`._regex_cost`), or ``None``.
     """
 
     __slots__ = (
@@ -159,11 +121,14 @@ class _RegexScanner(Scanner):
         "_base",
         "_behind",
         "_buf",
+        "_guarded",
         "_last",
         "_looks_back",
+        "_parts",
         "_pat",
         "_pos",
         "_reach",
+        "_run_char",
         "_start",
         "_stopper",
         "_total",
@@ -171,35 +136,90 @@ class _RegexScanner(Scanner):
 
     def __init__(self, chunker: RegexChunker) -> None:
         self._pat = chunker.pattern
+        self._guarded = chunker._guarded
+        self._run_char = chunker._run_char
         self._reach = chunker._reach
         self._stopper = chunker._stopper
         self._last = chunker._last_stopper
         self._anchor = chunker._anchor
         self._behind = chunker._behind
         self._looks_back = chunker._looks_back
-        self._buf = ""  # text from offset self._base on
+        self._buf = ""  # text from offset self._base on, then self._parts
+        self._parts: list[str] = []  # deltas not joined to self._buf yet
         self._base = 0
         self._total = 0
         self._start = 0  # start of the current chunk (end of the last separator)
         self._pos = 0  # where the next search starts: attempts before it are settled
 
+    def _search(self, buf: str, i: int) -> re.Match[str] | None:
+        """``pattern.search(buf, i)``, skipping the attempts the run guard
+        proves to fail (linear where the plain search is quadratic)."""
+        if self._guarded is None:
+            return self._pat.search(buf, i)
+        return self._pat.match(buf, i) or self._guarded.search(buf, i + 1)
+
+    def _matches(self, buf: str, i: int) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(buf, i)``, with the run guard: one guarded
+        ``finditer`` until a match ends inside a run (the attempt right after
+        it was never made by a guarded search, so it is made on its own)."""
+        guarded, run_char = self._guarded, self._run_char
+        if guarded is None or run_char is None:
+            yield from self._pat.finditer(buf, i)
+            return
+        run = run_char.match
+        while True:
+            if i > 0 and run(buf, i - 1, i):
+                m = self._pat.match(buf, i)
+                if m is not None:
+                    yield m
+                    i = m.end()
+                    continue
+                i += 1
+            for m in guarded.finditer(buf, i):
+                yield m
+                i = m.end()
+                if run(buf, i - 1, i):
+                    break
+            else:
+                return
+
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
             return _NO_CUTS
-        self._total += len(delta)
-        buf = self._buf + delta
-        base, total, pos, start = self._base, self._total, self._pos, self._start
-        search, reach, stopper = self._pat.search, self._reach, self._stopper.search
+        old = self._total
+        total = self._total = old + len(delta)
+        base, pos, start = self._base, self._pos, self._start
+        reach = self._reach
         limit = total - self._anchor  # a stopper settles things only before this
+        stopper = self._stopper.search
+        if reach is None:
+            # Invariant: no stopper lies in [pos, the previous limit).  Without
+            # a reach, only a stopper accepts a match or settles an attempt, so
+            # a delta that brings none changes nothing: skip the search, and
+            # keep the delta aside unjoined (else a long run of separator
+            # characters is copied and searched again per delta).
+            anchor = self._anchor
+            hit = False
+            if anchor and old > pos:  # the previous last character now counts
+                prev = self._parts[-1] if self._parts else self._buf
+                hit = stopper(prev, len(prev) - 1) is not None
+            if not hit and stopper(delta, 0, len(delta) - anchor) is None:
+                self._parts.append(delta)
+                return _NO_CUTS
+        buf = self._buf + "".join(self._parts) + delta if self._parts else self._buf + delta
+        self._parts = []
         cuts: list[Cut] | None = None
+        stop = -1  # a stopper at or after every match end seen so far (-1: unknown)
         while True:
-            m = search(buf, pos - base)
+            m = self._search(buf, pos - base)
             if m is None:
                 break
             ms, me = base + m.start(), base + m.end()
             if reach is None or ms + reach > total:
-                s = stopper(buf, me - base)
-                if s is None or base + s.start() >= limit:
+                if stop < me:
+                    s = stopper(buf, me - base)
+                    stop = total if s is None else base + s.start()
+                if stop >= limit:
                     break
             if ms > start:
                 if cuts is None:
@@ -232,10 +252,11 @@ class _RegexScanner(Scanner):
     def finish(self) -> tuple[int, int] | None:
         # The text is complete: every match left is real.  Those that were not
         # confirmed yet fall inside the one fragment flush may return.
+        buf = self._buf + "".join(self._parts)
         base, total = self._base, self._total
         first = last = -1
         begin = self._start
-        for m in self._pat.finditer(self._buf, self._pos - base):
+        for m in self._matches(buf, self._pos - base):
             if base + m.start() > begin:
                 if first < 0:
                     first = begin
@@ -246,6 +267,18 @@ class _RegexScanner(Scanner):
                 first = begin
             last = total
         return (first, last) if first >= 0 else None
+
+
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+
+
+def _guarded(pattern: re.Pattern[str], atom: str) -> re.Pattern[str]:
+    """``pattern`` tried only where no character of ``atom`` precedes."""
+    source = pattern.pattern
+    while m := _GLOBAL_FLAGS.match(source):  # passed as flags below
+        source = source[m.end() :]
+    end = "\n)" if pattern.flags & re.VERBOSE else ")"
+    return re.compile(f"(?<!{atom})(?:{source}{end}", pattern.flags)
 
 
 class RegexChunker(ChunkingStrategy):
@@ -282,11 +315,19 @@ class RegexChunker(ChunkingStrategy):
     text stops is affected; ``re.split`` semantics at the very end would make
     ``split_text`` disagree with streaming.
 
-    Cost.  Attempts settled by a stopper or by the reach are never made again,
-    so on text with stoppers (any prose, for the usual separators) or with a
-    bounded pattern ``feed`` is amortised O(len(delta)).  Text with neither,
-    such as a long run of separator characters for an unbounded pattern, is
-    searched again on every ``feed``, back to the last accepted separator.
+    Cost.  ``feed`` is amortised O(len(delta)) for every accepted pattern.
+    Attempts settled by a stopper or by the reach are never made again; a
+    delta that brings no stopper to a pattern without a reach is set aside
+    unsearched (nothing can be accepted before one arrives), so a long run of
+    separator characters (80 000 spaces for ``\s+``) costs one search.  Patterns
+    whose search is not linear in Python's backtracking engine are refused
+    with a ``ValueError`` naming ``pattern`` (nested repeats such as ``(a+)+b``,
+    backreferences, two repeats of the same characters in a row, a repeat a
+    match can enter from inside a run of its own characters; see
+    :mod:`._regex_cost`); a pattern that starts with an unbounded repeat
+    (``\s*;\s*``) is searched with a run guard that skips the attempts inside
+    a run (each would read the rest of it).  ``max_match`` bounds the text a
+    match settles on; it does not make a refused pattern acceptable.
     """
 
     def __init__(self, pattern: str | re.Pattern[str], *, max_match: int | None = None) -> None:
@@ -303,6 +344,7 @@ class RegexChunker(ChunkingStrategy):
                 f"{type(pattern).__name__}: {pattern!r:.80}"
             )
         shape = _shape(compiled)
+        guard = check_cost(compiled)
         if max_match is not None:
             check_int("max_match", max_match, 1)
             if shape.width is not None and max_match < shape.width:
@@ -322,6 +364,8 @@ class RegexChunker(ChunkingStrategy):
             )
         self.pattern = compiled
         self.max_match = max_match
+        self._guarded = None if guard is None else _guarded(compiled, guard)
+        self._run_char = None if guard is None else re.compile(guard, compiled.flags)
         self._anchor = 1 if shape.anchor else 0
         self._reach = (
             None

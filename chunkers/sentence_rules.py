@@ -629,7 +629,13 @@ class SentenceScanner(Scanner):
             kind = self._kinds[g]
             if kind == _WAIT:
                 self._wait(buf, m.start())
-                return _NO_CUTS  # (the window is trimmed next time)
+                # Trimmed here too: a stream whose every delta ends on a
+                # candidate (``a.a.a.``) comes back to this path each time.
+                keep = self._pos - LOOKBEHIND
+                if keep - base > _SLACK:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+                return _NO_CUTS
             found: list[Cut] = []
             step = self._run(found, buf, base, total, m, g, kind)
             if step is True:

@@ -145,6 +145,8 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--bogus"], "x", ["--bogus"]),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
+        (["demo", "--speed", "nan"], None, ["--speed", "nan"]),
+        (["demo", "--speed", "inf"], None, ["--speed"]),
         (["demo", "--on-fail", "explode"], None, ["--on-fail"]),
         (["guard", "--option", "no-equals-sign"], "x", ["KEY=VALUE"]),
         (["guard", "/no/such/file"], None, ["cannot read /no/such/file"]),
@@ -271,6 +273,7 @@ def test_demo_on_fail_exception_stops_and_says_why(capfd: pytest.CaptureFixture[
         "paragraph", "exception", "2", "1", "0"
     ]
     assert "Traceback" not in err
+    assert_one_line_error(status, err, "on_fail=exception", status=1)
 
 
 CSI = re.compile(r"\x1b\[([0-?]*)[ -/]*([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-B]")
@@ -475,7 +478,37 @@ def test_guard_options_from_flags_and_files(
     assert (status, out) == (0, "shout. quiet")
 
 
-@pytest.mark.usefixtures("in_process")
+@pytest.fixture
+def odd_validators() -> Iterator[None]:
+    """Two validators a hub could ship: one compiles an option as a regex
+    (``re.error`` is not a ``ValueError``), one crashes on any text."""
+    from guardrails.validator_base import (
+        PassResult,
+        Validator,
+        register_validator,
+        validators_registry,
+    )
+
+    @register_validator(name="test/compiles_regex", data_type="string")
+    class CompilesRegex(Validator):
+        def __init__(self, regex: str = "x", on_fail: Any = None) -> None:
+            super().__init__(on_fail=on_fail, regex=regex)
+            self._rx = re.compile(regex)
+
+        def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+            return PassResult()
+
+    @register_validator(name="test/crashes_on_text", data_type="string")
+    class CrashesOnText(Validator):
+        def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+            raise RuntimeError(f"cannot handle {value}")
+
+    yield
+    for name in ("test/compiles_regex", "test/crashes_on_text"):
+        validators_registry.pop(name, None)
+
+
+@pytest.mark.usefixtures("in_process", "odd_validators")
 @pytest.mark.parametrize(
     ("args", "text", "fragments"),
     [
@@ -484,7 +517,14 @@ def test_guard_options_from_flags_and_files(
         (["--option", "colour=1"], "x", ["unknown option 'colour'", "phrases"]),
         (["--option", "on_fail=1"], "x", ["unknown option 'on_fail'", "--on-fail"]),
         (["--validator", "no_repetition", "-o", "max_repeats=0"], "x", ["max_repeats"]),
-        (["--validator", "lowercase", "--chunker", "word"], "x", ["takes no chunker"]),
+        (["-o", "nope:max_repeats=2"], "x", ["no --validator named 'nope'"]),
+        (["--validator", "no_repetition", "-o", "redact_pii:entities=[]"], "x",
+         ["no --validator named 'redact_pii'"]),
+        (["--validator", "no_repetition", "--validator", "redact_pii", "-o", "phrases=[]"],
+         "x", ["unknown option 'phrases'", "NoRepetition takes", "RedactPII takes"]),
+        (["--validator", "compiles_regex", "-o", "regex=["], "x",
+         ["validator CompilesRegex", "error"]),
+        (["--validator", "crashes_on_text"], "x", ["raised RuntimeError while validating"]),
         ([], "x", ["phrases"]),  # banned_phrases without phrases
         (["--phrases", "a"], b"fine \xc3\xa9 then \xed\xa0\x80", ["byte offset 13"]),
     ],
@@ -499,6 +539,52 @@ def test_guard_errors_are_one_line(
     status, out, err = guard_main(capfd, tmp_path, text, *args)
     assert_one_line_error(status, err, *fragments)
     assert out == ""
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_takes_several_validators_in_order(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Issue 12: a repeated --validator used to keep only the last one.
+    text = "Mail jane@example.com about free money today. Thanks"
+    both = ["--validator", "redact_pii", "--validator", "banned_phrases"]
+    status, out, err = guard_main(capfd, tmp_path, text, *both, "--phrases", "free money")
+    assert (status, out, err) == (0, "Mail <EMAIL> about **** ***** today. Thanks", "")
+    # VALIDATOR:KEY targets one validator; a plain KEY every validator taking it.
+    status, out, _ = guard_main(capfd, tmp_path, text, *both,
+                                "-o", "banned_phrases:phrases=[\"today\"]",
+                                "-o", "banned_phrases:mask=#")
+    assert (status, out) == (0, "Mail <EMAIL> about free money #####. Thanks")
+    toml = tmp_path / "opts.toml"
+    toml.write_text('[banned_phrases]\nphrases = ["mail"]\n')
+    status, out, _ = guard_main(capfd, tmp_path, text, *both, "--options", str(toml))
+    assert (status, out) == (0, "**** <EMAIL> about free money today. Thanks")
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize(
+    ("on_fail", "fate"),
+    [("noop", "released unchanged"), ("filter", "dropped"), ("refrain", "withheld")],
+)
+def test_guard_unfixed_failures_say_what_failed(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, on_fail: str, fate: str
+) -> None:
+    text = "Mail jane@example.com today. Thanks"
+    status, _, err = guard_main(capfd, tmp_path, text, "--validator", "redact_pii",
+                                "--on-fail", on_fail)
+    assert_one_line_error(status, err, "redact_pii failed 1 of", f"on_fail={on_fail}", fate,
+                          status=1)
+    assert "jane" not in err  # never the text itself
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_chunker_for_a_hub_validator(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Issue 12: --chunker was refused for hub validators; with_chunker applies it.
+    status, out, err = guard_main(capfd, tmp_path, "SHOUT. quiet\n\nMORE", "--validator",
+                                  "lowercase", "--chunker", "paragraph")
+    assert (status, out, err) == (0, "shout. quiet\n\nmore", "")
 
 
 def test_guard_bad_options_files(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ the user can fix are reported as one line on stderr with exit status 2
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from enum import Enum
@@ -90,6 +91,8 @@ def demo(
     ] = False,
 ) -> None:
     """Stream an embedded LLM response through a Guard, live, and summarise."""
+    if not math.isfinite(speed):
+        raise CommandError(f"--speed must be a finite number of tokens per second, got {speed}")
     if chunker is not None:
         _chunker(chunker, guardrails=True)
     from .offline import go_offline
@@ -137,27 +140,38 @@ def split(
 def guard(
     file: FileArg = STDIN,
     validator: Annotated[
-        str, typer.Option(help="Validator name, e.g. banned_phrases or chunkwise/redact_pii.")
-    ] = "banned_phrases",
+        list[str] | None,
+        typer.Option(help="Validator name, e.g. banned_phrases or chunkwise/redact_pii "
+                     "(repeatable: each validates the stream, in the order given). "
+                     "[default: banned_phrases]"),
+    ] = None,
     phrases: Annotated[
         list[str] | None,
         typer.Option(help="Phrases for banned_phrases (repeatable, or comma-separated)."),
     ] = None,
-    chunker: ChunkerOpt = None,
+    chunker: Annotated[
+        str | None,
+        typer.Option(help="Chunker alias for every validator, hub validators included "
+                     "[default: per validator]"),
+    ] = None,
     on_fail: OnFailOpt = OnFail.fix,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="Validator option KEY=VALUE (repeatable; "
-                     "VALUE is read as JSON when it parses, else as text)."),
+        typer.Option("--option", "-o", help="Validator option [VALIDATOR:]KEY=VALUE "
+                     "(repeatable; VALUE is read as JSON when it parses, else as text). "
+                     "Without VALIDATOR: for every validator that takes KEY."),
     ] = None,
     options: Annotated[
-        Path | None, typer.Option("--options", help="Validator options from a TOML or JSON file.")
+        Path | None,
+        typer.Option("--options", help="Validator options from a TOML or JSON file: "
+                     "KEY = VALUE for every validator that takes KEY, or a table per "
+                     "validator ([redact_pii])."),
     ] = None,
 ) -> None:
     """Validate text as it arrives and write what passes (or its fix) as soon as released."""
     from .guard import collect_options
 
-    kwargs = collect_options(option or [], options, phrases or [])
+    settings = collect_options(option or [], options, phrases or [])
     if chunker is not None:
         _chunker(chunker, guardrails=True)
     from .offline import go_offline
@@ -165,7 +179,8 @@ def guard(
     go_offline()
     from .guard import run_guard
 
-    code = run_guard(file, validator, kwargs, chunker, on_fail.value, _stdout())
+    names = validator or ["banned_phrases"]
+    code = run_guard(file, names, settings, chunker, on_fail.value, _stdout())
     if code:
         raise typer.Exit(code)
 

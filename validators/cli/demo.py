@@ -31,7 +31,7 @@ from rich.text import Text
 from ..chunkers import ChunkStream
 from .errors import CommandError
 from .guard import MESSAGES
-from .watch import Tally, watch
+from .watch import Tally, unfixed_message, watch
 
 __all__ = [
     "DEMO_MAX_WORDS",
@@ -188,7 +188,8 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
 def run_demo(
     *, chunker: str | None, on_fail: str, delay: float, plain: bool, out: TextIO | None = None
 ) -> int:
-    """Run the demo; return the exit status (1 if a failure was not fixed)."""
+    """Run the demo; return 0, or raise :class:`CommandError` (status 1) saying
+    what failed when a failure was not fixed."""
     from guardrails import Guard
     from guardrails.errors import ValidationError
 
@@ -235,4 +236,8 @@ def run_demo(
     console.print(summary_table(tallies, run, plain=plain))
     if run.error:
         console.print(f"Validation stopped the stream: {run.error}", soft_wrap=True)
-    return 1 if run.error or any(t.unfixed for t in tallies) else 0
+        raise CommandError("validation failed: on_fail=exception stopped the stream", code=1)
+    message = unfixed_message(tallies)
+    if message:
+        raise CommandError(message, code=1)
+    return 0

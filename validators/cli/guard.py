@@ -13,41 +13,66 @@ import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from .errors import CommandError
 from .inputs import iter_text, opened
 
-__all__ = ["collect_options", "find_validator", "run_guard"]
+__all__ = ["Setting", "assign_options", "build_validator", "collect_options", "find_validator",
+           "run_guard"]
 
 #: The messages every simulated LLM call receives (Guardrails requires some).
 MESSAGES = [{"role": "user", "content": "(text from the chunkwise command)"}]
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+@dataclass(frozen=True)
+class Setting:
+    """One validator option: ``key = value`` for ``target`` (a validator as
+    named on the command line) or, when ``target`` is ``None``, for every
+    validator that takes ``key``."""
+
+    target: str | None
+    key: str
+    value: Any
+
+
 def collect_options(
     pairs: Sequence[str], options_file: Path | None, phrases: Sequence[str]
-) -> dict[str, Any]:
-    """Validator keyword arguments from ``--options``, ``--option`` and ``--phrases``.
+) -> list[Setting]:
+    """Validator options from ``--options``, ``--option`` and ``--phrases``, in order.
 
-    Later sources win: the file, then each ``KEY=VALUE`` (``VALUE`` read as
-    JSON when it parses, else kept as text), then ``--phrases`` (each value
-    split at commas) as ``phrases``.
+    Later settings win: the file (``KEY = VALUE``, or a table named after a
+    validator), then each ``[VALIDATOR:]KEY=VALUE`` (``VALUE`` read as JSON
+    when it parses, else kept as text), then ``--phrases`` (each value split
+    at commas) as ``phrases``.
     """
-    options: dict[str, Any] = _read_options(options_file) if options_file else {}
+    settings: list[Setting] = []
+    if options_file:
+        for key, value in _read_options(options_file).items():
+            if isinstance(value, dict):
+                settings += [Setting(key, k, v) for k, v in value.items()]
+            else:
+                settings.append(Setting(None, key, value))
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not _KEY.match(key):
-            raise CommandError(f"--option {pair!r}: expected KEY=VALUE, e.g. max_repeats=2")
+        target, colon, name = key.strip().rpartition(":")
+        if not sep or not _KEY.match(name) or (colon and not target.strip()):
+            raise CommandError(
+                f"--option {pair!r}: expected [VALIDATOR:]KEY=VALUE, e.g. max_repeats=2 "
+                "or no_repetition:max_repeats=2"
+            )
         try:
-            options[key] = json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
-            options[key] = value
+            parsed = value
+        settings.append(Setting(target.strip() or None, name, parsed))
     if phrases:
-        options["phrases"] = [p.strip() for item in phrases for p in item.split(",") if p.strip()]
-    return options
+        split = [p.strip() for item in phrases for p in item.split(",") if p.strip()]
+        settings.append(Setting(None, "phrases", split))
+    return settings
 
 
 def _read_options(path: Path) -> dict[str, Any]:
@@ -118,23 +143,71 @@ def find_validator(name: str) -> type[Any]:
     )
 
 
-def build_validator(
-    cls: type[Any], options: dict[str, Any], chunker: str | None, on_fail: str
-) -> Any:
-    """``cls(**options, on_fail=on_fail)``, with ``chunker`` when given."""
+def _option_names(cls: type[Any]) -> set[str]:
     params = inspect.signature(cls.__init__).parameters
-    named = {
+    return {
         n for n, p in params.items()
         if n != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
     }
-    for key in options:
-        if key not in named or key in ("on_fail", "chunker"):
-            allowed = ", ".join(sorted(named - {"on_fail", "chunker"})) or "none"
+
+
+def _names_of(given: str, cls: type[Any]) -> set[str]:
+    """Every way a ``--option VALIDATOR:`` prefix may name this validator."""
+    alias = str(getattr(cls, "rail_alias", "") or "")
+    return {given, given.rsplit("/", 1)[-1], cls.__name__, alias, alias.rsplit("/", 1)[-1]}
+
+
+def assign_options(
+    validators: Sequence[tuple[str, type[Any]]], settings: Sequence[Setting]
+) -> list[dict[str, Any]]:
+    """Each validator's keyword arguments (same order as ``validators``).
+
+    A setting without a target goes to every validator that takes its key; a
+    setting whose target or key matches no validator is an error.
+    """
+    assigned: list[dict[str, Any]] = [{} for _ in validators]
+    for setting in settings:
+        if setting.key in ("on_fail", "chunker"):
             raise CommandError(
-                f"unknown option {key!r} for validator {cls.__name__}; "
-                f"its options are: {allowed}"
-                + ("; use --chunker / --on-fail" if key in ("on_fail", "chunker") else "")
+                f"unknown option {setting.key!r}: use --{setting.key.replace('_', '-')}"
             )
+        if setting.target is None:
+            takers = [i for i, (_, cls) in enumerate(validators)
+                      if setting.key in _option_names(cls)]
+            if not takers:
+                raise _unknown_option(setting.key, [cls for _, cls in validators])
+        else:
+            takers = [i for i, (given, cls) in enumerate(validators)
+                      if setting.target in _names_of(given, cls)]
+            if not takers:
+                raise CommandError(
+                    f"--option {setting.target}:{setting.key}: no --validator "
+                    f"named {setting.target!r}"
+                )
+            for i in takers:
+                if setting.key not in _option_names(validators[i][1]):
+                    raise _unknown_option(setting.key, [validators[i][1]])
+        for i in takers:
+            assigned[i][setting.key] = setting.value
+    return assigned
+
+
+def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:
+    described = "; ".join(
+        f"{cls.__name__} takes: "
+        + (", ".join(sorted(_option_names(cls) - {"on_fail", "chunker"})) or "none")
+        for cls in classes
+    )
+    return CommandError(f"unknown option {key!r} for validator {described}")
+
+
+def build_validator(
+    cls: type[Any], options: dict[str, Any], chunker: str | None, on_fail: str
+) -> Any:
+    """``cls(**options, on_fail=on_fail)``, chunking with ``chunker`` when given
+    (through ``with_chunker`` for a validator without a ``chunker`` option)."""
+    named = _option_names(cls)
+    params = inspect.signature(cls.__init__).parameters
     missing = [
         n for n in named
         if params[n].default is inspect.Parameter.empty and n not in options
@@ -146,47 +219,59 @@ def build_validator(
             + (", or --phrases" if missing[0] == "phrases" else "") + ")"
         )
     kwargs = dict(options)
-    if chunker is not None:
-        if "chunker" not in named:
-            raise CommandError(f"--chunker: validator {cls.__name__} takes no chunker")
+    if chunker is not None and "chunker" in named:
         kwargs["chunker"] = chunker
     try:
-        return cls(on_fail=on_fail, **kwargs)
-    except (TypeError, ValueError) as exc:
-        raise CommandError(f"validator {cls.__name__}: {exc}") from None
+        validator = cls(on_fail=on_fail, **kwargs)
+    except Exception as exc:  # a hub validator may raise anything (re.error, ...)
+        raise CommandError(f"validator {cls.__name__}: {type(exc).__name__}: {exc}") from None
+    if chunker is not None and "chunker" not in named:
+        from ..adapters import with_chunker
+
+        try:
+            validator = with_chunker(validator, chunker)
+        except (TypeError, ValueError) as exc:
+            raise CommandError(f"--chunker for validator {cls.__name__}: {exc}") from None
+    return validator
 
 
 def run_guard(
     path: str,
-    name: str,
-    options: dict[str, Any],
+    names: Sequence[str],
+    settings: Sequence[Setting],
     chunker: str | None,
     on_fail: str,
     out: BinaryIO,
 ) -> int:
-    """Stream ``path`` through a Guard with one validator; return the exit status.
+    """Stream ``path`` through a Guard with the validators ``names``, in order.
 
-    0: everything released passed or was fixed; 1: validation failed and the
-    failure was not fixed (noop, filter, refrain, a fix with no fix value, or
-    exception, which stops the stream before the failing text is released).
+    Returns 0 when everything released passed or was fixed; raises
+    :class:`CommandError` with status 1 saying which validator failed and
+    what became of the text when a failure was not fixed (noop, filter,
+    refrain, a fix with no fix value, or exception, which stops the stream
+    before the failing text is released).
     """
     with opened(path) as fd:
-        cls = find_validator(name)
-        validator = build_validator(cls, options, chunker, on_fail)
-        return _stream(fd, path, validator, on_fail, out)
+        classes = [(name, find_validator(name)) for name in names]
+        kwargs = assign_options(classes, settings)
+        validators = [
+            build_validator(cls, options, chunker, on_fail)
+            for (_, cls), options in zip(classes, kwargs, strict=True)
+        ]
+        return _stream(fd, path, validators, on_fail, out)
 
 
-def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> int:
+def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: BinaryIO) -> int:
     from guardrails import Guard
     from guardrails.errors import ValidationError
 
     from ..adapters import guarded_stream
     from .offline import skip_litellm
-    from .watch import watch
+    from .watch import unfixed_message, watch
 
     skip_litellm()
-    tally = watch(validator, on_fail)
-    guard = Guard().use(validator)
+    tallies = [watch(v, on_fail) for v in validators]
+    guard = Guard().use(*validators)
 
     def llm(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
         for text, _ in iter_text(fd, path):
@@ -201,4 +286,13 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
                 out.flush()
     except ValidationError as exc:
         raise CommandError(str(exc) or "validation failed", code=1) from None
-    return 1 if tally.unfixed else 0
+    except CommandError:
+        raise
+    except Exception as exc:  # a validator that crashes: say which kind, not the text
+        raise CommandError(
+            f"a validator raised {type(exc).__name__} while validating the stream"
+        ) from None
+    message = unfixed_message(tallies)
+    if message:
+        raise CommandError(message, code=1)
+    return 0

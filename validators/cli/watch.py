@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Tally", "chunker_name", "watch"]
+__all__ = ["Tally", "chunker_name", "unfixed_message", "watch"]
 
 
 @dataclass
@@ -80,3 +80,27 @@ def watch(validator: Any, on_fail: str) -> Tally:
 
     validator._validate = _validate
     return tally
+
+
+#: What happened to a failing chunk's text, by on_fail action.
+_FATE = {
+    "noop": "released unchanged",
+    "filter": "dropped from the output",
+    "refrain": "the output was withheld",
+    "fix": "released unchanged (no fix value)",
+    "fix_reask": "released unchanged (no fix value)",
+}
+
+
+def unfixed_message(tallies: list[Tally]) -> str | None:
+    """One line saying which validators failed and what became of the text,
+    or ``None`` when every failure was fixed (never quotes the text)."""
+    failed = [t for t in tallies if t.unfixed]
+    if not failed:
+        return None
+    parts = [
+        f"{t.name} failed {t.unfixed} of {t.chunks} chunk{'s' if t.chunks != 1 else ''} "
+        f"(on_fail={t.on_fail}: {_FATE.get(t.on_fail, 'not fixed')})"
+        for t in failed
+    ]
+    return "validation failed: " + "; ".join(parts)

@@ -1,0 +1,259 @@
+"""Adversarial inputs: the work of every chunker stays linear in the input.
+
+Issue 12 found inputs that made chunking super-linear (a ``.`` at the end of
+every delta, runs of whitespace for a user regex, nested repeats).  This
+suite generates such inputs rather than listing them:
+
+* long runs of every character class (spaces, newlines, CRLF, tabs,
+  terminators, digits, combining marks, CJK, punctuation, quotes, fences,
+  bullets) and structures without whitespace (minified JSON, CSV), as runs of
+  one *unit* repeated, streamed in deltas whose length is the unit's (so that
+  every delta ends on the same character: a terminator, say) or random;
+* user regex patterns from a grammar of separator pieces: each is refused
+  with a ``ValueError`` naming ``pattern``, or streams in linear work, gives
+  the same chunks as the unguarded search, and the same for every slicing.
+
+Streaming work is counted in characters examined by the chunkers' regular
+expressions (``_cost_helpers``, as ``test_stream_cost.py``): doubling the
+stream may at most about double the work.  Work the regex engine does inside
+one search (backtracking) is not visible to that count, so whole-text
+chunking is checked by the growth of CPU time (``process_time``, best of
+three) between n and 4n characters: linear work grows about 4x, quadratic
+16x; the test allows 8x.  No absolute time is asserted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _cost_helpers import CountingPattern, Work, stream_work
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from _attacks import UNITS, chunker_kinds, repeat
+
+CHUNKERS = chunker_kinds()
+
+N = 3000
+#: Doubling the stream may cost at most this factor more (and a constant).
+MAX_DOUBLING = 2.3
+#: Work per character streamed, at most (1-character deltas rebuild a window
+#: of about 100 characters per delta in the accurate sentence scanner).
+MAX_WORK_PER_CHAR = 160
+
+
+def assert_linear(one: Work, two: Work, n: int) -> None:
+    assert one.calls > 0 or two.calls == 0, (one, two)
+    assert two.total <= MAX_DOUBLING * one.total + 4000, (one, two)
+    assert two.total <= MAX_WORK_PER_CHAR * 2 * n, two
+
+
+@st.composite
+def attacks(draw: st.DrawFn) -> tuple[str, int]:
+    """A run of one unit (a class above, or a few characters mixed from
+    them), after an optional prose prefix, and a delta size."""
+    pool = "".join(UNITS.values()) + "aZ "
+    unit = draw(
+        st.one_of(
+            st.sampled_from(list(UNITS.values())),
+            st.text(alphabet=pool, min_size=1, max_size=5),
+        )
+    )
+    prefix = draw(st.sampled_from(["", "Hello there. ", "# Title\n\n", "x" * 50]))
+    size = draw(st.one_of(st.just(len(unit)), st.integers(1, 9)))
+    return repeat(unit, 2 * N, prefix), size
+
+
+@pytest.mark.parametrize("name", list(CHUNKERS))
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(attack=attacks())
+def test_streaming_work_is_linear_on_runs(
+    monkeypatch: pytest.MonkeyPatch, name: str, attack: tuple[str, int]
+) -> None:
+    text, size = attack
+    with monkeypatch.context() as patch:
+        one, two = stream_work(patch, CHUNKERS[name], text, (N, 2 * N), size)
+    assert_linear(one, two, N)
+
+
+@pytest.mark.parametrize("unit", list(UNITS), ids=list(UNITS))
+@pytest.mark.parametrize("name", list(CHUNKERS))
+def test_terminator_at_every_delta_end(
+    monkeypatch: pytest.MonkeyPatch, name: str, unit: str
+) -> None:
+    # Every delta is one unit: it ends on the unit's last character each time.
+    text = repeat(UNITS[unit], 2 * N)
+    one, two = stream_work(monkeypatch, CHUNKERS[name], text, (N, 2 * N), len(UNITS[unit]))
+    assert_linear(one, two, N)
+
+
+def cpu(run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        began = time.process_time()
+        run()
+        best = min(best, time.process_time() - began)
+    return best
+
+
+def growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
+    """CPU time for 4n characters over CPU time for n (floored at 2 ms)."""
+
+    def once(text: str) -> Callable[[], object]:
+        if not stream:
+            return lambda: chunker.split_text(text)
+
+        def run() -> None:
+            cs = ChunkStream(chunker)
+            for i in range(0, len(text), 4):
+                cs.feed(text[i : i + 4])
+            cs.close()
+
+        return run
+
+    small, big = repeat(unit, n), repeat(unit, 4 * n)
+    return cpu(once(big)) / max(cpu(once(small)), 0.002)
+
+
+@pytest.mark.parametrize("unit", list(UNITS), ids=list(UNITS))
+@pytest.mark.parametrize("name", list(CHUNKERS))
+def test_whole_text_time_grows_linearly(name: str, unit: str) -> None:
+    assert growth(CHUNKERS[name], UNITS[unit], 20_000, stream=False) <= 8
+
+
+# -- user patterns ---------------------------------------------------------------------
+
+ATOMS = [r"\s", r"\n", " ", ";", ",", r"[.!?]", "-", r"\d", r"[ \t]", "x", r"\.", r"\w", "."]
+QUANTIFIERS = ["", "", "?", "*", "+", "{2,}", "{1,3}"]
+
+
+@st.composite
+def patterns(draw: st.DrawFn) -> str:
+    """A separator from the grammar: an optional lookbehind, then one to four
+    atoms, each with an optional quantifier; sometimes a group repeated."""
+    parts = [
+        draw(st.sampled_from(ATOMS)) + draw(st.sampled_from(QUANTIFIERS))
+        for _ in range(draw(st.integers(1, 4)))
+    ]
+    if draw(st.booleans()) and len(parts) > 1:
+        k = draw(st.integers(1, len(parts)))
+        parts[:k] = ["(?:" + "".join(parts[:k]) + ")" + draw(st.sampled_from(["+", "*", "?"]))]
+    lookbehind = draw(st.sampled_from(["", "", "(?<=[.!?])"]))
+    return lookbehind + "".join(parts)
+
+
+def accepted(pattern: str) -> RegexChunker:
+    try:
+        return RegexChunker(pattern)
+    except ValueError as exc:
+        assert "pattern=" in str(exc)  # the error names the parameter
+        assume(False)
+        raise
+
+
+def unguarded(chunker: RegexChunker) -> RegexChunker:
+    """The same chunker searching with the plain pattern (the reference)."""
+    twin = RegexChunker.__new__(RegexChunker)
+    twin.__dict__.update(chunker.__dict__)
+    twin._guarded = twin._run_char = None
+    return twin
+
+
+def alphabet_of(pattern: str) -> str:
+    return " \n\t;,.!?-x1a" + "".join(c for c in pattern if c.isprintable() and c not in "\\")
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=patterns(), data=st.data())
+def test_user_patterns_chunk_like_the_plain_search_for_every_slicing(
+    pattern: str, data: st.DataObject
+) -> None:
+    chunker = accepted(pattern)
+    text = data.draw(st.text(alphabet=alphabet_of(pattern), max_size=60))
+    whole = chunker.split_text(text)
+    assert whole == unguarded(chunker).split_text(text)
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=8)))
+    bounds = [0, *cuts, len(text)]
+    stream = ChunkStream(chunker)
+    chunks = []
+    for a, b in itertools.pairwise(bounds):
+        chunks += [p.chunk for p in stream.feed(text[a:b]) if p.chunk is not None]
+    chunks += [p.chunk for p in stream.close() if p.chunk is not None]
+    assert chunks == whole
+
+
+def regex_stream_work(chunker: RegexChunker, text: str, n: int) -> tuple[Work, Work]:
+    work = Work()
+    stream = ChunkStream(chunker)
+    scanner: Any = stream._scanner
+    for name in ("_pat", "_stopper", "_last", "_guarded", "_run_char"):
+        if getattr(scanner, name) is not None:
+            setattr(scanner, name, CountingPattern(getattr(scanner, name), work))
+    readings = []
+    for i in range(0, 2 * n, 4):
+        stream.feed(text[i : i + 4])
+        work.end_delta()
+        if i + 4 in (n, 2 * n):
+            readings.append(Work(work.examined, work.window, work.calls))
+    return readings[0], readings[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(pattern=patterns(), data=st.data())
+def test_user_patterns_stream_in_linear_work(pattern: str, data: st.DataObject) -> None:
+    chunker = accepted(pattern)
+    unit = data.draw(st.text(alphabet=alphabet_of(pattern), min_size=1, max_size=4))
+    one, two = regex_stream_work(chunker, repeat(unit, 2 * N), N)
+    assert two.total <= MAX_DOUBLING * one.total + 4000, (pattern, unit, one, two)
+
+
+@settings(max_examples=25, deadline=None)
+@given(pattern=patterns(), unit=st.sampled_from([" ", "\n", ";", ".", "x", "1", ", ", ".\n"]))
+def test_user_patterns_search_in_linear_time(pattern: str, unit: str) -> None:
+    chunker = accepted(pattern)
+    assert growth(chunker, unit, 20_000, stream=False) <= 8, pattern
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\s+", r"\n\s*\n", r"(?<=[.!?])\s+", r"\s*;\s*", r"[.!?]+\s+", r"(?:\r?\n)+", r".*;"],
+)
+@pytest.mark.parametrize("unit", [" ", "\n", ";", ". ", "a"])
+def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
+    # Issue 12: 80k spaces in 4-character deltas took 17-36 s (x4 per doubling).
+    chunker = RegexChunker(pattern)
+    assert growth(chunker, unit, 20_000, stream=True) <= 8
+    assert growth(chunker, unit, 20_000, stream=False) <= 8
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(a+)+b",
+        r"(a*)*b",
+        r"(a|a)+b",
+        r"(a|ab)+c",
+        r"(\s*,)+x",
+        r"(?:a?a)+b",
+        r"(\w+\s?)+$",
+        r"(.*a){3}",
+        r"\s*\s*;",
+        r"\d+\.?\d+x",
+        r",[\s,]*x",
+        r"(\d+)\1",
+    ],
+)
+def test_catastrophic_patterns_are_refused(pattern: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"pattern={pattern!r}")):
+        RegexChunker(pattern)
