@@ -1,0 +1,301 @@
+"""Guardrails runs that go through the validation pipeline, linear in the text.
+
+Two kinds of run replace Guardrails' own for string outputs validated at
+``"$"`` (installed by :mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`):
+
+* :func:`stream_step` / :func:`async_stream_step` stand in for
+  ``StreamRunner.step`` / ``AsyncStreamRunner.async_step``: the same
+  preparation (history entry, input validation, the LLM call through
+  Guardrails), then every delta goes through the pipeline
+  (:mod:`~guardrails_ai.chunkwise.adapters.pipeline`) and a
+  ``ValidationOutcome`` is yielded each time text is released, plus one last
+  outcome when the stream ends;
+* :func:`validate_at_once` / :func:`async_validate_at_once` stand in for
+  ``validator_service.validate`` / ``async_validate`` (``guard.validate``,
+  ``guard.parse``, non-streamed ``guard(llm)``): the same pipeline over the
+  whole value, so a text validated at once and the same text streamed in any
+  deltas release the same text.
+
+Cost: O(len(delta)) amortised per delta plus the validations (no per-delta
+history object, no string concatenation that copies what came before); memory:
+the LLM text, what each validator released (kept for the history) and what
+the chunkers hold back.
+
+What ``guard.history`` keeps of a streamed call (as of a call validated at
+once): one iteration whose inputs are Guardrails' own (messages, metadata,
+``stream=True``), ``raw_output`` and ``parsed_output`` the whole LLM text (also
+``llm_response_info.output``), ``validation_response`` and ``guarded_output``
+the whole released text, and one ``ValidatorLogs`` per validator (see
+:meth:`Stage.log`) instead of one per delta; an exception is recorded in
+``outputs.exception``/``error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime
+from typing import Any
+
+from guardrails.actions.refrain import Refrain
+from guardrails.classes.history import Call, Inputs, Iteration, Outputs
+from guardrails.classes.validation_outcome import ValidationOutcome
+
+from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for
+
+__all__ = [
+    "async_stream_step",
+    "async_validate_at_once",
+    "stream_step",
+    "validate_at_once",
+]
+
+
+class _Session:
+    """One streamed call: its pipeline, the LLM text, and its history entry."""
+
+    def __init__(self, runner: Any, iteration: Iteration, call_id: str) -> None:
+        self.stages = stages_for(runner.validation_map.get("$") or [], runner.metadata)
+        self.iteration = iteration
+        self.call_id = call_id
+        self.raw = TextBuffer()
+        self.unreported: list[str] = []  # LLM text the last outcome did not report
+        self.start = datetime.now()
+
+    @property
+    def passed(self) -> bool:
+        return not any(stage.unresolved for stage in self.stages)
+
+    def received(self, text: str) -> None:
+        self.raw.append(text)
+        self.unreported.append(text)
+
+    def outcome(self, released: str) -> ValidationOutcome[str]:
+        raw, self.unreported = "".join(self.unreported), []
+        return ValidationOutcome[str](
+            callId=self.call_id,
+            rawLlmOutput=raw,
+            validatedOutput=released,
+            validationPassed=self.passed,
+        )
+
+    def record(self, error: BaseException | None) -> None:
+        """Write the call's outputs into its iteration (once, at the end)."""
+        raw = self.raw.value()
+        outputs = self.iteration.outputs
+        outputs.raw_output = raw
+        outputs.parsed_output = raw
+        info = outputs.llm_response_info
+        if info is not None and info.output is None:
+            info.output = raw
+        text = self.stages[-1].output if self.stages else raw
+        outputs.validation_response = text
+        outputs.guarded_output = text
+        outputs.validator_logs.extend(_logs(self.stages, raw, self.start))
+        if error is not None:
+            outputs.exception = error
+            outputs.error = str(error)
+
+
+def _logs(stages: list[Stage], raw: str, start: datetime) -> list[Any]:
+    """One ``ValidatorLogs`` per stage, each stage's input being the previous one's output."""
+    logs = []
+    received = raw
+    for stage in stages:
+        logs.append(stage.log(received, start))
+        received = stage.output
+    return logs
+
+
+def _begin(
+    runner: Any,
+    index: int,
+    call_log: Call,
+    api: Any,
+    messages: Any,
+    prompt_params: dict[str, Any] | None,
+    output: str | None,
+) -> Iteration:
+    inputs = Inputs(
+        llm_api=api,
+        llm_output=output,
+        messages=messages,
+        prompt_params=prompt_params or {},
+        num_reasks=runner.num_reasks,
+        metadata=runner.metadata,
+        full_schema_reask=runner.full_schema_reask,
+        stream=True,
+    )
+    iteration = Iteration(callId=call_log.id, index=index, inputs=inputs, outputs=Outputs())
+    call_log.iterations.push(iteration)
+    return iteration
+
+
+def stream_step(
+    runner: Any,
+    index: int,
+    api: Any,
+    messages: Any,
+    prompt_params: dict[str, Any],
+    output_schema: dict[str, Any],
+    call_log: Call,
+    output: str | None = None,
+) -> Iterator[ValidationOutcome[str]]:
+    """``StreamRunner.step`` for a string output, through the pipeline."""
+    iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
+    session = _Session(runner, iteration, call_log.id)
+    error: BaseException | None = None
+    try:
+        if output is not None:
+            messages = None
+        else:
+            messages = runner.prepare(
+                call_log, index, messages=messages, prompt_params=prompt_params, api=api
+            )
+        iteration.inputs.messages = messages
+        llm_response = runner.call(messages, api, output)
+        iteration.outputs.llm_response_info = llm_response
+        stream = llm_response.stream_output
+        if stream is None:
+            raise ValueError(
+                "No stream was returned from the API. Please check that "
+                "the API is returning a generator."
+            )
+        try:
+            for delta in stream:
+                text = runner.get_chunk_text(delta, api)
+                if not text:
+                    continue
+                session.received(text)
+                released = run(advance(session.stages, text, False))
+                if released:
+                    yield session.outcome(released)
+            yield session.outcome(run(advance(session.stages, "", True)))
+        except Stop as stop:
+            if stop.error is not None:
+                if stop.released:
+                    yield session.outcome(stop.released)
+                raise stop.error from None
+            yield session.outcome(stop.released)
+    except BaseException as exc:
+        error = exc if isinstance(exc, Exception) else None
+        raise
+    finally:
+        session.record(error)
+
+
+async def _async_stream(
+    runner: Any,
+    index: int,
+    output_schema: dict[str, Any],
+    call_log: Call,
+    api: Any,
+    messages: Any,
+    prompt_params: dict[str, Any] | None,
+    output: str | None,
+) -> AsyncIterator[ValidationOutcome[str]]:
+    iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
+    session = _Session(runner, iteration, call_log.id)
+    error: BaseException | None = None
+    try:
+        if output is not None:
+            messages = None
+        else:
+            messages = await runner.async_prepare(
+                call_log,
+                messages=messages,
+                prompt_params=prompt_params,
+                api=api,
+                attempt_number=index,
+            )
+        iteration.inputs.messages = messages
+        llm_response = await runner.async_call(messages, api, output)
+        iteration.outputs.llm_response_info = llm_response
+        stream = llm_response.async_stream_output
+        if stream is None:
+            raise ValueError(
+                "No async stream was returned from the API. Please check that "
+                "the API is returning an async generator."
+            )
+        try:
+            async for delta in stream:
+                text = runner.get_chunk_text(delta, api)
+                if not text:
+                    continue
+                session.received(text)
+                released = await arun(advance(session.stages, text, False))
+                if released:
+                    yield session.outcome(released)
+            yield session.outcome(await arun(advance(session.stages, "", True)))
+        except Stop as stop:
+            if stop.error is not None:
+                if stop.released:
+                    yield session.outcome(stop.released)
+                raise stop.error from None
+            yield session.outcome(stop.released)
+    except BaseException as exc:
+        error = exc if isinstance(exc, Exception) else None
+        raise
+    finally:
+        session.record(error)
+
+
+async def async_stream_step(
+    runner: Any,
+    index: int,
+    output_schema: dict[str, Any],
+    call_log: Call,
+    *,
+    api: Any,
+    messages: Any = None,
+    prompt_params: dict[str, Any] | None = None,
+    output: str | None = None,
+) -> AsyncIterator[ValidationOutcome[str]]:
+    """``AsyncStreamRunner.async_step`` for a string output (awaited, it gives the stream)."""
+    return _async_stream(
+        runner, index, output_schema, call_log, api, messages, prompt_params, output
+    )
+
+
+def _at_once_result(
+    stages: list[Stage], value: str, iteration: Any, start: datetime, text: str | Stop
+) -> Any:
+    iteration.outputs.validator_logs.extend(_logs(stages, value, start))
+    if isinstance(text, Stop):
+        if text.error is not None:
+            raise text.error
+        return Refrain()
+    return text
+
+
+def validate_at_once(
+    value: str, metadata: dict[str, Any], validators: list[Any], iteration: Any
+) -> tuple[Any, dict[str, Any]]:
+    """``validator_service.validate`` of a string at ``"$"``, through the pipeline.
+
+    Returns ``(released text, metadata)``; a refrain returns Guardrails'
+    ``Refrain()`` (the output becomes ``""``); an exception validator raises
+    ``ValidationError`` as Guardrails does.  One ``ValidatorLogs`` per
+    validator goes into ``iteration``.
+    """
+    start = datetime.now()
+    stages = stages_for(validators, metadata)
+    result: str | Stop
+    try:
+        result = run(advance(stages, value, True))
+    except Stop as stop:
+        result = stop
+    return _at_once_result(stages, value, iteration, start, result), metadata
+
+
+async def async_validate_at_once(
+    value: str, metadata: dict[str, Any], validators: list[Any], iteration: Any
+) -> tuple[Any, dict[str, Any]]:
+    """:func:`validate_at_once` awaiting each validator's ``async_validate``."""
+    start = datetime.now()
+    stages = stages_for(validators, metadata)
+    result: str | Stop
+    try:
+        result = await arun(advance(stages, value, True))
+    except Stop as stop:
+        result = stop
+    return _at_once_result(stages, value, iteration, start, result), metadata
