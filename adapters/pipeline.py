@@ -12,7 +12,7 @@ Semantics (the same streamed and at once, for every slicing of the text):
 * Per failing chunk, the stage's on_fail decides what it releases: ``fix`` /
   ``fix_reask`` the fix (no string fix: nothing), a custom callable what it
   returns, ``noop`` the chunk unchanged, ``filter`` nothing but the line breaks
-  around it (:meth:`Stage.apply`), ``refrain`` and ``exception`` stop the
+  around it (:meth:`Stage.drop`), ``refrain`` and ``exception`` stop the
   pipeline (:class:`Stop`).
 * ``validation_passed`` is false once a failure is left in the output or ends
   it (``noop``, ``refrain``, ``exception``); a fix, a custom on_fail's value or
@@ -116,6 +116,13 @@ def _line_breaks(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
+def _stronger(first: str, second: str) -> str:
+    """The whitespace run with more line breaks (then the longer; ``second`` on a tie)."""
+    if (_line_breaks(first), len(first)) > (_line_breaks(second), len(second)):
+        return first
+    return second
+
+
 def check_streamable(validators: Sequence[Validator]) -> None:
     """Raise ``ValueError`` for a validator whose on_fail a pipeline cannot honour."""
     for validator in validators:
@@ -150,6 +157,10 @@ class Stage:
         self.refrained = False
         #: Line breaks ending the released text; ``None`` before anything was released.
         self._breaks: int | None = None
+        #: Whether the released text ends with whitespace.
+        self._spaced = False
+        #: Whitespace withheld after a filtered chunk (``None``: no chunk dropped).
+        self._gap: str | None = None
 
     # -- chunking and validating ----------------------------------------------------
 
@@ -172,22 +183,55 @@ class Stage:
     # -- releasing --------------------------------------------------------------------
 
     def keep(self, text: str) -> str:
-        """Release ``text`` (remembering how many line breaks end the output)."""
+        """Release ``text``; after a filtered chunk, bridge the gap it left (:meth:`drop`)."""
+        if self._gap is not None:
+            body = text.lstrip()
+            self._gap = _stronger(self._gap, text[: len(text) - len(body)])
+            if not body:
+                return ""
+            text = self._bridge() + body
+        return self._record(text)
+
+    def drop(self, piece: Piece) -> str:
+        """Filter ``piece``'s chunk: release nothing, withhold the whitespace around it.
+
+        The whitespace between the text released before and the text kept
+        after becomes the strongest run around the dropped chunks (most line
+        breaks), and only if it adds line breaks to what the released text
+        already ends with, or that text ends with no whitespace at all: dropping
+        a sentence never merges two paragraphs, dropping a paragraph never
+        doubles a blank line.  At the start of the output nothing is bridged.
+        """
+        around = _stronger(piece.before, piece.after)
+        self._gap = around if self._gap is None else _stronger(self._gap, around)
+        return ""
+
+    def finish(self) -> str:
+        """At the end of the text: release the bridge a final filtered chunk left."""
+        return self._record(self._bridge()) if self._gap is not None else ""
+
+    def _bridge(self) -> str:
+        gap, self._gap = self._gap or "", None
+        if self._breaks is None:
+            return ""
+        if _line_breaks(gap) > self._breaks or not self._spaced:
+            return gap
+        return ""
+
+    def _record(self, text: str) -> str:
         if text:
             self.released.append(text)
             body = text.rstrip()
             tail = _line_breaks(text[len(body) :])
             self._breaks = tail if body else (self._breaks or 0) + tail
+            self._spaced = len(body) < len(text) or (not body and self._spaced)
         return text
 
     def apply(self, piece: Piece, result: ValidationResult) -> str:
         """Release what this stage lets through of ``piece`` given its verdict.
 
-        ``filter`` drops the chunk; the separators around it are kept only when
-        they hold more line breaks than the text released so far ends with
-        (so dropping a sentence never merges two paragraphs, and dropping a
-        paragraph never doubles a blank line).  Raises :class:`Stop` for
-        ``refrain`` and ``exception``.
+        ``filter`` drops the chunk (see :meth:`drop`).  Raises :class:`Stop`
+        for ``refrain`` and ``exception``.
         """
         chunk = piece.chunk or ""
         if result.metadata is not None:
@@ -214,9 +258,7 @@ class Stage:
                 )
             return self.keep(piece.before + value + piece.after)
         if action == OnFailAction.FILTER:
-            around = piece.before + piece.after
-            wanted = self._breaks is not None and _line_breaks(around) > self._breaks
-            return self.keep(around if wanted else "")
+            return self.drop(piece)
         self.unresolved += 1
         if action == OnFailAction.NOOP:
             return self.keep(piece.segment)
@@ -224,7 +266,9 @@ class Stage:
             self.refrained = True
             raise Stop(None)
         raise Stop(
-            ValidationError("Validation failed for field with errors: " + (result.error_message or ""))
+            ValidationError(
+                "Validation failed for field with errors: " + (result.error_message or "")
+            )
         )
 
     def _note_failure(self, piece: Piece, result: FailResult) -> None:
@@ -314,6 +358,8 @@ def advance(stages: Sequence[Stage], text: str, final: bool) -> Step:
                 rest = "".join(released)
                 stop.released = yield from advance(stages[index + 1 :], rest, True)
                 raise
+        if final:
+            released.append(stage.finish())
         text = "".join(released)
     return text
 

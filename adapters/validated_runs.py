@@ -78,14 +78,14 @@ class _Session:
             validationPassed=self.passed,
         )
 
-    def record(self, error: BaseException | None) -> None:
+    def record(self, error: Exception | None) -> None:
         """Write the call's outputs into its iteration (once, at the end)."""
         raw = self.raw.value()
         outputs = self.iteration.outputs
         outputs.raw_output = raw
         outputs.parsed_output = raw
         info = outputs.llm_response_info
-        if info is not None and info.output is None:
+        if info is not None and not info.output:
             info.output = raw
         text = self.stages[-1].output if self.stages else raw
         outputs.validation_response = text
@@ -143,7 +143,7 @@ def stream_step(
     """``StreamRunner.step`` for a string output, through the pipeline."""
     iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
     session = _Session(runner, iteration, call_log.id)
-    error: BaseException | None = None
+    error: Exception | None = None
     try:
         if output is not None:
             messages = None
@@ -195,7 +195,7 @@ async def _async_stream(
 ) -> AsyncIterator[ValidationOutcome[str]]:
     iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
     session = _Session(runner, iteration, call_log.id)
-    error: BaseException | None = None
+    error: Exception | None = None
     try:
         if output is not None:
             messages = None

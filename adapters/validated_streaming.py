@@ -211,7 +211,9 @@ def _install() -> None:
         (validator_service, "validate", validate, patched_validate),
         (validator_service, "async_validate", async_validate, patched_async_validate),
     ):
-        patch.__wrapped__ = original  # type: ignore[attr-defined]
-        patch.__doc__ = f"chunkwise: {name} through the validation pipeline (see validated_streaming)"
+        vars(patch)["__wrapped__"] = original
+        patch.__doc__ = (
+            f"chunkwise: {name} through the validation pipeline (see validated_streaming)"
+        )
         setattr(owner, name, patch)
         _originals.append((owner, name, original))

@@ -69,19 +69,35 @@ def _breaks(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
+def _stronger(first: str, second: str) -> str:
+    return first if (_breaks(first), len(first)) > (_breaks(second), len(second)) else second
+
+
 def filtered(pieces: list[Piece], failing: list[Piece]) -> str:
-    """The text with each failing chunk dropped; the whitespace around it is kept
-    only when it has more line breaks than the kept text ends with."""
-    kept = ""
+    """The text with each failing chunk dropped.  Between the kept text before
+    and after, the strongest whitespace run around the dropped chunks (most line
+    breaks) is kept if it adds line breaks to the kept text's ending or that
+    ending has no whitespace; nothing at the start."""
+    kept, gap = "", None
+
+    def bridge() -> str:
+        tail = kept[len(kept.rstrip()) :]
+        return gap if kept and (gap and (_breaks(gap) > _breaks(tail) or not tail)) else ""
+
     for p in pieces:
-        if p not in failing:
-            kept += p.segment
+        if p in failing:
+            around = _stronger(p.before, p.after)
+            gap = around if gap is None else _stronger(gap, around)
             continue
-        around = p.before + p.after
-        ending = kept[len(kept.rstrip()) :]
-        if kept and _breaks(around) > _breaks(ending):
-            kept += around
-    return kept
+        segment = p.segment
+        if gap is not None:
+            body = segment.lstrip()
+            gap = _stronger(gap, segment[: len(segment) - len(body)])
+            if not body:
+                continue
+            segment, gap = bridge() + body, None
+        kept += segment
+    return kept + (bridge() if gap is not None else "")
 
 
 def check_lossless(alias: str, data: st.DataObject) -> None:
