@@ -50,6 +50,9 @@ __all__ = [
 ]
 
 
+_OUTCOME = ValidationOutcome[str]
+
+
 class _Session:
     """One streamed call: its pipeline, the LLM text, and its history entry."""
 
@@ -71,11 +74,13 @@ class _Session:
 
     def outcome(self, released: str) -> ValidationOutcome[str]:
         raw, self.unreported = "".join(self.unreported), []
-        return ValidationOutcome[str](
-            callId=self.call_id,
-            rawLlmOutput=raw,
-            validatedOutput=released,
-            validationPassed=self.passed,
+        # Built without pydantic validation (every field is already the right
+        # type): one of these per release is most of the pipeline's own cost.
+        return _OUTCOME.model_construct(
+            call_id=self.call_id,
+            raw_llm_output=raw,
+            validated_output=released,
+            validation_passed=self.passed,
         )
 
     def record(self, error: Exception | None) -> None:
