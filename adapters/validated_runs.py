@@ -33,6 +33,7 @@ the whole released text, and one ``ValidatorLogs`` per validator (see
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -54,12 +55,38 @@ _OUTCOME = ValidationOutcome[str]
 
 
 class _Session:
-    """One streamed call: its pipeline, the LLM text, and its history entry."""
+    """One streamed call: its history entry, its pipeline, the LLM text."""
 
-    def __init__(self, runner: Any, iteration: Iteration, call_id: str) -> None:
+    def __init__(
+        self,
+        runner: Any,
+        index: int,
+        call_log: Call,
+        api: Any,
+        messages: Any,
+        prompt_params: dict[str, Any] | None,
+        output: str | None,
+    ) -> None:
+        inputs = Inputs(
+            llm_api=api,
+            llm_output=output,
+            messages=messages,
+            prompt_params=prompt_params or {},
+            num_reasks=runner.num_reasks,
+            metadata=runner.metadata,
+            full_schema_reask=runner.full_schema_reask,
+            stream=True,
+        )
+        self.iteration = Iteration(
+            callId=call_log.id, index=index, inputs=inputs, outputs=Outputs()
+        )
+        call_log.iterations.push(self.iteration)
+        self.runner = runner
+        self.index = index
+        self.call_log = call_log
+        self.api = api
+        self.call_id = call_log.id
         self.stages = stages_for(runner.validation_map.get("$") or [], runner.metadata)
-        self.iteration = iteration
-        self.call_id = call_id
         self.raw = TextBuffer()
         self.unreported: list[str] = []  # LLM text the last outcome did not report
         self.start = datetime.now()
@@ -68,9 +95,32 @@ class _Session:
     def passed(self) -> bool:
         return not any(stage.unresolved for stage in self.stages)
 
-    def received(self, text: str) -> None:
-        self.raw.append(text)
-        self.unreported.append(text)
+    def messages(self, messages: Any) -> Any:
+        """Record the prepared messages (``None`` when the output was given)."""
+        if self.iteration.inputs.llm_output is not None:
+            messages = None
+        self.iteration.inputs.messages = messages
+        return messages
+
+    def called(self, response: Any, asynchronous: bool) -> Any:
+        """Record the LLM response; its stream, or ``ValueError`` if it has none."""
+        self.iteration.outputs.llm_response_info = response
+        stream = response.async_stream_output if asynchronous else response.stream_output
+        if stream is None:
+            kind = "an async generator" if asynchronous else "a generator"
+            raise ValueError(
+                "No stream was returned from the API. Please check that "
+                f"the API is returning {kind}."
+            )
+        return stream
+
+    def delta(self, delta: Any) -> str:
+        """The text of one LLM delta, recorded (``""`` for deltas without text)."""
+        text: str = self.runner.get_chunk_text(delta, self.api)
+        if text:
+            self.raw.append(text)
+            self.unreported.append(text)
+        return text
 
     def outcome(self, released: str) -> ValidationOutcome[str]:
         raw, self.unreported = "".join(self.unreported), []
@@ -82,6 +132,25 @@ class _Session:
             validated_output=released,
             validation_passed=self.passed,
         )
+
+    def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
+        """The last outcome after a refrain/exception; raises the exception's error."""
+        if stop.error is None or stop.released:
+            yield self.outcome(stop.released)
+        if stop.error is not None:
+            raise stop.error from None
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Write the call's outputs into its iteration when the stream ends, however."""
+        error: Exception | None = None
+        try:
+            yield
+        except Exception as exc:
+            error = exc
+            raise
+        finally:
+            self.record(error)
 
     def record(self, error: Exception | None) -> None:
         """Write the call's outputs into its iteration (once, at the end)."""
@@ -111,30 +180,6 @@ def _logs(stages: list[Stage], raw: str, start: datetime) -> list[Any]:
     return logs
 
 
-def _begin(
-    runner: Any,
-    index: int,
-    call_log: Call,
-    api: Any,
-    messages: Any,
-    prompt_params: dict[str, Any] | None,
-    output: str | None,
-) -> Iteration:
-    inputs = Inputs(
-        llm_api=api,
-        llm_output=output,
-        messages=messages,
-        prompt_params=prompt_params or {},
-        num_reasks=runner.num_reasks,
-        metadata=runner.metadata,
-        full_schema_reask=runner.full_schema_reask,
-        stream=True,
-    )
-    iteration = Iteration(callId=call_log.id, index=index, inputs=inputs, outputs=Outputs())
-    call_log.iterations.push(iteration)
-    return iteration
-
-
 def stream_step(
     runner: Any,
     index: int,
@@ -146,102 +191,44 @@ def stream_step(
     output: str | None = None,
 ) -> Iterator[ValidationOutcome[str]]:
     """``StreamRunner.step`` for a string output, through the pipeline."""
-    iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
-    session = _Session(runner, iteration, call_log.id)
-    error: Exception | None = None
-    try:
-        if output is not None:
-            messages = None
-        else:
+    session = _Session(runner, index, call_log, api, messages, prompt_params, output)
+    with session.recording():
+        if output is None:
             messages = runner.prepare(
                 call_log, index, messages=messages, prompt_params=prompt_params, api=api
             )
-        iteration.inputs.messages = messages
-        llm_response = runner.call(messages, api, output)
-        iteration.outputs.llm_response_info = llm_response
-        stream = llm_response.stream_output
-        if stream is None:
-            raise ValueError(
-                "No stream was returned from the API. Please check that "
-                "the API is returning a generator."
-            )
+        stream = session.called(runner.call(session.messages(messages), api, output), False)
         try:
             for delta in stream:
-                text = runner.get_chunk_text(delta, api)
-                if not text:
-                    continue
-                session.received(text)
-                released = run(advance(session.stages, text, False))
-                if released:
+                text = session.delta(delta)
+                if text and (released := run(advance(session.stages, text, False))):
                     yield session.outcome(released)
             yield session.outcome(run(advance(session.stages, "", True)))
         except Stop as stop:
-            if stop.error is not None:
-                if stop.released:
-                    yield session.outcome(stop.released)
-                raise stop.error from None
-            yield session.outcome(stop.released)
-    except BaseException as exc:
-        error = exc if isinstance(exc, Exception) else None
-        raise
-    finally:
-        session.record(error)
+            yield from session.stopped(stop)
 
 
 async def _async_stream(
-    runner: Any,
-    index: int,
-    output_schema: dict[str, Any],
-    call_log: Call,
-    api: Any,
-    messages: Any,
-    prompt_params: dict[str, Any] | None,
-    output: str | None,
+    session: _Session, messages: Any, prompt_params: dict[str, Any] | None
 ) -> AsyncIterator[ValidationOutcome[str]]:
-    iteration = _begin(runner, index, call_log, api, messages, prompt_params, output)
-    session = _Session(runner, iteration, call_log.id)
-    error: Exception | None = None
-    try:
-        if output is not None:
-            messages = None
-        else:
+    runner, index, call_log = session.runner, session.index, session.call_log
+    api, output = session.api, session.iteration.inputs.llm_output
+    with session.recording():
+        if output is None:
             messages = await runner.async_prepare(
-                call_log,
-                messages=messages,
-                prompt_params=prompt_params,
-                api=api,
-                attempt_number=index,
+                call_log, index, messages=messages, prompt_params=prompt_params, api=api
             )
-        iteration.inputs.messages = messages
-        llm_response = await runner.async_call(messages, api, output)
-        iteration.outputs.llm_response_info = llm_response
-        stream = llm_response.async_stream_output
-        if stream is None:
-            raise ValueError(
-                "No async stream was returned from the API. Please check that "
-                "the API is returning an async generator."
-            )
+        response = await runner.async_call(session.messages(messages), api, output)
+        stream = session.called(response, True)
         try:
             async for delta in stream:
-                text = runner.get_chunk_text(delta, api)
-                if not text:
-                    continue
-                session.received(text)
-                released = await arun(advance(session.stages, text, False))
-                if released:
+                text = session.delta(delta)
+                if text and (released := await arun(advance(session.stages, text, False))):
                     yield session.outcome(released)
             yield session.outcome(await arun(advance(session.stages, "", True)))
         except Stop as stop:
-            if stop.error is not None:
-                if stop.released:
-                    yield session.outcome(stop.released)
-                raise stop.error from None
-            yield session.outcome(stop.released)
-    except BaseException as exc:
-        error = exc if isinstance(exc, Exception) else None
-        raise
-    finally:
-        session.record(error)
+            for outcome in session.stopped(stop):
+                yield outcome
 
 
 async def async_stream_step(
@@ -256,9 +243,8 @@ async def async_stream_step(
     output: str | None = None,
 ) -> AsyncIterator[ValidationOutcome[str]]:
     """``AsyncStreamRunner.async_step`` for a string output (awaited, it gives the stream)."""
-    return _async_stream(
-        runner, index, output_schema, call_log, api, messages, prompt_params, output
-    )
+    session = _Session(runner, index, call_log, api, messages, prompt_params, output)
+    return _async_stream(session, messages, prompt_params)
 
 
 def _at_once_result(

@@ -129,6 +129,11 @@ def _release() -> None:
         _originals.clear()
 
 
+def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], position: int, name: str) -> Any:
+    """An optional argument passed by position (after the four required ones) or by name."""
+    return args[position] if len(args) > position else kwargs.get(name)
+
+
 def _install() -> None:
     from guardrails import validator_service
     from guardrails.classes.output_type import OutputTypes
@@ -177,15 +182,14 @@ def _install() -> None:
         metadata: dict[str, Any],
         validator_map: Any,
         iteration: Any,
-        disable_tracer: bool | None = True,
-        path: str | None = None,
+        *args: Any,
         **kwargs: Any,
     ) -> Any:
+        # (..., disable_tracer=True, path=None, **kwargs): stream only as a keyword
+        path = _argument(args, kwargs, 1, "path")
         validators = at_once(value, validator_map, path, kwargs.get("stream"))
         if validators is None:
-            return validate(
-                value, metadata, validator_map, iteration, disable_tracer, path, **kwargs
-            )
+            return validate(value, metadata, validator_map, iteration, *args, **kwargs)
         return validate_at_once(value, metadata, validators, iteration)
 
     async def patched_async_validate(
@@ -193,16 +197,14 @@ def _install() -> None:
         metadata: dict[str, Any],
         validator_map: Any,
         iteration: Any,
-        disable_tracer: bool | None = True,
-        path: str | None = None,
-        stream: bool | None = False,
+        *args: Any,
         **kwargs: Any,
     ) -> Any:
+        # (..., disable_tracer=True, path=None, stream=False, **kwargs)
+        path, stream = _argument(args, kwargs, 1, "path"), _argument(args, kwargs, 2, "stream")
         validators = at_once(value, validator_map, path, stream)
         if validators is None:
-            return await async_validate(
-                value, metadata, validator_map, iteration, disable_tracer, path, stream, **kwargs
-            )
+            return await async_validate(value, metadata, validator_map, iteration, *args, **kwargs)
         return await async_validate_at_once(value, metadata, validators, iteration)
 
     for owner, name, original, patch in (

@@ -105,13 +105,24 @@ def main() -> None:
         print(json.dumps(_one(case, validator, int(size), args.before)))
         return
     sizes = [parse_size(s) for s in args.sizes.split(",")]
-    print(f"{'path':28} {'validator':11} " + " ".join(f"{s / 1e6:>5.0f}MB s/MB  RSS" for s in sizes))
+    print(
+        f"{'path':28} {'validator':11} " + " ".join(f"{s / 1e6:>5.0f}MB s/MB  RSS" for s in sizes)
+    )
     wanted = args.validators.split(",")
     for case, validator in [c for c in CASES if c[1] in wanted]:
         cells = []
         for size in sizes:
             out = subprocess.run(
-                [sys.executable, __file__, "--before", args.before, "--one", case, validator, str(size)],
+                [
+                    sys.executable,
+                    __file__,
+                    "--before",
+                    args.before,
+                    "--one",
+                    case,
+                    validator,
+                    str(size),
+                ],
                 capture_output=True,
                 text=True,
             )

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from typing import Any, ClassVar
 
+import pytest
 from guardrails import AsyncGuard, Guard, validator_service
 from guardrails.classes.history import Iteration, Outputs
 from guardrails.classes.llm.llm_response import LLMResponse
@@ -74,73 +75,57 @@ def test_a_copy_with_its_own_validator_map_shares_history_and_leaves_the_guard_a
     assert view._validator_map is not guard._validator_map
 
 
-def _params(function: Any) -> list[str]:
-    return list(inspect.signature(function).parameters)
+_RUN = ["self", "call_log", "attempt_number", "messages", "prompt_params", "api"]
+_VALIDATE = ["value", "metadata", "validator_map", "iteration", "disable_tracer", "path"]
+
+#: What validated_streaming replaces (first four) and what validated_runs calls.
+SIGNATURES = [
+    (
+        StreamRunner.step,
+        [
+            "self",
+            "index",
+            "api",
+            "messages",
+            "prompt_params",
+            "output_schema",
+            "call_log",
+            "output",
+        ],
+    ),
+    (
+        AsyncStreamRunner.async_step,
+        [
+            "self",
+            "index",
+            "output_schema",
+            "call_log",
+            "api",
+            "messages",
+            "prompt_params",
+            "output",
+        ],
+    ),
+    (validator_service.validate, [*_VALIDATE, "kwargs"]),
+    (validator_service.async_validate, [*_VALIDATE, "stream", "kwargs"]),
+    (Runner.prepare, _RUN),
+    (AsyncRunner.async_prepare, _RUN),
+    (Runner.call, ["self", "messages", "api", "output"]),
+    (AsyncRunner.async_call, ["self", "messages", "api", "output"]),
+    (StreamRunner.get_chunk_text, ["self", "chunk", "api"]),
+]
 
 
-def test_the_patched_functions_keep_their_signatures() -> None:
-    """validated_streaming replaces these four and calls the originals the same way."""
-    assert _params(StreamRunner.step) == [
-        "self",
-        "index",
-        "api",
-        "messages",
-        "prompt_params",
-        "output_schema",
-        "call_log",
-        "output",
-    ]
-    assert _params(AsyncStreamRunner.async_step) == [
-        "self",
-        "index",
-        "output_schema",
-        "call_log",
-        "api",
-        "messages",
-        "prompt_params",
-        "output",
-    ]
-    assert _params(validator_service.validate) == [
-        "value",
-        "metadata",
-        "validator_map",
-        "iteration",
-        "disable_tracer",
-        "path",
-        "kwargs",
-    ]
-    assert _params(validator_service.async_validate) == [
-        "value",
-        "metadata",
-        "validator_map",
-        "iteration",
-        "disable_tracer",
-        "path",
-        "stream",
-        "kwargs",
-    ]
+@pytest.mark.parametrize(
+    ("function", "names"), SIGNATURES, ids=lambda f: getattr(f, "__qualname__", "")
+)
+def test_the_functions_validated_streaming_replaces_or_calls_keep_their_signatures(
+    function: Any, names: list[str]
+) -> None:
+    assert list(inspect.signature(function).parameters) == names
 
 
-def test_the_runner_helpers_validated_runs_calls() -> None:
-    assert _params(Runner.prepare) == [
-        "self",
-        "call_log",
-        "attempt_number",
-        "messages",
-        "prompt_params",
-        "api",
-    ]
-    assert _params(AsyncRunner.async_prepare) == [
-        "self",
-        "call_log",
-        "attempt_number",
-        "messages",
-        "prompt_params",
-        "api",
-    ]
-    assert _params(Runner.call) == ["self", "messages", "api", "output"]
-    assert _params(AsyncRunner.async_call) == ["self", "messages", "api", "output"]
-    assert _params(StreamRunner.get_chunk_text) == ["self", "chunk", "api"]
+def test_the_history_fields_validated_runs_fills() -> None:
     assert {"stream_output", "async_stream_output", "output"} <= set(LLMResponse.model_fields)
     assert {"raw_output", "parsed_output", "validation_response", "guarded_output"} <= set(
         Outputs.model_fields

@@ -359,13 +359,17 @@ def test_disable_restores_guardrails_exactly_and_both_are_idempotent() -> None:
     enable_validated_streaming()
     assert validated_streaming_enabled()
     assert all(
-        vars(owner)[name] is not original for (owner, name), original in zip(PATCHED, originals)
+        vars(owner)[name] is not original
+        for (owner, name), original in zip(PATCHED, originals, strict=True)
     )
     assert joined(streamed(guard, deltas)) == "Hi. **** ***** now. Bye."
     disable_validated_streaming()
     disable_validated_streaming()
     assert not validated_streaming_enabled()
-    assert all(vars(owner)[name] is original for (owner, name), original in zip(PATCHED, originals, strict=True))
+    assert all(
+        vars(owner)[name] is original
+        for (owner, name), original in zip(PATCHED, originals, strict=True)
+    )
     assert [(o.validated_output, o.validation_passed) for o in streamed(guard, deltas)] == plain
     enable_validated_streaming()
 
