@@ -461,3 +461,21 @@ def test_work_per_delta_does_not_grow_with_the_response(via: str) -> None:
     small, large = _calls(lambda: stream(150)), _calls(lambda: stream(600))
     assert large <= 4.4 * small, (small, large)
     assert len(guard.history.last.iterations.last.outputs.validator_logs) == 2
+
+
+def test_at_once_uses_the_pipeline_under_the_async_validator_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Guardrails' default service runs each validator on the original and merges the
+    # fixes; with the opt-in, validate() is the pipeline whichever service is selected.
+    monkeypatch.setenv("GUARDRAILS_RUN_SYNC", "false")
+    lower = with_chunker(LowerCase(on_fail="fix"), "sentence")
+    guard = guard_with(lower, RedactPII(on_fail="fix"))
+    text = "Mail a@b.org. Bye."
+    once = guard.validate(text)
+    assert (
+        once.validated_output
+        == "mail <EMAIL>. bye."
+        == joined(streamed(guard, [text[:7], text[7:]]))
+    )
+    assert once.validation_passed
