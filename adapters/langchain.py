@@ -65,7 +65,9 @@ def _splitter_class() -> Callable[..., TextSplitter]:
     class ChunkwiseTextSplitter(TextSplitter):
         """LangChain ``TextSplitter`` over a chunkwise chunker (see ``as_langchain_splitter``)."""
 
-        def __init__(self, chunker: Any, *, add_start_index: bool, strip_whitespace: bool) -> None:
+        def __init__(
+            self, chunker: Any, *, add_start_index: bool, strip_whitespace: bool
+        ) -> None:
             # LangChain's own size fields are informative only: the chunker decides.
             size = getattr(chunker, "max_chars", None) or sys.maxsize
             super().__init__(
@@ -112,7 +114,9 @@ def _splitter_class() -> Callable[..., TextSplitter]:
 
         def split_documents(self, documents: Iterable[Document]) -> list[Document]:
             docs = list(documents)
-            return self.create_documents([d.page_content for d in docs], [d.metadata for d in docs])
+            return self.create_documents(
+                [d.page_content for d in docs], [d.metadata for d in docs]
+            )
 
         def __repr__(self) -> str:
             return f"as_langchain_splitter({self.chunker!r})"
