@@ -10,197 +10,53 @@ yields the same ``ValidationOutcome`` items as ``guard(llm_api, stream=True,
   every on_fail mode;
 * each validator's on_fail holds: ``exception`` raises before the failing text
   is released, ``fix``/``fix_reask`` release the fix, a custom on_fail callable
-  releases what it returns, ``filter`` drops the failing segment, ``refrain``
-  ends the output, ``noop`` releases the text and reports
-  ``validation_passed=False``;
+  releases what it returns, ``filter`` drops the failing chunk (keeping the
+  line breaks that structure the text around it), ``refrain`` ends the output,
+  ``noop`` releases the text; ``validation_passed`` is false once a failure
+  is left in the output or ends it (noop, refrain, exception);
 * when every validator passes, the released text equals the LLM's text byte for
   byte; nothing carries over from one call to the next, and concurrent calls
   through one guard never mix.
 
-How: validators run as a pipeline, in the order the guard lists them, each
-validating the output of the one before (as Guardrails' sequential validator
-service does for a whole value).  Each stage chunks its input with the
-validator's chunker: a ``ChunkedValidator``'s own, the strategy behind a
-``with_chunker`` override, or else the validator's ``_chunking_function`` made
-lossless by :class:`~guardrails_ai.chunkwise.adapters.GuardrailsChunker`.  The
-LLM is still called by Guardrails (prompt preparation, input validation,
-history, OpenAI-style chunk objects), through a copy of the guard that has no
-output validators, so Guardrails' own streaming validation never runs.
+How: the call goes through Guardrails as ``guard(llm_api, stream=True, ...)``
+would (prompt preparation, input validation, the LLM call, ``guard.history``),
+on a view of the guard whose output validation is chunkwise's pipeline
+(:mod:`~guardrails_ai.chunkwise.adapters.pipeline`: validators in guard order,
+each on the text the one before released, each chunking with its own
+chunker) instead of Guardrails' runner; see
+:mod:`~guardrails_ai.chunkwise.adapters.validated_runs` for what the history
+keeps.  It costs O(len(delta)) per delta plus the validations, whatever the
+length of the response.  With ``enable_validated_streaming()`` the plain
+``guard(llm_api, stream=True)`` behaves the same way.
+
+What is released before a ``refrain``/``exception`` failure depends on the
+text alone, never on the slicing: every chunk before the failing one, through
+the later validators.
 
 Guardrails internals relied on (pinned by ``tests/test_guardrails_internals.py``):
-``Guard.get_validators("output")``; ``Guard.model_copy()`` sharing ``history``;
-the private ``_validator_map``/``_validators`` and the ``validators`` references
-(``on == "$"`` for output); a stream through a guard without output validators
-yielding one ``ValidationOutcome`` per delta whose ``raw_llm_output`` is the
-delta's text; ``Validator.on_fail_descriptor``/``on_fail_method``.
+``Guard.model_copy()`` sharing ``history``; the private ``_validator_map``
+passed as the runner's ``validation_map``; the patch points listed in
+:mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from guardrails.classes.validation_outcome import ValidationOutcome
-from guardrails.errors import ValidationError
-from guardrails.types.on_fail import OnFailAction
-from guardrails.validator_base import Validator
-from guardrails_ai.types import FailResult, PassResult, ValidationResult
 
-from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece
-
-from .chunked import ChunkedValidator
-from .streams import chunker_of
+from .pipeline import check_streamable
+from .validated_streaming import pipeline_stream
 
 __all__ = ["async_guarded_stream", "guarded_stream"]
 
-_FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
 
-
-class _Refrained(Exception):
-    """A ``refrain`` validator failed: the output ends here."""
-
-
-class _Stage:
-    """One validator of the pipeline: its stream of chunks and its verdicts."""
-
-    def __init__(self, validator: Validator, metadata: dict[str, Any]) -> None:
-        self.validator = validator
-        self.metadata = metadata
-        self.state: Any = None
-        if isinstance(validator, ChunkedValidator):
-            chunker: Any = validator.chunker
-            self.state = validator.new_stream_state()
-        else:
-            chunker = chunker_of(validator)
-        self.stream = ChunkStream(chunker)
-        self.chunks_validated = 0
-        self.failures = 0
-        self.unresolved = 0
-
-    def pieces(self, text: str, final: bool) -> list[Piece]:
-        pieces = self.stream.feed(text) if text else []
-        return pieces + self.stream.close() if final else pieces
-
-    def validate(self, chunk: str) -> ValidationResult:
-        self.chunks_validated += 1
-        if isinstance(self.validator, ChunkedValidator):
-            return self.validator.validate_chunk(chunk, self.metadata, self.state)
-        return self.validator.validate(chunk, self.metadata)
-
-    async def async_validate(self, chunk: str) -> ValidationResult:
-        if isinstance(self.validator, ChunkedValidator):
-            return self.validate(chunk)
-        self.chunks_validated += 1
-        return await self.validator.async_validate(chunk, self.metadata)
-
-    def apply(self, piece: Piece, result: ValidationResult) -> str:
-        """The text this stage releases for ``piece`` given its verdict."""
-        chunk = piece.chunk or ""
-        if not isinstance(result, FailResult):
-            override = getattr(result, "value_override", PassResult.ValueOverrideSentinel)
-            if (
-                self.validator.override_value_on_pass
-                and override is not PassResult.ValueOverrideSentinel
-            ):
-                return piece.before + str(override) + piece.after
-            return piece.segment
-        self.failures += 1
-        action = self.validator.on_fail_descriptor
-        if action in _FIXED:
-            fix = result.fix_value if isinstance(result.fix_value, str) else ""
-            return piece.before + fix + piece.after
-        if action == OnFailAction.CUSTOM and self.validator.on_fail_method is not None:
-            value = self.validator.on_fail_method(chunk, result)
-            if not isinstance(value, str):
-                raise TypeError(
-                    f"the on_fail callable of {self.validator.rail_alias} returned "
-                    f"{value!r:.80}; a streamed string needs a str"
-                )
-            return piece.before + value + piece.after
-        self.unresolved += 1
-        if action == OnFailAction.NOOP:
-            return piece.segment
-        if action == OnFailAction.FILTER:
-            return ""
-        if action == OnFailAction.REFRAIN:
-            raise _Refrained
-        raise ValidationError(
-            "Validation failed for field with errors: " + (result.error_message or "")
-        )
-
-
-Step = Generator[tuple[_Stage, str], ValidationResult, str]
-
-
-def _advance(stages: list[_Stage], text: str, final: bool) -> Step:
-    """Push ``text`` through every stage; yields each chunk to be validated.
-
-    Sans-I/O: the caller sends back each verdict (synchronously or after an
-    ``await``), so the sync and async drivers share this one pipeline.
-    Returns the text the last stage releases.
-    """
-    for stage in stages:
-        released = []
-        for piece in stage.pieces(text, final):
-            if piece.chunk is None:
-                released.append(piece.segment)
-                continue
-            result = yield stage, piece.chunk
-            released.append(stage.apply(piece, result))
-        text = "".join(released)
-    return text
-
-
-def _run(step: Step) -> str:
-    try:
-        stage, chunk = next(step)
-        while True:
-            stage, chunk = step.send(stage.validate(chunk))
-    except StopIteration as done:
-        return str(done.value)
-
-
-async def _arun(step: Step) -> str:
-    try:
-        stage, chunk = next(step)
-        while True:
-            stage, chunk = step.send(await stage.async_validate(chunk))
-    except StopIteration as done:
-        return str(done.value)
-
-
-class _Session:
-    """What one guarded call needs: the bare guard, the pipeline, the tally."""
-
-    def __init__(self, guard: Any, guard_kwargs: dict[str, Any]) -> None:
-        validators = list(guard.get_validators("output"))
-        for validator in validators:
-            if validator.on_fail_descriptor == OnFailAction.REASK:
-                raise ValueError(
-                    f"{validator.rail_alias} has on_fail='reask', which streaming cannot "
-                    "honour; use fix, fix_reask, filter, refrain, noop or exception"
-                )
-        if "stream" in guard_kwargs and guard_kwargs["stream"] is not True:
-            raise ValueError(f"stream={guard_kwargs['stream']!r}: guarded streams always stream")
-        guard_kwargs.pop("stream", None)
-        metadata = guard_kwargs.get("metadata") or {}
-        self.stages = [_Stage(v, metadata) for v in validators]
-        self.bare = _without_output_validators(guard)
-        self.raw: list[str] = []
-        self.call_id = ""
-
-    @property
-    def passed(self) -> bool:
-        return not any(stage.unresolved for stage in self.stages)
-
-    def outcome(self, released: str) -> ValidationOutcome[str]:
-        raw, self.raw = "".join(self.raw), []
-        return ValidationOutcome[str](
-            callId=self.call_id,
-            rawLlmOutput=raw,
-            validatedOutput=released,
-            validationPassed=self.passed,
-        )
+def _check_call(guard: Any, guard_kwargs: dict[str, Any]) -> None:
+    check_streamable(guard.get_validators("output"))
+    if "stream" in guard_kwargs and guard_kwargs["stream"] is not True:
+        raise ValueError(f"stream={guard_kwargs['stream']!r}: guarded streams always stream")
+    guard_kwargs.pop("stream", None)
 
 
 def guarded_stream(
@@ -214,51 +70,29 @@ def guarded_stream(
     Deltas must be ``str`` or OpenAI-style chunk objects; anything else raises
     ``TypeError`` before any later text is released.
     """
-    session = _Session(guard, guard_kwargs)
+    _check_call(guard, guard_kwargs)
     api = _checked_llm(llm_api) if callable(llm_api) else llm_api
-    outcomes = session.bare(api, *args, stream=True, **guard_kwargs)
-    try:
-        for outcome in outcomes:
-            session.call_id = outcome.call_id
-            session.raw.append(outcome.raw_llm_output or "")
-            released = _run(_advance(session.stages, session.raw[-1], False))
-            if released:
-                yield session.outcome(released)
-        yield session.outcome(_run(_advance(session.stages, "", True)))
-    except _Refrained:
-        yield session.outcome("")
-    finally:
-        outcomes.close()
+    with pipeline_stream(guard) as view:
+        outcomes = view(api, *args, stream=True, **guard_kwargs)
+        try:
+            yield from outcomes
+        finally:
+            outcomes.close()
 
 
 async def async_guarded_stream(
     guard: Any, llm_api: Callable[..., Any] | None = None, *args: Any, **guard_kwargs: Any
 ) -> AsyncIterator[ValidationOutcome[str]]:
     """:func:`guarded_stream` for an ``AsyncGuard`` (an async generator)."""
-    session = _Session(guard, guard_kwargs)
+    _check_call(guard, guard_kwargs)
     api = _checked_async_llm(llm_api) if callable(llm_api) else llm_api
-    outcomes = await session.bare(api, *args, stream=True, **guard_kwargs)
-    try:
-        async for outcome in outcomes:
-            session.call_id = outcome.call_id
-            session.raw.append(outcome.raw_llm_output or "")
-            released = await _arun(_advance(session.stages, session.raw[-1], False))
-            if released:
-                yield session.outcome(released)
-        yield session.outcome(await _arun(_advance(session.stages, "", True)))
-    except _Refrained:
-        yield session.outcome("")
-    finally:
-        await outcomes.aclose()
-
-
-def _without_output_validators(guard: Any) -> Any:
-    """A shallow copy of ``guard`` (same history) with no output validators."""
-    bare = guard.model_copy()
-    bare.validators = [ref for ref in guard.validators if ref.on != "$"]
-    bare._validator_map = {on: vs for on, vs in guard._validator_map.items() if on != "$"}
-    bare._validators = [v for vs in bare._validator_map.values() for v in vs]
-    return bare
+    with pipeline_stream(guard) as view:
+        outcomes = await view(api, *args, stream=True, **guard_kwargs)
+        try:
+            async for outcome in outcomes:
+                yield outcome
+        finally:
+            await outcomes.aclose()
 
 
 def _check_delta(delta: object, index: int) -> None:

@@ -450,7 +450,7 @@ def test_guard_exit_status_follows_on_fail(
     assert (status, out) == (1, text)
     status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "chunkwise/redact_pii",
                                 "--on-fail", "filter")
-    assert (status, out) == (1, " Thanks")  # the failing segment is dropped
+    assert (status, out) == (1, "Thanks")  # the failing sentence is dropped, and the space after it
     status, out, err = guard_main(capfd, tmp_path, text, "--validator", "RedactPII",
                                   "--on-fail", "exception")
     assert out == ""

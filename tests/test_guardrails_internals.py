@@ -13,15 +13,19 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from typing import Any, ClassVar
 
-from guardrails import AsyncGuard, Guard
-from guardrails.classes.history import Iteration
+import pytest
+from guardrails import AsyncGuard, Guard, validator_service
+from guardrails.classes.history import Iteration, Outputs
+from guardrails.classes.llm.llm_response import LLMResponse
+from guardrails.run.async_runner import AsyncRunner
+from guardrails.run.async_stream_runner import AsyncStreamRunner
+from guardrails.run.runner import Runner
+from guardrails.run.stream_runner import StreamRunner
 from guardrails.validator_base import Validator, register_validator
 from guardrails.validator_service.sequential_validator_service import (
     SequentialValidatorService,
 )
 from guardrails_ai.types import PassResult, ValidationResult
-
-from guardrails_ai.chunkwise.adapters.guarded import _without_output_validators
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 
@@ -59,15 +63,85 @@ def test_get_validators_reads_back_use() -> None:
     assert guard._validator_map == {"$": [probe]}
 
 
-def test_a_copy_without_output_validators_shares_history_and_leaves_the_guard_alone() -> None:
+def test_a_copy_with_its_own_validator_map_shares_history_and_leaves_the_guard_alone() -> None:
     probe = _Probe(on_fail="noop")
     guard = Guard().use(probe)
-    bare = _without_output_validators(guard)
-    assert bare.get_validators("output") == []
-    assert guard.get_validators("output") == [probe]
-    assert bare.history is guard.history
-    list(bare(_llm(["a. ", "b"]), messages=MESSAGES, stream=True))
+    view = guard.model_copy()
+    view._validator_map = dict(guard._validator_map)
+    assert view.history is guard.history
+    assert view.get_validators("output") == [probe]
+    list(view(_llm(["a. ", "b"]), messages=MESSAGES, stream=True))
     assert len(guard.history) == 1
+    assert view._validator_map is not guard._validator_map
+
+
+_RUN = ["self", "call_log", "attempt_number", "messages", "prompt_params", "api"]
+_VALIDATE = ["value", "metadata", "validator_map", "iteration", "disable_tracer", "path"]
+
+#: What validated_streaming replaces (first four) and what validated_runs calls.
+SIGNATURES = [
+    (
+        StreamRunner.step,
+        [
+            "self",
+            "index",
+            "api",
+            "messages",
+            "prompt_params",
+            "output_schema",
+            "call_log",
+            "output",
+        ],
+    ),
+    (
+        AsyncStreamRunner.async_step,
+        [
+            "self",
+            "index",
+            "output_schema",
+            "call_log",
+            "api",
+            "messages",
+            "prompt_params",
+            "output",
+        ],
+    ),
+    (validator_service.validate, [*_VALIDATE, "kwargs"]),
+    (validator_service.async_validate, [*_VALIDATE, "stream", "kwargs"]),
+    (Runner.prepare, _RUN),
+    (AsyncRunner.async_prepare, _RUN),
+    (Runner.call, ["self", "messages", "api", "output"]),
+    (AsyncRunner.async_call, ["self", "messages", "api", "output"]),
+    (StreamRunner.get_chunk_text, ["self", "chunk", "api"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("function", "names"), SIGNATURES, ids=lambda f: getattr(f, "__qualname__", "")
+)
+def test_the_functions_validated_streaming_replaces_or_calls_keep_their_signatures(
+    function: Any, names: list[str]
+) -> None:
+    assert list(inspect.signature(function).parameters) == names
+
+
+def test_the_history_fields_validated_runs_fills() -> None:
+    assert {"stream_output", "async_stream_output", "output"} <= set(LLMResponse.model_fields)
+    assert {"raw_output", "parsed_output", "validation_response", "guarded_output"} <= set(
+        Outputs.model_fields
+    )
+
+
+def test_guards_hand_their_validator_map_to_the_runners() -> None:
+    """The patched runner recognises a guarded_stream view by its map's identity,
+    and Runner/AsyncRunner find validator_service.validate/async_validate on the
+    module at call time (so replacing the module attribute reaches them)."""
+    for exec_ in (Guard._exec, AsyncGuard._exec):
+        assert "validation_map=self._validator_map" in inspect.getsource(exec_)
+    assert "validator_service.validate(" in inspect.getsource(Runner.validate)
+    assert "validator_service.async_validate(" in inspect.getsource(AsyncRunner.async_validate)
+    assert "self.step(" in inspect.getsource(StreamRunner.__call__)
+    assert "await self.async_step(" in inspect.getsource(AsyncStreamRunner.async_run)
 
 
 def test_a_guard_without_validators_yields_each_delta_as_raw_output() -> None:

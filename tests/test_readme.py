@@ -48,6 +48,15 @@ def _norm(text: str) -> str:
 
 def test_readme_examples_run_and_show_what_the_readme_says() -> None:
     assert BLOCKS, "no python blocks found in README.md"
+    try:
+        _run_blocks()
+    finally:  # the README turns the opt-in on; leave the process as it was
+        from guardrails_ai.chunkwise import disable_validated_streaming
+
+        disable_validated_streaming()
+
+
+def _run_blocks() -> None:
     namespace: dict[str, Any] = {"__name__": "readme_example"}
     checked = 0
     for number, block in enumerate(BLOCKS):

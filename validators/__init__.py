@@ -22,9 +22,21 @@ _EXPORTS: dict[str, str] = {
     "MaxChunkLength": ".max_chunk_length",
     "NoRepetition": ".no_repetition",
     "RedactPII": ".redact_pii",
+    "disable_validated_streaming": ".adapters.validated_streaming",
+    "enable_validated_streaming": ".adapters.validated_streaming",
+    "validated_streaming_enabled": ".adapters.validated_streaming",
 }
 
 if TYPE_CHECKING:  # the same names, eagerly, for type checkers only
+    from .adapters.validated_streaming import (
+        disable_validated_streaming as disable_validated_streaming,
+    )
+    from .adapters.validated_streaming import (
+        enable_validated_streaming as enable_validated_streaming,
+    )
+    from .adapters.validated_streaming import (
+        validated_streaming_enabled as validated_streaming_enabled,
+    )
     from .banned_phrases import BannedPhrases as BannedPhrases
     from .max_chunk_length import MaxChunkLength as MaxChunkLength
     from .no_repetition import NoRepetition as NoRepetition

@@ -1,0 +1,384 @@
+"""The validation pipeline behind every validated path: validators in guard order, chunk by chunk.
+
+Semantics (the same streamed and at once, for every slicing of the text):
+
+* Validators run as a **pipeline** in the order the guard lists them, each on
+  the text the one before it released, as Guardrails' sequential validator
+  service runs them on a whole value.  Each stage chunks its own input with its
+  validator's chunker (a ``ChunkedValidator``'s own, the strategy behind a
+  ``with_chunker`` override, or the validator's ``_chunking_function`` made
+  lossless by ``GuardrailsChunker``) and validates every chunk exactly once,
+  the trailing fragment included.
+* Per failing chunk, the stage's on_fail decides what it releases: ``fix`` /
+  ``fix_reask`` the fix (no string fix: nothing), a custom callable what it
+  returns, ``noop`` the chunk unchanged, ``filter`` nothing but the line breaks
+  around it (:meth:`Stage.drop`), ``refrain`` and ``exception`` stop the
+  pipeline (:class:`Stop`).
+* ``validation_passed`` is false once a failure is left in the output or ends
+  it (``noop``, ``refrain``, ``exception``); a fix, a custom on_fail's value or
+  a filtered chunk leaves valid text, as Guardrails counts a fix.
+* On a stop, what is released is a function of the text alone: every chunk the
+  stopping stage completed before the failing one (with its separators), passed
+  through the later stages as a complete text (they flush their fragments).
+
+The pipeline is sans-I/O (:func:`advance` yields each chunk to validate and
+takes its verdict back), so the sync and async drivers (:func:`run`,
+:func:`arun`) share it.  Its cost is the chunkers' streaming cost plus the
+validations; each stage keeps what it released (for the history) and nothing
+else but its chunker's pending fragment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from datetime import datetime
+from typing import Any
+
+from guardrails.actions.refrain import Refrain
+from guardrails.classes.validation.validator_logs import ValidatorLogs
+from guardrails.errors import ValidationError
+from guardrails.types.on_fail import OnFailAction
+from guardrails.validator_base import Validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
+
+from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece
+
+from .chunked import ChunkedValidator
+from .streams import chunker_of
+
+__all__ = [
+    "Stage",
+    "Stop",
+    "TextBuffer",
+    "advance",
+    "arun",
+    "check_streamable",
+    "run",
+    "stages_for",
+]
+
+_FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
+
+
+class Stop(Exception):
+    """A ``refrain`` or ``exception`` validator failed: the output ends.
+
+    ``error`` is the ``ValidationError`` to raise (``None`` for refrain);
+    ``released`` the text the pipeline releases before it ends (set by
+    :func:`advance`).
+    """
+
+    def __init__(self, error: ValidationError | None) -> None:
+        super().__init__(error)
+        self.error = error
+        self.released = ""
+
+
+class TextBuffer:
+    """Text appended in small pieces, joined on demand: O(1) amortised per append.
+
+    Small pieces are joined into blocks of about 4 KB as they come, so a
+    stream of 4-character deltas costs a few bytes of overhead per character,
+    not a Python object per delta.
+    """
+
+    _BLOCK = 4096
+
+    def __init__(self) -> None:
+        self._blocks: list[str] = []
+        self._small: list[str] = []
+        self._size = 0
+
+    def append(self, text: str) -> None:
+        if len(text) >= self._BLOCK:
+            self._flush()
+            self._blocks.append(text)
+            return
+        self._small.append(text)
+        self._size += len(text)
+        if self._size >= self._BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._small:
+            self._blocks.append("".join(self._small))
+            self._small, self._size = [], 0
+
+    def value(self) -> str:
+        """The whole text (the blocks are merged into one)."""
+        self._flush()
+        if len(self._blocks) > 1:
+            self._blocks = ["".join(self._blocks)]
+        return self._blocks[0] if self._blocks else ""
+
+
+def _line_breaks(text: str) -> int:
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _stronger(first: str, second: str) -> str:
+    """The whitespace run with more line breaks (then the longer; ``second`` on a tie)."""
+    if (_line_breaks(first), len(first)) > (_line_breaks(second), len(second)):
+        return first
+    return second
+
+
+def check_streamable(validators: Sequence[Validator]) -> None:
+    """Raise ``ValueError`` for a validator whose on_fail a pipeline cannot honour."""
+    for validator in validators:
+        if validator.on_fail_descriptor == OnFailAction.REASK:
+            raise ValueError(
+                f"{validator.rail_alias} has on_fail='reask', which streaming cannot "
+                "honour; use fix, fix_reask, filter, refrain, noop or exception"
+            )
+
+
+class Stage:
+    """One validator of the pipeline: its chunk stream, its verdicts, what it released."""
+
+    def __init__(self, validator: Validator, metadata: dict[str, Any]) -> None:
+        self.validator = validator
+        self.metadata = metadata
+        self.state: Any = None
+        if isinstance(validator, ChunkedValidator):
+            chunker: Any = validator.chunker
+            self.state = validator.new_stream_state()
+        else:
+            chunker = chunker_of(validator)
+        self.stream = ChunkStream(chunker)
+        self.chunks_validated = 0
+        self.failures = 0
+        #: Failures left in the output or ending it (noop, refrain, exception).
+        self.unresolved = 0
+        self.released = TextBuffer()
+        self.spans: list[ErrorSpan] = []
+        self.messages: list[str] = []
+        self.metadata_out: dict[str, Any] | None = None
+        self.refrained = False
+        #: Line breaks ending the released text; ``None`` before anything was released.
+        self._breaks: int | None = None
+        #: Whether the released text ends with whitespace.
+        self._spaced = False
+        #: Whitespace withheld after a filtered chunk (``None``: no chunk dropped).
+        self._gap: str | None = None
+
+    # -- chunking and validating ----------------------------------------------------
+
+    def pieces(self, text: str, final: bool) -> list[Piece]:
+        pieces = self.stream.feed(text) if text else []
+        return pieces + self.stream.close() if final else pieces
+
+    def validate(self, chunk: str) -> ValidationResult:
+        self.chunks_validated += 1
+        if isinstance(self.validator, ChunkedValidator):
+            return self.validator.validate_chunk(chunk, self.metadata, self.state)
+        return self.validator.validate(chunk, self.metadata)
+
+    async def async_validate(self, chunk: str) -> ValidationResult:
+        if isinstance(self.validator, ChunkedValidator):
+            return self.validate(chunk)
+        self.chunks_validated += 1
+        return await self.validator.async_validate(chunk, self.metadata)
+
+    # -- releasing --------------------------------------------------------------------
+
+    def keep(self, text: str) -> str:
+        """Release ``text``; after a filtered chunk, bridge the gap it left (:meth:`drop`)."""
+        if self._gap is not None:
+            body = text.lstrip()
+            self._gap = _stronger(self._gap, text[: len(text) - len(body)])
+            if not body:
+                return ""
+            text = self._bridge() + body
+        return self._record(text)
+
+    def drop(self, piece: Piece) -> str:
+        """Filter ``piece``'s chunk: release nothing, withhold the whitespace around it.
+
+        The whitespace between the text released before and the text kept
+        after becomes the strongest run around the dropped chunks (most line
+        breaks), and only if it adds line breaks to what the released text
+        already ends with, or that text ends with no whitespace at all: dropping
+        a sentence never merges two paragraphs, dropping a paragraph never
+        doubles a blank line.  At the start of the output nothing is bridged.
+        """
+        around = _stronger(piece.before, piece.after)
+        self._gap = around if self._gap is None else _stronger(self._gap, around)
+        return ""
+
+    def finish(self) -> str:
+        """At the end of the text: release the bridge a final filtered chunk left."""
+        return self._record(self._bridge()) if self._gap is not None else ""
+
+    def _bridge(self) -> str:
+        gap, self._gap = self._gap or "", None
+        if self._breaks is None:
+            return ""
+        if _line_breaks(gap) > self._breaks or not self._spaced:
+            return gap
+        return ""
+
+    def _record(self, text: str) -> str:
+        if text:
+            self.released.append(text)
+            body = text.rstrip()
+            tail = _line_breaks(text[len(body) :])
+            self._breaks = tail if body else (self._breaks or 0) + tail
+            self._spaced = len(body) < len(text) or (not body and self._spaced)
+        return text
+
+    def apply(self, piece: Piece, result: ValidationResult) -> str:
+        """Release what this stage lets through of ``piece`` given its verdict.
+
+        ``filter`` drops the chunk (see :meth:`drop`).  Raises :class:`Stop`
+        for ``refrain`` and ``exception``.
+        """
+        chunk = piece.chunk or ""
+        if result.metadata is not None:
+            self.metadata_out = result.metadata
+        if not isinstance(result, FailResult):
+            override = getattr(result, "value_override", PassResult.ValueOverrideSentinel)
+            if (
+                self.validator.override_value_on_pass
+                and override is not PassResult.ValueOverrideSentinel
+            ):
+                return self.keep(piece.before + str(override) + piece.after)
+            return self.keep(piece.segment)
+        self._note_failure(piece, result)
+        action = self.validator.on_fail_descriptor
+        if action in _FIXED:
+            fix = result.fix_value if isinstance(result.fix_value, str) else ""
+            return self.keep(piece.before + fix + piece.after)
+        if action == OnFailAction.CUSTOM and self.validator.on_fail_method is not None:
+            value = self.validator.on_fail_method(chunk, result)
+            if not isinstance(value, str):
+                raise TypeError(
+                    f"the on_fail callable of {self.validator.rail_alias} returned "
+                    f"{type(value).__name__}; a streamed string needs a str"
+                )
+            return self.keep(piece.before + value + piece.after)
+        if action == OnFailAction.FILTER:
+            return self.drop(piece)
+        self.unresolved += 1
+        if action == OnFailAction.NOOP:
+            return self.keep(piece.segment)
+        if action == OnFailAction.REFRAIN:
+            self.refrained = True
+            raise Stop(None)
+        raise Stop(
+            ValidationError(
+                "Validation failed for field with errors: " + (result.error_message or "")
+            )
+        )
+
+    def _note_failure(self, piece: Piece, result: FailResult) -> None:
+        self.failures += 1
+        self.messages.append(result.error_message or "")
+        base = piece.chunk_start
+        for span in result.error_spans or [
+            ErrorSpan(start=0, end=len(piece.chunk or ""), reason=result.error_message or "")
+        ]:
+            self.spans.append(
+                ErrorSpan(start=base + span.start, end=base + span.end, reason=span.reason)
+            )
+
+    # -- the history --------------------------------------------------------------------
+
+    @property
+    def output(self) -> str:
+        """Everything this stage released so far."""
+        return self.released.value()
+
+    def log(self, received: str, start: datetime) -> ValidatorLogs:
+        """One ``ValidatorLogs`` for this stage over the whole text, as at once.
+
+        ``value_before_validation`` is ``received`` (the stage's input),
+        ``value_after_validation`` what it released (``received`` itself when
+        its failures were left as they were, ``Refrain()`` when it refrained).
+        The result is a ``PassResult`` or one ``FailResult`` with every
+        failure's message and error spans (offsets in ``received``).
+        """
+        validator = self.validator
+        result: ValidationResult
+        after: Any = self.output
+        if not self.failures:
+            result = PassResult(validated_chunk=received)
+        else:
+            result = FailResult(
+                error_message="; ".join(self.messages),
+                fix_value=after if validator.on_fail_descriptor in _FIXED else None,
+                error_spans=self.spans,
+                validated_chunk=received,
+            )
+            if self.refrained:
+                after = Refrain()
+            elif validator.on_fail_descriptor in (OnFailAction.NOOP, OnFailAction.EXCEPTION):
+                after = received
+        logs = ValidatorLogs(
+            validatorName=type(validator).__name__,
+            registeredName=validator.rail_alias,
+            valueBeforeValidation=received,
+            valueAfterValidation=after,
+            validationResult=result,
+            propertyPath="$",
+            instanceId=id(validator),
+            startTime=start,
+            endTime=datetime.now(),
+        )
+        return logs
+
+
+def stages_for(validators: Sequence[Validator], metadata: dict[str, Any]) -> list[Stage]:
+    """A fresh pipeline for one text or stream (checked with :func:`check_streamable`)."""
+    check_streamable(validators)
+    return [Stage(v, metadata) for v in validators]
+
+
+Step = Generator[tuple[Stage, str], ValidationResult, str]
+
+
+def advance(stages: Sequence[Stage], text: str, final: bool) -> Step:
+    """Push ``text`` through every stage; yields each chunk to be validated.
+
+    The caller sends back each verdict (synchronously or after an ``await``).
+    Returns the text the last stage releases.  With ``final`` every stage
+    flushes its fragment.  Raises :class:`Stop` (its ``released`` set) when a
+    refrain/exception validator fails.
+    """
+    for index, stage in enumerate(stages):
+        released: list[str] = []
+        for piece in stage.pieces(text, final):
+            if piece.chunk is None:
+                released.append(stage.keep(piece.segment))
+                continue
+            result = yield stage, piece.chunk
+            try:
+                released.append(stage.apply(piece, result))
+            except Stop as stop:
+                rest = "".join(released)
+                stop.released = yield from advance(stages[index + 1 :], rest, True)
+                raise
+        if final:
+            released.append(stage.finish())
+        text = "".join(released)
+    return text
+
+
+def run(step: Step) -> str:
+    """Drive :func:`advance` with each stage's sync ``validate``."""
+    try:
+        stage, chunk = next(step)
+        while True:
+            stage, chunk = step.send(stage.validate(chunk))
+    except StopIteration as done:
+        return str(done.value)
+
+
+async def arun(step: Step) -> str:
+    """Drive :func:`advance` awaiting each stage's ``async_validate``."""
+    try:
+        stage, chunk = next(step)
+        while True:
+            stage, chunk = step.send(await stage.async_validate(chunk))
+    except StopIteration as done:
+        return str(done.value)

@@ -1,0 +1,292 @@
+"""Guardrails runs that go through the validation pipeline, linear in the text.
+
+Two kinds of run replace Guardrails' own for string outputs validated at
+``"$"`` (installed by :mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`):
+
+* :func:`stream_step` / :func:`async_stream_step` stand in for
+  ``StreamRunner.step`` / ``AsyncStreamRunner.async_step``: the same
+  preparation (history entry, input validation, the LLM call through
+  Guardrails), then every delta goes through the pipeline
+  (:mod:`~guardrails_ai.chunkwise.adapters.pipeline`) and a
+  ``ValidationOutcome`` is yielded each time text is released, plus one last
+  outcome when the stream ends;
+* :func:`validate_at_once` / :func:`async_validate_at_once` stand in for
+  ``validator_service.validate`` / ``async_validate`` (``guard.validate``,
+  ``guard.parse``, non-streamed ``guard(llm)``): the same pipeline over the
+  whole value, so a text validated at once and the same text streamed in any
+  deltas release the same text.
+
+Cost: O(len(delta)) amortised per delta plus the validations (no per-delta
+history object, no string concatenation that copies what came before); memory:
+the LLM text, what each validator released (kept for the history) and what
+the chunkers hold back.
+
+What ``guard.history`` keeps of a streamed call (as of a call validated at
+once): one iteration whose inputs are Guardrails' own (messages, metadata,
+``stream=True``), ``raw_output`` and ``parsed_output`` the whole LLM text (also
+``llm_response_info.output``), ``validation_response`` and ``guarded_output``
+the whole released text, and one ``ValidatorLogs`` per validator (see
+:meth:`Stage.log`) instead of one per delta; an exception is recorded in
+``outputs.exception``/``error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from guardrails.actions.refrain import Refrain
+from guardrails.classes.history import Call, Inputs, Iteration, Outputs
+from guardrails.classes.validation_outcome import ValidationOutcome
+
+from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for
+
+__all__ = [
+    "async_stream_step",
+    "async_validate_at_once",
+    "stream_step",
+    "validate_at_once",
+]
+
+
+_OUTCOME = ValidationOutcome[str]
+
+
+class _Session:
+    """One streamed call: its history entry, its pipeline, the LLM text."""
+
+    def __init__(
+        self,
+        runner: Any,
+        index: int,
+        call_log: Call,
+        api: Any,
+        messages: Any,
+        prompt_params: dict[str, Any] | None,
+        output: str | None,
+    ) -> None:
+        inputs = Inputs(
+            llm_api=api,
+            llm_output=output,
+            messages=messages,
+            prompt_params=prompt_params or {},
+            num_reasks=runner.num_reasks,
+            metadata=runner.metadata,
+            full_schema_reask=runner.full_schema_reask,
+            stream=True,
+        )
+        self.iteration = Iteration(
+            callId=call_log.id, index=index, inputs=inputs, outputs=Outputs()
+        )
+        call_log.iterations.push(self.iteration)
+        self.runner = runner
+        self.index = index
+        self.call_log = call_log
+        self.api = api
+        self.call_id = call_log.id
+        self.stages = stages_for(runner.validation_map.get("$") or [], runner.metadata)
+        self.raw = TextBuffer()
+        self.unreported: list[str] = []  # LLM text the last outcome did not report
+        self.start = datetime.now()
+
+    @property
+    def passed(self) -> bool:
+        return not any(stage.unresolved for stage in self.stages)
+
+    def messages(self, messages: Any) -> Any:
+        """Record the prepared messages (``None`` when the output was given)."""
+        if self.iteration.inputs.llm_output is not None:
+            messages = None
+        self.iteration.inputs.messages = messages
+        return messages
+
+    def called(self, response: Any, asynchronous: bool) -> Any:
+        """Record the LLM response; its stream, or ``ValueError`` if it has none."""
+        self.iteration.outputs.llm_response_info = response
+        stream = response.async_stream_output if asynchronous else response.stream_output
+        if stream is None:
+            kind = "an async generator" if asynchronous else "a generator"
+            raise ValueError(
+                "No stream was returned from the API. Please check that "
+                f"the API is returning {kind}."
+            )
+        return stream
+
+    def delta(self, delta: Any) -> str:
+        """The text of one LLM delta, recorded (``""`` for deltas without text)."""
+        text: str = self.runner.get_chunk_text(delta, self.api)
+        if text:
+            self.raw.append(text)
+            self.unreported.append(text)
+        return text
+
+    def outcome(self, released: str) -> ValidationOutcome[str]:
+        raw, self.unreported = "".join(self.unreported), []
+        # Built without pydantic validation (every field is already the right
+        # type): one of these per release is most of the pipeline's own cost.
+        return _OUTCOME.model_construct(
+            call_id=self.call_id,
+            raw_llm_output=raw,
+            validated_output=released,
+            validation_passed=self.passed,
+        )
+
+    def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
+        """The last outcome after a refrain/exception; raises the exception's error."""
+        if stop.error is None or stop.released:
+            yield self.outcome(stop.released)
+        if stop.error is not None:
+            raise stop.error from None
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Write the call's outputs into its iteration when the stream ends, however."""
+        error: Exception | None = None
+        try:
+            yield
+        except Exception as exc:
+            error = exc
+            raise
+        finally:
+            self.record(error)
+
+    def record(self, error: Exception | None) -> None:
+        """Write the call's outputs into its iteration (once, at the end)."""
+        raw = self.raw.value()
+        outputs = self.iteration.outputs
+        outputs.raw_output = raw
+        outputs.parsed_output = raw
+        info = outputs.llm_response_info
+        if info is not None and not info.output:
+            info.output = raw
+        text = self.stages[-1].output if self.stages else raw
+        outputs.validation_response = text
+        outputs.guarded_output = text
+        outputs.validator_logs.extend(_logs(self.stages, raw, self.start))
+        if error is not None:
+            outputs.exception = error
+            outputs.error = str(error)
+
+
+def _logs(stages: list[Stage], raw: str, start: datetime) -> list[Any]:
+    """One ``ValidatorLogs`` per stage, each stage's input being the previous one's output."""
+    logs = []
+    received = raw
+    for stage in stages:
+        logs.append(stage.log(received, start))
+        received = stage.output
+    return logs
+
+
+def stream_step(
+    runner: Any,
+    index: int,
+    api: Any,
+    messages: Any,
+    prompt_params: dict[str, Any],
+    output_schema: dict[str, Any],
+    call_log: Call,
+    output: str | None = None,
+) -> Iterator[ValidationOutcome[str]]:
+    """``StreamRunner.step`` for a string output, through the pipeline."""
+    session = _Session(runner, index, call_log, api, messages, prompt_params, output)
+    with session.recording():
+        if output is None:
+            messages = runner.prepare(
+                call_log, index, messages=messages, prompt_params=prompt_params, api=api
+            )
+        stream = session.called(runner.call(session.messages(messages), api, output), False)
+        try:
+            for delta in stream:
+                text = session.delta(delta)
+                if text and (released := run(advance(session.stages, text, False))):
+                    yield session.outcome(released)
+            yield session.outcome(run(advance(session.stages, "", True)))
+        except Stop as stop:
+            yield from session.stopped(stop)
+
+
+async def _async_stream(
+    session: _Session, messages: Any, prompt_params: dict[str, Any] | None
+) -> AsyncIterator[ValidationOutcome[str]]:
+    runner, index, call_log = session.runner, session.index, session.call_log
+    api, output = session.api, session.iteration.inputs.llm_output
+    with session.recording():
+        if output is None:
+            messages = await runner.async_prepare(
+                call_log, index, messages=messages, prompt_params=prompt_params, api=api
+            )
+        response = await runner.async_call(session.messages(messages), api, output)
+        stream = session.called(response, True)
+        try:
+            async for delta in stream:
+                text = session.delta(delta)
+                if text and (released := await arun(advance(session.stages, text, False))):
+                    yield session.outcome(released)
+            yield session.outcome(await arun(advance(session.stages, "", True)))
+        except Stop as stop:
+            for outcome in session.stopped(stop):
+                yield outcome
+
+
+async def async_stream_step(
+    runner: Any,
+    index: int,
+    output_schema: dict[str, Any],
+    call_log: Call,
+    *,
+    api: Any,
+    messages: Any = None,
+    prompt_params: dict[str, Any] | None = None,
+    output: str | None = None,
+) -> AsyncIterator[ValidationOutcome[str]]:
+    """``AsyncStreamRunner.async_step`` for a string output (awaited, it gives the stream)."""
+    session = _Session(runner, index, call_log, api, messages, prompt_params, output)
+    return _async_stream(session, messages, prompt_params)
+
+
+def _at_once_result(
+    stages: list[Stage], value: str, iteration: Any, start: datetime, text: str | Stop
+) -> Any:
+    iteration.outputs.validator_logs.extend(_logs(stages, value, start))
+    if isinstance(text, Stop):
+        if text.error is not None:
+            raise text.error
+        return Refrain()
+    return text
+
+
+def validate_at_once(
+    value: str, metadata: dict[str, Any], validators: list[Any], iteration: Any
+) -> tuple[Any, dict[str, Any]]:
+    """``validator_service.validate`` of a string at ``"$"``, through the pipeline.
+
+    Returns ``(released text, metadata)``; a refrain returns Guardrails'
+    ``Refrain()`` (the output becomes ``""``); an exception validator raises
+    ``ValidationError`` as Guardrails does.  One ``ValidatorLogs`` per
+    validator goes into ``iteration``.
+    """
+    start = datetime.now()
+    stages = stages_for(validators, metadata)
+    result: str | Stop
+    try:
+        result = run(advance(stages, value, True))
+    except Stop as stop:
+        result = stop
+    return _at_once_result(stages, value, iteration, start, result), metadata
+
+
+async def async_validate_at_once(
+    value: str, metadata: dict[str, Any], validators: list[Any], iteration: Any
+) -> tuple[Any, dict[str, Any]]:
+    """:func:`validate_at_once` awaiting each validator's ``async_validate``."""
+    start = datetime.now()
+    stages = stages_for(validators, metadata)
+    result: str | Stop
+    try:
+        result = await arun(advance(stages, value, True))
+    except Stop as stop:
+        result = stop
+    return _at_once_result(stages, value, iteration, start, result), metadata
