@@ -137,7 +137,7 @@ class ChunkedValidator(Validator):
             metadata,
             kwargs,
             chunker=self._chunker,
-            validate=lambda text, state: self.validate_chunk(text, metadata, state),
+            validate=self.validate_chunk,
             new_state=self.new_stream_state,
         )
 

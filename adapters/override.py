@@ -123,7 +123,6 @@ def exact_validate_stream(
         metadata,
         kwargs,
         chunker=chunker_of(self),
-        validate=lambda text, state: self.validate(text, metadata),
     )
 
 
