@@ -181,11 +181,11 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
     from guardrails.errors import ValidationError
 
     from ..adapters import guarded_stream
-    from .offline import skip_litellm
+    from .offline import skip_litellm, untraced
     from .watch import watch
 
     skip_litellm()
-    tally = watch(validator, on_fail)
+    tally = watch(validator, on_fail, timed=False)  # only the verdicts count here
     guard = Guard().use(validator)
 
     def llm(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
@@ -194,11 +194,12 @@ def _stream(fd: int, path: str, validator: Any, on_fail: str, out: BinaryIO) -> 
                 yield text
 
     try:
-        for outcome in guarded_stream(guard, llm, messages=MESSAGES):
-            text = outcome.validated_output
-            if isinstance(text, str) and text:
-                out.write(text.encode("utf-8", "surrogatepass"))
-                out.flush()
+        with untraced():
+            for outcome in guarded_stream(guard, llm, messages=MESSAGES):
+                text = outcome.validated_output
+                if isinstance(text, str) and text:
+                    out.write(text.encode("utf-8", "surrogatepass"))
+                    out.flush()
     except ValidationError as exc:
         raise CommandError(str(exc) or "validation failed", code=1) from None
     return 1 if tally.unfixed else 0
