@@ -52,7 +52,7 @@ Chunker = ChunkingStrategy | SplitFlush
 Validate = Callable[[str, dict[str, Any], Any], ValidationResult]
 
 #: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls).
-_RUNS: ContextVar[dict[int, _Run] | None] = ContextVar("chunkwise_runs", default=None)
+_RUNS: ContextVar[dict[StreamRuns, _Run] | None] = ContextVar("chunkwise_runs", default=None)
 
 #: How many unfinished streams one validator remembers.  Guardrails' noop path
 #: and AsyncGuard never signal the end of a stream: older runs are forgotten first.
@@ -120,7 +120,6 @@ class StreamRuns:
         chunk: Any,
         metadata: dict[str, Any],
         kwargs: dict[str, Any],
-        *,
         chunker: Chunker,
         validate: Validate | None = None,
         new_state: Callable[[], Any] = _no_state,
@@ -140,7 +139,7 @@ class StreamRuns:
         """
         if type(chunk) is not str and not isinstance(chunk, str):
             raise TypeError(f"chunk must be str, got {type(chunk).__name__}: {chunk!r:.80}")
-        context = kwargs.get("context")
+        context = kwargs.get("context") if kwargs else None
         if (
             context is not None
             and isinstance(context, Context)
@@ -150,19 +149,18 @@ class StreamRuns:
             # could hold a dict inherited from the caller's context and shared
             # by every stream copied from it, so the Context itself is the key.
             anchor: object | None = context
+        elif sys._getframe(2) is _CALLERS.direct:  # the caller of validator.validate_stream
+            anchor = None
         else:
-            below = sys._getframe(1)  # the validator's validate_stream
-            caller = below.f_back
-            anchor = None if caller is _CALLERS.direct else _calling_iteration(below)
+            anchor = _calling_iteration(sys._getframe(1))
         if anchor is None:
-            runs: dict[int, _Run] | None = _RUNS.get()
+            runs: dict[StreamRuns, _Run] | None = _RUNS.get()
             if runs is None:
                 runs = {}
                 _RUNS.set(runs)
-            key = id(self)
-            run = runs.get(key)
+            run = runs.get(self)
             if run is None:
-                run = runs[key] = _Run(ChunkStream(chunker), new_state(), self)
+                run = runs[self] = _Run(ChunkStream(chunker), new_state(), self)
         else:
             key = id(anchor)
             with self._lock:
@@ -172,10 +170,10 @@ class StreamRuns:
                     while len(self._runs) > _MAX_OPEN_RUNS:
                         self._runs.popitem(last=False)
         pieces = run.stream.feed(chunk)
-        if kwargs.get("remainder"):
+        if kwargs and kwargs.get("remainder"):
             pieces += run.stream.close()
             if anchor is None:
-                runs.pop(key, None)  # type: ignore[union-attr]
+                runs.pop(self, None)  # type: ignore[union-attr]
                 _CALLERS.direct = None
             else:
                 with self._lock:
