@@ -162,13 +162,7 @@ class ChunkedValidator(Validator):
         the stream ends: the withheld fragment is validated too.
         """
         return self._streams.validate_stream(
-            self,
-            chunk,
-            metadata,
-            kwargs,
-            chunker=self._chunker,
-            validate=lambda text, state: self.validate_chunk(text, metadata, state),
-            new_state=self.new_stream_state,
+            self, chunk, metadata, kwargs, self._chunker, self.validate_chunk, self.new_stream_state
         )
 
     def _merge(self, pieces: list[Piece], metadata: dict[str, Any], state: Any) -> ValidationResult:

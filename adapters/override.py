@@ -220,14 +220,7 @@ def exact_validate_stream(
     ``remainder=True`` the stream ends and its withheld fragment is validated
     too.  See :class:`~guardrails_ai.chunkwise.adapters.streams.StreamRuns`.
     """
-    return streams_of(self).validate_stream(
-        self,
-        chunk,
-        metadata,
-        kwargs,
-        chunker=chunker_of(self),
-        validate=lambda text, state: self.validate(text, metadata),
-    )
+    return streams_of(self).validate_stream(self, chunk, metadata, kwargs, chunker_of(self))
 
 
 exact_validate_stream.__name__ = "validate_stream"

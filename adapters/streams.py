@@ -45,12 +45,14 @@ from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from .contract import GuardrailsChunker
 
-__all__ = ["StreamRuns", "chunker_of", "merge_results", "streams_of"]
+__all__ = ["StreamRuns", "chunker_of", "merge_results", "merge_verdicts", "streams_of"]
 
 Chunker = ChunkingStrategy | SplitFlush
+#: ``validate(chunk, metadata, state)``: one chunk's verdict.
+Validate = Callable[[str, dict[str, Any], Any], ValidationResult]
 
 #: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls).
-_RUNS: ContextVar[dict[int, _Run] | None] = ContextVar("chunkwise_runs", default=None)
+_RUNS: ContextVar[dict[StreamRuns, _Run] | None] = ContextVar("chunkwise_runs", default=None)
 
 #: How many unfinished streams one validator remembers.  Guardrails' noop path
 #: and AsyncGuard never signal the end of a stream: older runs are forgotten first.
@@ -59,13 +61,16 @@ _MAX_OPEN_RUNS = 256
 _MAX_FRAMES = 24
 #: Where ``streams_of`` keeps a validator's ``StreamRuns``.
 _ATTRIBUTE = "_chunkwise_streams"
+#: Code flags of frames that can be suspended and resumed from another caller
+#: (generators, coroutines): the frames above them change between calls.
+_SUSPENDABLE = 0x20 | 0x80 | 0x100 | 0x200
 
 
 def _no_state() -> None:
     return None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """One stream through one validator."""
 
@@ -74,11 +79,30 @@ class _Run:
     anchor: object  # keeps the object whose id keys this run alive
 
 
+class _Callers(threading.local):
+    """Per thread: the last caller found with no Guardrails iteration above it.
+
+    A frame that is not a generator or coroutine keeps the same frames above
+    it for as long as it runs, so while it keeps calling ``validate_stream``
+    (a direct caller's loop) the answer of its first call's stack walk holds.
+    The reference keeps the frame object alive, so no other frame can take
+    its identity; it is dropped when a stream of the thread ends directly or
+    another caller replaces it.
+    """
+
+    direct: FrameType | None = None
+
+
+_CALLERS = _Callers()
+
+
 class StreamRuns:
     """The open streams of one validator, each with its ``ChunkStream`` and state.
 
     Thread-safe; O(len(delta)) amortised per call plus the validation itself
-    (the chunker's streaming cost, see ``ChunkStream``).  At most 256 unfinished
+    (the chunker's streaming cost, see ``ChunkStream``): finding the stream
+    looks at most 24 frames up the call stack, and a direct caller's repeated
+    calls from one loop look at none after the first.  At most 256 unfinished
     streams are remembered per validator, the oldest forgotten first.
     """
 
@@ -96,79 +120,76 @@ class StreamRuns:
         chunk: Any,
         metadata: dict[str, Any],
         kwargs: dict[str, Any],
-        *,
         chunker: Chunker,
-        validate: Callable[[str, Any], ValidationResult],
+        validate: Validate | None = None,
         new_state: Callable[[], Any] = _no_state,
     ) -> ValidationResult | None:
         """The body of ``validator.validate_stream(chunk, metadata, **kwargs)``.
 
         Feeds ``chunk`` (a delta) to this stream's ``ChunkStream`` (a new
         stream starts with ``chunker`` and ``new_state()``) and validates each
-        chunk it completes with ``validate(chunk, state)``; with
-        ``remainder=True`` the withheld fragment too, and the stream is
-        forgotten.  Returns ``None`` while no chunk is complete, else the merged
-        result (see :func:`merge_results`).  Raises ``TypeError`` if ``chunk``
-        is not a ``str``.
+        chunk it completes with ``validate(chunk, metadata, state)`` (default:
+        ``validator.validate(chunk, metadata)``); with ``remainder=True`` the
+        withheld fragment too, and the stream is forgotten.  Returns ``None``
+        while no chunk is complete (nothing else is built then), else the
+        merged result (see :func:`merge_verdicts`).  Raises ``TypeError`` if
+        ``chunk`` is not a ``str``.  Must be called directly by the
+        validator's ``validate_stream``: the stream is found from the frame
+        that called that one.
         """
-        if not isinstance(chunk, str):
+        if type(chunk) is not str and not isinstance(chunk, str):
             raise TypeError(f"chunk must be str, got {type(chunk).__name__}: {chunk!r:.80}")
-        run, forget = self._run(kwargs, chunker, new_state)
-        pieces = run.stream.feed(chunk)
-        if kwargs.get("remainder"):
-            pieces += run.stream.close()
-            forget()
-        if not pieces:
-            return None
-        return merge_results(pieces, lambda text: validate(text, run.state), validator)
-
-    # -- finding the stream a call belongs to --------------------------------------
-
-    def _run(
-        self, kwargs: dict[str, Any], chunker: Chunker, new_state: Callable[[], Any]
-    ) -> tuple[_Run, Callable[[], None]]:
-        context = kwargs.get("context")
-        anchor: object | None
-        if isinstance(context, Context) and kwargs.get("context_vars") is not None:
+        context = kwargs.get("context") if kwargs else None
+        if (
+            context is not None
+            and isinstance(context, Context)
+            and kwargs.get("context_vars") is not None
+        ):
             # AsyncGuard copies one Context per stream.  A ContextVar inside it
             # could hold a dict inherited from the caller's context and shared
             # by every stream copied from it, so the Context itself is the key.
-            anchor = context
+            anchor: object | None = context
+        elif sys._getframe(2) is _CALLERS.direct:  # the caller of validator.validate_stream
+            anchor = None
         else:
-            anchor = _calling_iteration()
+            anchor = _calling_iteration(sys._getframe(1))
         if anchor is None:
-            return self._context_run(chunker, new_state)
-        key = id(anchor)
-        with self._lock:
-            run = self._runs.get(key)
+            runs: dict[StreamRuns, _Run] | None = _RUNS.get()
+            if runs is None:
+                runs = {}
+                _RUNS.set(runs)
+            run = runs.get(self)
             if run is None:
-                run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), anchor)
-                while len(self._runs) > _MAX_OPEN_RUNS:
-                    self._runs.popitem(last=False)
-
-        def forget() -> None:
+                run = runs[self] = _Run(ChunkStream(chunker), new_state(), self)
+        else:
+            key = id(anchor)
             with self._lock:
-                self._runs.pop(key, None)
-
-        return run, forget
-
-    def _context_run(
-        self, chunker: Chunker, new_state: Callable[[], Any]
-    ) -> tuple[_Run, Callable[[], None]]:
-        """The run of the current context (``validate_stream`` called directly)."""
-        runs = _RUNS.get()
-        if runs is None:
-            runs = {}
-            _RUNS.set(runs)
-        key = id(self)
-        run = runs.get(key)
-        if run is None:
-            run = runs[key] = _Run(ChunkStream(chunker), new_state(), self)
-
-        def forget() -> None:
-            runs.pop(key, None)
-
-        return run, forget
+                run = self._runs.get(key)
+                if run is None:
+                    run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), anchor)
+                    while len(self._runs) > _MAX_OPEN_RUNS:
+                        self._runs.popitem(last=False)
+        pieces = run.stream.feed(chunk)
+        if kwargs and kwargs.get("remainder"):
+            pieces += run.stream.close()
+            if anchor is None:
+                runs.pop(self, None)  # type: ignore[union-attr]
+                _CALLERS.direct = None
+            else:
+                with self._lock:
+                    self._runs.pop(key, None)
+        if not pieces:
+            return None
+        state = run.state
+        verdicts: list[ValidationResult | None] = [
+            None
+            if piece.chunk is None
+            else validator.validate(piece.chunk, metadata)
+            if validate is None
+            else validate(piece.chunk, metadata, state)
+            for piece in pieces
+        ]
+        return merge_verdicts(pieces, verdicts, validator)
 
 
 def streams_of(validator: Validator) -> StreamRuns:
@@ -196,24 +217,30 @@ def chunker_of(validator: Validator) -> Chunker:
     return chunker if chunker is not None else GuardrailsChunker(function)
 
 
-def _calling_iteration() -> Iteration | None:
+def _calling_iteration(below: FrameType) -> Iteration | None:
     """The Guardrails ``Iteration`` whose stream is calling us, if any.
 
-    Guardrails' sync runner passes no stream identity to ``validate_stream``;
-    the iteration object its validator service holds as a local variable
+    ``below`` is the validator's ``validate_stream`` frame; the walk starts
+    there and looks at most ``_MAX_FRAMES`` frames up.  Guardrails' sync
+    runner passes no stream identity to ``validate_stream``; the iteration
+    object its validator service holds as a local variable
     (``SequentialValidatorService.run_validator(iteration, ...)``) is the one
     object that is both unique to a stream and alive for exactly its length.
+    When there is none, the caller (``below``'s caller) is remembered for its
+    thread if it is an ordinary function frame (see :class:`_Callers`).
     """
-    # Skip StreamRuns._run and StreamRuns.validate_stream.
-    frame: FrameType | None = sys._getframe(3)
+    frame: FrameType | None = below
     for _ in range(_MAX_FRAMES):
         if frame is None:
-            return None
+            break
         if "iteration" in frame.f_code.co_varnames:
             candidate = frame.f_locals.get("iteration")
             if isinstance(candidate, Iteration):
                 return candidate
         frame = frame.f_back
+    caller = below.f_back
+    if caller is not None and not caller.f_code.co_flags & _SUSPENDABLE:
+        _CALLERS.direct = caller
     return None
 
 
@@ -222,7 +249,20 @@ def merge_results(
     validate: Callable[[str], ValidationResult],
     validator: Validator,
 ) -> ValidationResult:
-    """Validate each piece's chunk and merge the results into one.
+    """Validate each piece's chunk with ``validate`` and merge the results into one.
+
+    See :func:`merge_verdicts` for the merged result.
+    """
+    verdicts = [None if piece.chunk is None else validate(piece.chunk) for piece in pieces]
+    return merge_verdicts(pieces, verdicts, validator)
+
+
+def merge_verdicts(
+    pieces: list[Piece],
+    verdicts: list[ValidationResult | None],
+    validator: Validator,
+) -> ValidationResult:
+    """Merge the verdicts on ``pieces`` (``None`` for a separator-only piece) into one.
 
     All pass: ``PassResult`` whose ``validated_chunk`` is the pieces' segments
     joined (the text exactly as received).  Any fail: ``FailResult`` whose
@@ -232,18 +272,22 @@ def merge_results(
     where the validator asks for it, and whose ``error_message`` joins the
     messages.  Separator-only pieces are released as they are.
     """
+    if len(pieces) == 1 and type(verdicts[0]) is PassResult and (
+        verdicts[0].value_override is PassResult.ValueOverrideSentinel
+        or not validator.override_value_on_pass
+    ):
+        return PassResult(validated_chunk=pieces[0].segment)  # the usual case: one chunk passed
     received: list[str] = []
     fixed: list[str] = []
     spans: list[ErrorSpan] = []
     messages: list[str] = []
     offset = 0
-    for piece in pieces:
+    for piece, result in zip(pieces, verdicts, strict=True):
         received.append(piece.segment)
-        if piece.chunk is None:
+        if piece.chunk is None or result is None:
             fixed.append(piece.segment)
             offset += len(piece.segment)
             continue
-        result = validate(piece.chunk)
         before, after = piece.before, piece.after
         if isinstance(result, FailResult):
             messages.append(result.error_message)

@@ -16,6 +16,12 @@ a prefix of the 2 MB one).  Linear growth means doubling the stream at most
 about doubles the work, and a few characters of work per character streamed.
 The same measure on the rescanning path (a foreign ``split``/``flush``
 object) grows with the square of the length, which shows it can fail.
+
+``validate_stream`` (``StreamRuns``) is counted in Python steps instead:
+function calls entered and lines executed under ``sys.settrace`` while it
+runs (finding the stream, chunking, validating, merging), per delta, at N and
+2N deltas, called directly and by Guardrails' sync runner.  Called directly
+from one loop, the call stack is walked once per stream.
 """
 
 from __future__ import annotations
@@ -28,8 +34,11 @@ from typing import Any
 import pytest
 from _chunking_helpers import SplitFlushOnly
 from _cost_helpers import stream_work
+from _guardrails_helpers import Record, guard_with, run
 
 import guardrails_ai.chunkwise.chunkers
+from guardrails_ai.chunkwise.adapters import streams
+from guardrails_ai.chunkwise.adapters.streams import StreamRuns
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     FixedSizeChunker,
@@ -101,3 +110,104 @@ def test_the_rescanning_path_grows_quadratically(
     one, two = stream_work(monkeypatch, foreign, make(2 * size, seed=1), (size, 2 * size))
     assert two.total / one.total > 3.5, (one, two)
     assert two.total > MAX_WORK_PER_CHAR * 2 * size
+
+
+# -- validate_stream: finding the stream costs the same at every delta -------------
+
+
+class Steps:
+    """Python work done inside ``StreamRuns.validate_stream``: function calls
+    entered and lines executed (the stack walk, the chunker, the validator)."""
+
+    __slots__ = ("active", "calls", "lines")
+
+    def __init__(self) -> None:
+        self.active = 0
+        self.calls = 0
+        self.lines = 0
+
+    @property
+    def total(self) -> int:
+        return self.calls + self.lines
+
+    def __repr__(self) -> str:
+        return f"Steps(calls={self.calls}, lines={self.lines})"
+
+
+def count_steps(drive: Any) -> Steps:
+    """Run ``drive()`` under ``sys.settrace``; count what ``validate_stream`` does."""
+    target = StreamRuns.validate_stream.__code__
+    steps = Steps()
+
+    def inside(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            steps.lines += 1
+        elif event == "return" and frame.f_code is target:
+            steps.active -= 1
+        return inside
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code is target:
+            steps.active += 1
+        elif not steps.active:
+            return None
+        steps.calls += 1
+        return inside
+
+    sys.settrace(tracer)
+    try:
+        drive()
+    finally:
+        sys.settrace(None)
+    return steps
+
+
+#: validate_stream's work per delta at 2N deltas, at most this factor of that at N.
+MAX_STEP_GROWTH = 1.15
+
+
+def _non_space(texts: list[str]) -> str:
+    return "".join("".join(texts).split())
+
+
+def _stream_directly(validator: Any, parts: list[str]) -> None:
+    for delta in parts:
+        validator.validate_stream(delta, {})
+    validator.validate_stream("", {}, remainder=True)
+
+
+def test_validate_stream_work_per_delta_is_flat_called_directly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walks = []
+    walk = streams._calling_iteration
+    monkeypatch.setattr(
+        streams, "_calling_iteration", lambda frame: walks.append(frame) or walk(frame)
+    )
+    text = prose(40_000, seed=2)
+    per_delta = []
+    for part in (text[:20_000], text):
+        parts = deltas(part, 4)
+        validator = Record()
+        walks.clear()
+        steps = count_steps(lambda: _stream_directly(validator, parts))  # noqa: B023
+        assert _non_space(validator.seen) == _non_space([part])  # every chunk, once
+        # One stack walk per stream: the caller's later deltas are recognised.
+        assert len(walks) == 1, len(walks)
+        per_delta.append(steps.total / len(parts))
+    assert per_delta[1] <= MAX_STEP_GROWTH * per_delta[0], per_delta
+
+
+def test_validate_stream_work_per_delta_is_flat_under_a_guard() -> None:
+    # Guardrails' sync runner calls validate_stream once per delta; the stream
+    # is found by a walk of a bounded number of frames, whatever its length.
+    text = prose(40_000, seed=2)
+    per_delta = []
+    for part in (text[:20_000], text):
+        parts = deltas(part, 4)
+        validator = Record(on_fail="fix")
+        guard = guard_with(validator)
+        steps = count_steps(lambda: run(guard, parts, guarded=False))  # noqa: B023
+        assert _non_space(validator.seen) == _non_space([part])
+        per_delta.append(steps.total / len(parts))
+    assert per_delta[1] <= MAX_STEP_GROWTH * per_delta[0], per_delta

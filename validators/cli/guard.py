@@ -266,11 +266,11 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
     from guardrails.errors import ValidationError
 
     from ..adapters import guarded_stream
-    from .offline import skip_litellm
+    from .offline import skip_litellm, untraced
     from .watch import unfixed_message, watch
 
     skip_litellm()
-    tallies = [watch(v, on_fail) for v in validators]
+    tallies = [watch(v, on_fail, timed=False) for v in validators]  # only the verdicts count
     guard = Guard().use(*validators)
 
     def llm(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
@@ -279,11 +279,12 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
                 yield text
 
     try:
-        for outcome in guarded_stream(guard, llm, messages=MESSAGES):
-            text = outcome.validated_output
-            if isinstance(text, str) and text:
-                out.write(text.encode("utf-8", "surrogatepass"))
-                out.flush()
+        with untraced():
+            for outcome in guarded_stream(guard, llm, messages=MESSAGES):
+                text = outcome.validated_output
+                if isinstance(text, str) and text:
+                    out.write(text.encode("utf-8", "surrogatepass"))
+                    out.flush()
     except ValidationError as exc:
         raise CommandError(str(exc) or "validation failed", code=1) from None
     except CommandError:

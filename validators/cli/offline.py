@@ -15,9 +15,11 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["go_offline", "metrics_disabled", "skip_litellm"]
+__all__ = ["go_offline", "metrics_disabled", "skip_litellm", "untraced"]
 
 _FALSE = frozenset({"false", "0", "no", "n", "f", "off"})
 _RC = "id=chunkwise-cli\nenable_metrics=false\nuse_remote_inferencing=false\n"
@@ -61,3 +63,29 @@ def skip_litellm() -> None:
     that import doubles the command's start-up time.
     """
     sys.modules.setdefault("litellm", None)  # type: ignore[arg-type]
+
+
+@contextmanager
+def untraced() -> Iterator[None]:
+    """Guardrails' tracing wrappers off inside the block, when OpenTelemetry is.
+
+    With ``OTEL_SDK_DISABLED=true`` (which :func:`go_offline` sets unless the
+    environment says otherwise) every span is a no-op, yet Guardrails, unless
+    ``settings.disable_tracing``, still computes the spans' attributes: for
+    each streamed outcome, and when a stream ends a JSON serialization of the
+    whole iteration (``telemetry/runner_tracing.py``, ``add_step_attributes``),
+    which holds several copies of the response at once (a peak of about 15
+    times its size).  Nothing observable changes; the previous setting is
+    restored on exit.
+    """
+    if os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() != "true":
+        yield
+        return
+    from guardrails.settings import settings
+
+    before = settings.disable_tracing
+    settings.disable_tracing = True
+    try:
+        yield
+    finally:
+        settings.disable_tracing = before
