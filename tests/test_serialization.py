@@ -303,7 +303,7 @@ SLICINGS = [[TEXT], [TEXT[i : i + 4] for i in range(0, len(TEXT), 4)], [TEXT[:37
 
 def _validators() -> list[Any]:
     return [
-        RedactPII(chunker=limit("sentence", max_chars=60), on_fail="fix"),
+        RedactPII(chunker=SentenceChunker(abbreviations=["Approx."]), on_fail="fix"),
         BannedPhrases(["free money"], chunker=FixedSizeChunker(30, 5), on_fail="fix"),
         NoRepetition(chunker=Grouped(SentenceChunker(abbreviations=["Hi"]), 2), on_fail="fix"),
         MaxChunkLength(
@@ -532,7 +532,7 @@ from guardrails_ai.chunkwise.adapters import with_chunker
 from guardrails_ai.chunkwise.chunkers import FixedSizeChunker, limit
 
 guard = Guard(name="chunky").use(
-    RedactPII(chunker=limit("sentence", max_chars=200), on_fail="fix"),
+    RedactPII(chunker=SentenceChunker(abbreviations=["Approx."]), on_fail="fix"),
     BannedPhrases(["free money"], chunker=FixedSizeChunker(30, 5), on_fail="fix"),
     with_chunker(LowerCase(on_fail="fix"), "paragraph"),
 )

@@ -49,7 +49,7 @@ from guardrails_ai.chunkwise.chunkers import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from _text import boundary_free, prose
+from _text import boundary_free, deltas, prose
 
 MB = 1_000_000
 #: Doubling the stream may cost at most this factor more.
