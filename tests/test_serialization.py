@@ -529,7 +529,7 @@ from guardrails import Guard
 from guardrails_ai.lowercase import LowerCase
 from guardrails_ai.chunkwise import BannedPhrases, RedactPII
 from guardrails_ai.chunkwise.adapters import with_chunker
-from guardrails_ai.chunkwise.chunkers import FixedSizeChunker, limit
+from guardrails_ai.chunkwise.chunkers import FixedSizeChunker, SentenceChunker
 
 guard = Guard(name="chunky").use(
     RedactPII(chunker=SentenceChunker(abbreviations=["Approx."]), on_fail="fix"),
