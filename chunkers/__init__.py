@@ -7,7 +7,9 @@ from functools import partial
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .fixed import FixedSizeChunker
+from .fill import Sized
 from .limits import Bounded, Grouped, limit, split_spans
+from .sizing import Measure, measure_for
 from .line import LineChunker
 from .paragraph import ParagraphChunker
 from .pattern import RegexChunker
@@ -35,17 +37,20 @@ __all__ = [
     "Grouped",
     "Layout",
     "LineChunker",
+    "Measure",
     "ParagraphChunker",
     "Piece",
     "RegexChunker",
     "RescanScanner",
     "Scanner",
     "SentenceChunker",
+    "Sized",
     "SplitFlush",
     "StructureChunker",
     "WordChunker",
     "aliases",
     "limit",
+    "measure_for",
     "register_alias",
     "resolve_chunker",
     "split_spans",
