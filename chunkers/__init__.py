@@ -6,15 +6,15 @@ Pure standard library: nothing here imports Guardrails.
 from functools import partial
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
-from .fixed import FixedSizeChunker
 from .fill import Sized
+from .fixed import FixedSizeChunker
 from .limits import Bounded, Grouped, limit, split_spans
-from .sizing import Measure, measure_for
 from .line import LineChunker
 from .paragraph import ParagraphChunker
 from .pattern import RegexChunker
 from .registry import ChunkerSpec, aliases, register_alias, resolve_chunker
 from .sentence import SentenceChunker
+from .sizing import Measure, measure_for
 from .stream import ChunkStream, Piece, RescanScanner
 from .structure import StructureChunker
 from .word import WordChunker

@@ -28,26 +28,27 @@ exception is a single character that alone measures over the limit (a limit
 below the 4 tokens an unusual character can take).  Decisions depend only on
 the text, never on how a stream was sliced (delta invariance).
 
-How a stream is measured (non-additive measures).  The text is cut into
-*pieces*, the same for any slicing: a piece ends before the whitespace
-character that precedes a word (where tokenizers start a token), or after 16
-characters without one.  Each piece is measured once when complete (short
-pieces are remembered, so a repeated word costs a dictionary look-up), and the
-held-back text is estimated as the sum of its pieces, the unfinished piece
-counted by an upper bound (its UTF-8 bytes for tokenizers, its measure for a
-length function).  When the estimate passes the limit, a chunk is decided over
-the held-back text, one pass per level and one measure of the chosen chunk.  So
-a stream costs amortised O(len(delta)) and no text is measured twice except the
-chunks themselves; the held-back text never exceeds the limit by that estimate.
-A length function must count a prefix as no longer than the text (monotone).
+How a stream is measured (non-additive measures). The text is cut into
+*pieces*, the same for any slicing: a piece ends where tiktoken-style pre-
+tokenizers start a token (before the space that precedes a word, at a word
+after a line break), or after 16 characters without one. Each piece is measured
+once when complete (short pieces are remembered, so a repeated word costs a
+dictionary look-up), and the held-back text is estimated as the sum of its
+pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
+tokenizers, its measure for a length function). When the estimate passes the
+limit, a chunk is decided over the held-back text, one pass per level and one
+measure of the chosen chunk. So a stream costs amortised O(len(delta)) and no
+text is measured twice except the chunks themselves; the held-back text never
+exceeds the limit by that estimate. A length function must count a prefix as no
+longer than the text (monotone).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
 from .fences import Fence, closed_to_cuts, fence_at, inside
@@ -69,8 +70,8 @@ _BELOW: dict[str, tuple[str, ...]] = {
     "structure": ("paragraph", "line", "sentence", "word"),
     "paragraph": ("line", "sentence", "word"),
     "line": ("sentence", "word"),
-    "sentence": ("word",),
-    "sentence-simple": ("word",),
+    "sentence": ("line", "word"),
+    "sentence-simple": ("line", "word"),
     "fixed": ("word",),
     "word": (),
 }
@@ -81,8 +82,10 @@ _DEFAULT_BELOW = ("sentence", "word")
 MIN_FILL = 0.7
 #: Longest piece without a word start (characters).
 _CAP = 16
-#: A piece ends before a whitespace character that precedes a non-whitespace one.
-_SPLIT = re.compile(r"(?=\s\S)")
+#: Where a piece ends: before a space (not a line break) that precedes a
+#: non-space, or at a non-space after a line break (where tiktoken-style
+#: pre-tokenizers start a token: " word", but "\n\n" then "word").
+_SPLIT = re.compile(r"(?=[^\S\r\n]\S)|(?<=[\r\n])(?=\S)")
 _NO_CUTS: list[Cut] = []
 
 
@@ -263,6 +266,7 @@ class _SizedScanner(Scanner):
         self._now = 0  # how far the inner scanner has been fed
         self._fed = 0
         self._fence: Fence | None = None  # the code fence open at _p, if known
+        self._held: int | None = None  # start of inner units held inside a code block
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
@@ -301,6 +305,9 @@ class _SizedScanner(Scanner):
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
+        if self._held is not None and self._held >= self._p:
+            start = self._held  # units held inside a code block: one chunk
+        self._held = None
         while end > self._p:
             if start < self._p:
                 start = self._content_from(self._p, end)
@@ -310,16 +317,27 @@ class _SizedScanner(Scanner):
                 self._measure.additive
                 or self._measure(self._text(start, end)) <= self._limit
             ):
+                if self._in_code(end):
+                    self._held = start  # the block may still fit: wait for its end
+                    return
                 self._fence = None
                 self._emit(out, start, end)
                 return
             self._decide(out, end)
 
+    def _in_code(self, end: int) -> bool:
+        """Whether a fenced code block is open at ``end``."""
+        window = self._text(self._p, end)
+        if self._fence is None and "```" not in window and "~~~" not in window:
+            return False
+        return fence_at(window, self._fence, len(window)) is not None
+
     def _decide(self, out: list[Cut], c: int) -> None:
         """Cut the next chunk from the window ``text[p:c]``."""
         p = self._p
         window = self._text(p, c)
-        a, e, fence = self._cfg._cut(window, self._fence, lambda x, y: self._meter.est(p + x, p + y))
+        meter = self._meter
+        a, e, fence = self._cfg._cut(window, self._fence, lambda x, y: meter.est(p + x, p + y))
         self._fence = fence
         self._emit(out, p + a, p + e)
 
@@ -328,8 +346,12 @@ class _SizedScanner(Scanner):
         if self._inner is not None:
             span = self._inner.finish()
             if span is None or span[1] <= p:
+                if self._held is not None and self._held >= p:  # held units end the text
+                    return self._held, self._held + len(self._text(self._held, fed).rstrip())
                 return None
             start, end = span
+            if self._held is not None and self._held >= p:
+                start = self._held
             if start < p:
                 start = self._content_from(p, end)
                 if start == end:
@@ -419,7 +441,11 @@ class Sized(ChunkingStrategy):
         a hard cut.  ``window`` estimates over the limit.
         """
         limit = self.limit
-        closed = closed_to_cuts(window, fence, est, limit) if "`" in window or "~" in window else []
+        closed = (
+            closed_to_cuts(window, fence, self._exact(window, est), limit)
+            if "`" in window or "~" in window
+            else []
+        )
         lead = len(window) - len(window.lstrip())
         for level in self.levels:
             cuts = scanner_for(level).feed(window)
@@ -439,11 +465,29 @@ class Sized(ChunkingStrategy):
                 if ends[i] > start and self._fits(window[start : ends[i]]):
                     if self.fill and level in self._blocks and est(0, ends[i]) < MIN_FILL * limit:
                         break  # too empty: a smaller level fills it better
-                    return start, ends[i], _fence_after(window, fence, ends[i], closed)
+                    end = ends[i]
+                    if self.fill:  # stripped: trailing blanks of a line travel onward
+                        end = start + len(window[start:end].rstrip())
+                    return start, end, _fence_after(window, fence, end, closed)
         if 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
             return 0, lead, fence  # whitespace that cannot travel with the word after it
         end = self._hard_cut(window, est)
-        return 0, end, _fence_after(window, fence, end, closed)
+        start = 0
+        if self.fill:  # a filled chunk is stripped, unless it is only whitespace
+            body = window[:end].strip()
+            if body:
+                start = lead
+                end = start + len(body)
+        return start, end, _fence_after(window, fence, end, closed)
+
+    def _exact(
+        self, window: str, est: Callable[[int, int], int]
+    ) -> Callable[[int, int], int]:
+        """The size of ``window[a:b]`` as the measure counts it."""
+        if self.measure.additive:
+            return est
+        measure = self.measure
+        return lambda a, b: measure(window[a:b])
 
     def _hard_cut(self, window: str, est: Callable[[int, int], int]) -> int:
         limit = self.limit

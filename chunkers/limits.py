@@ -87,7 +87,7 @@ _CHAINS: dict[str, tuple[str, ...]] = {
     "structure": ("paragraph", "line", "sentence", "word"),
     "paragraph": ("line", "sentence", "word"),
     "line": ("sentence", "word"),
-    "sentence": ("word",),
+    "sentence": ("line", "word"),
     "fixed": ("word",),
     "word": (),
 }

@@ -148,7 +148,8 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
     """A counting function for a duck-typed tokenizer object, or ``None``."""
     ordinary = getattr(tokenizer, "encode_ordinary", None)
     fast = getattr(getattr(tokenizer, "_backend", None), "count", None)
-    if callable(ordinary) and callable(fast) and type(tokenizer).__module__.startswith("bpe_openai"):
+    bpe_openai = type(tokenizer).__module__.startswith("bpe_openai")
+    if callable(ordinary) and callable(fast) and bpe_openai:
         # bpe-openai counts without building a token list (several times faster
         # per call than encode_ordinary); the same count (tested).
 
