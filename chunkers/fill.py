@@ -493,7 +493,17 @@ class Sized(ChunkingStrategy):
         limit = self.limit
         if self.measure.additive:
             return min(limit, len(window))
-        lo, hi = 1, len(window)  # the longest prefix that measures within the limit
+        lo, hi = 1, len(window)  # the longest prefix that estimates within the limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if est(0, mid) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        if self.measure(window[:lo]) <= limit:
+            return lo
+        hi = lo - 1  # rare: the estimate was low; the longest prefix that measures within
+        lo = 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if self.measure(window[:mid]) <= limit:
