@@ -6,8 +6,9 @@ exactly ``split_text(document)`` (delta invariance) and are written as soon as
 they are complete; with ``--overlap`` (whole documents only) the document is
 read first and cut with ``split_spans``.  A size (``--max-chars``,
 ``--max-tokens``) fills chunks up to it, as LangChain's ``chunk_size`` does
-(``limit(..., fill=True)``); ``--no-fill`` only caps the chunker's own chunks.  Offsets are character (code point) offsets into the
-decoded input, so ``input[start:end] == text`` in Python.
+(``limit(..., fill=True)``); ``--no-fill`` only caps the chunker's own chunks.
+Offsets are character (code point) offsets into the decoded input, so
+``input[start:end] == text`` in Python.
 This module never imports Guardrails.
 """
 
