@@ -128,7 +128,7 @@ def _named(name: str, param: str) -> Callable[[str], int]:
         encoding = bpe_openai.get_encoding(name)
     except Exception:
         try:
-            encoding = bpe_openai.encoding_for_model(name)
+            encoding = bpe_openai.get_encoding(bpe_openai.encoding_name_for_model(name))
         except Exception:
             known = ", ".join(map(repr, bpe_openai.list_encoding_names()))
             raise ValueError(
