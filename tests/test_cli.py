@@ -575,3 +575,16 @@ def test_metrics_disabled_reads_the_rc_file(
     if content is not None:
         rc.write_text(content)
     assert metrics_disabled(rc) is disabled
+
+
+def test_guard_fits_the_validators_window_in_tokens() -> None:
+    text = "Short one. " + "A very long sentence that goes on " * 6 + "and ends. Bye"
+    args = ["guard", "--validator", "max_chunk_length", "--option", "max_words=12",
+            "--on-fail", "noop"]
+    whole = run(*args, "--chunker", "sentence", stdin=text)
+    assert whole.returncode == 1  # the long sentence is one chunk of 40 words
+    windowed = run(*args, "--max-tokens", "16", "--tokenizer", "cl100k_base", stdin=text)
+    assert windowed.returncode == 0, windowed.stderr.decode()
+    assert windowed.stdout.decode() == text
+    bad = run(*args, "--max-tokens", "0", stdin=text)
+    assert_one_line_error(bad.returncode, bad.stderr.decode(), "--max-tokens must be >= 1")

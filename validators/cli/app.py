@@ -18,7 +18,7 @@ from typing import Annotated, BinaryIO
 import click
 import typer
 
-from ..chunkers import ChunkingStrategy, SplitFlush, aliases, resolve_chunker
+from ..chunkers import ChunkerSpec, ChunkingStrategy, SplitFlush, aliases, resolve_chunker
 from .errors import CommandError
 from .inputs import STDIN
 
@@ -193,19 +193,44 @@ def guard(
     options: Annotated[
         Path | None, typer.Option("--options", help="Validator options from a TOML or JSON file.")
     ] = None,
+    max_chars: Annotated[
+        int | None,
+        typer.Option(help="Window of the validator in characters: no chunk it sees is longer."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(help="Window of the validator in tokens of --tokenizer (a model's input)."),
+    ] = None,
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Tokenizer for --max-tokens: an OpenAI encoding or model name, or a "
+            "tokenizer.json file [default: cl100k_base]."
+        ),
+    ] = None,
 ) -> None:
-    """Validate text as it arrives and write what passes (or its fix) as soon as released."""
+    """Validate text as it arrives and write what passes (or its fix) as soon as released.
+
+    --max-tokens (or --max-chars) fits the chunks the validator sees to its window:
+    the chunker's units (sentences by default), cut smaller only when one is over.
+    """
     from .guard import collect_options
 
     kwargs = collect_options(option or [], options, phrases or [])
+    spec: ChunkerSpec | None = chunker
     if chunker is not None:
-        _chunker(chunker, guardrails=True)
+        spec = _chunker(chunker, guardrails=True)
+    if max_chars is not None or max_tokens is not None or tokenizer is not None:
+        from .split import Sizes, limited
+
+        spec = limited(spec or _chunker("sentence"),
+                       Sizes(max_chars, max_tokens, tokenizer, fill=False))
     from .offline import go_offline
 
     go_offline()
     from .guard import run_guard
 
-    code = run_guard(file, validator, kwargs, chunker, on_fail.value, _stdout())
+    code = run_guard(file, validator, kwargs, spec, on_fail.value, _stdout())
     if code:
         raise typer.Exit(code)
 

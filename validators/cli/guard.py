@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..chunkers import ChunkerSpec
 from .errors import CommandError
 from .inputs import iter_text, opened
 
@@ -119,7 +120,7 @@ def find_validator(name: str) -> type[Any]:
 
 
 def build_validator(
-    cls: type[Any], options: dict[str, Any], chunker: str | None, on_fail: str
+    cls: type[Any], options: dict[str, Any], chunker: ChunkerSpec | None, on_fail: str
 ) -> Any:
     """``cls(**options, on_fail=on_fail)``, with ``chunker`` when given."""
     params = inspect.signature(cls.__init__).parameters
@@ -160,7 +161,7 @@ def run_guard(
     path: str,
     name: str,
     options: dict[str, Any],
-    chunker: str | None,
+    chunker: ChunkerSpec | None,
     on_fail: str,
     out: BinaryIO,
 ) -> int:
