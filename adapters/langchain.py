@@ -176,12 +176,12 @@ def _splitter_class() -> Callable[..., TextSplitter]:
             self.headings = headings
 
         @classmethod
-        def from_tiktoken_encoder(cls, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        def from_tiktoken_encoder(cls, *args: Any, **kwargs: Any) -> Any:
             """As the module's :func:`from_tiktoken_encoder`."""
             return from_tiktoken_encoder(*args, **kwargs)
 
         @classmethod
-        def from_huggingface_tokenizer(  # type: ignore[override]
+        def from_huggingface_tokenizer(
             cls, tokenizer: Any, **kwargs: Any
         ) -> Any:
             """As the module's :func:`from_huggingface_tokenizer`."""

@@ -121,7 +121,7 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
 
 def _named(name: str, param: str) -> Callable[[str], int]:
     try:
-        import bpe_openai
+        import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError as error:
         raise ImportError(f"{param}={name!r}: {_TOKENS_HINT}", name=error.name) from error
     try:
