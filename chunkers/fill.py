@@ -60,7 +60,7 @@ from .sizing import Measure, measure_for
 from .stream import scanner_for
 from .structure import StructureChunker
 
-__all__ = ["MIN_FILL", "Sized", "levels_below"]
+__all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
@@ -95,6 +95,18 @@ def levels_below(strategy: Strategy) -> tuple[Strategy, ...]:
     if alias == "sentence" and getattr(strategy, "mode", "") == "simple":
         alias = "sentence-simple"
     return tuple(resolve_chunker(name) for name in _BELOW.get(alias, _DEFAULT_BELOW))
+
+
+def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
+    """The strategies of a ``fallback=`` list (largest first); ``TypeError`` naming it."""
+    if isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
+        raise TypeError(
+            f"fallback must be a list of chunkers (largest first) or None, "
+            f"got {type(fallback).__name__}: {fallback!r:.80}"
+        )
+    return tuple(
+        resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
+    )
 
 
 def _capped(part: str) -> list[str]:
@@ -400,17 +412,9 @@ class Sized(ChunkingStrategy):
             raise ValueError(f"overlap={overlap!r} needs fill=True (or chunk_size with max_chars)")
         if self.overlap >= self.limit:
             raise ValueError(f"overlap must be < {param}={self.limit}, got {overlap!r}")
-        if fallback is None:
-            self.fallback = levels_below(self.inner)
-        elif isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
-            raise TypeError(
-                f"fallback must be a list of chunkers (largest first) or None, "
-                f"got {type(fallback).__name__}: {fallback!r:.80}"
-            )
-        else:
-            self.fallback = tuple(
-                resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
-            )
+        self.fallback = (
+            levels_below(self.inner) if fallback is None else resolve_levels(fallback)
+        )
         self.levels: tuple[Strategy, ...] = (
             (self.inner, *self.fallback) if fill else self.fallback
         )

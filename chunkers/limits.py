@@ -62,7 +62,7 @@ from operator import sub
 from ._wholetext import line_chunks, reporter, unit_groups, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
 from .fences import closed_to_cuts, inside
-from .fill import Sized
+from .fill import Sized, resolve_levels
 from .line import LineChunker
 from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
@@ -358,17 +358,9 @@ class Bounded(ChunkingStrategy):
     ) -> None:
         self.inner = resolve_chunker(inner, param="inner")
         self.max_chars: int = check_int("max_chars", max_chars, 1)
-        if fallback is None:
-            self.fallback = fallback_chain(self.inner)
-        elif isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
-            raise TypeError(
-                f"fallback must be a list of chunkers (largest first) or None, "
-                f"got {type(fallback).__name__}: {fallback!r:.80}"
-            )
-        else:
-            self.fallback = tuple(
-                resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
-            )
+        self.fallback = (
+            fallback_chain(self.inner) if fallback is None else resolve_levels(fallback)
+        )
 
     def scanner(self) -> Scanner:
         return _BoundedScanner(scanner_for(self.inner), self.max_chars, self.fallback)

@@ -18,6 +18,7 @@ import pytest
 from _chunking_helpers import stream
 from hypothesis import given
 from hypothesis import strategies as st
+from test_chunkers_more import sliced
 
 from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
@@ -51,16 +52,6 @@ texts = st.one_of(
 )
 
 
-@st.composite
-def sliced(draw: st.DrawFn) -> tuple[str, list[str]]:
-    text = draw(texts)
-    if draw(st.integers(0, 3)) == 0:
-        return text, list(text)
-    cuts = draw(st.lists(st.integers(0, len(text)), max_size=min(len(text), 12)))
-    bounds = [0, *sorted(cuts), len(text)]
-    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
-
-
 LEVELS = ["structure", "paragraph", "line", "sentence", "word"]
 
 
@@ -84,7 +75,7 @@ def check(chunker: Sized, text: str, deltas: list[str], size: object) -> None:
 
 @pytest.mark.parametrize("fill", [False, True])
 @pytest.mark.parametrize("level", LEVELS)
-@given(case=sliced(), ceiling=st.integers(6, 40))
+@given(case=sliced(texts), ceiling=st.integers(6, 40))
 def test_token_ceiling_properties(level: str, fill: bool, case: tuple[str, list[str]],
                                   ceiling: int) -> None:
     text, deltas = case
@@ -92,13 +83,13 @@ def test_token_ceiling_properties(level: str, fill: bool, case: tuple[str, list[
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@given(case=sliced(), ceiling=st.integers(1, 60))
+@given(case=sliced(texts), ceiling=st.integers(1, 60))
 def test_character_fill_properties(level: str, case: tuple[str, list[str]], ceiling: int) -> None:
     text, deltas = case
     check(limit(level, max_chars=ceiling, fill=True), text, deltas, None)
 
 
-@given(case=sliced(), ceiling=st.integers(3, 30))
+@given(case=sliced(texts), ceiling=st.integers(3, 30))
 def test_any_length_function(case: tuple[str, list[str]], ceiling: int) -> None:
     text, deltas = case
 
