@@ -151,6 +151,7 @@ def boundary_free(size: int, seed: int = 0) -> str:
 GENERATORS: dict[str, Callable[[int, int], str]] = {
     "prose": prose,
     "markdown": markdown,
+    "readmes": lambda size, seed: package_readmes(size, seed),
     "boundary-free": boundary_free,
 }
 

@@ -13,9 +13,10 @@
   sentences, words (the inner chunker is the top level), as LangChain's
   ``RecursiveCharacterTextSplitter`` and semantic-text-splitter do; except that
   a section, paragraph or line boundary closes a chunk only when the chunk is
-  at least :data:`MIN_FILL` (70%) full, else the next level down is tried, so
-  chunks are filled (median about 90% on package READMEs) and still end at a
-  sentence whenever one ends within reach.
+  at least :data:`MIN_FILL` (70%) full, else the next level down is tried
+  (down to sentences: a block boundary, however early, is preferred to a cut
+  between words), so chunks are filled (median about 90% on package READMEs)
+  and still end at a sentence whenever one ends within reach.
 
 Fenced code blocks are kept whole at every level whenever they fit (see
 :mod:`.fences`).  Chunks are stripped of surrounding whitespace, which travels
@@ -36,8 +37,10 @@ once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
 tokenizers, its measure for a length function). When the estimate passes the
-limit, a chunk is decided over the held-back text, one pass per level and one
-measure of the chosen chunk. So a stream costs amortised O(len(delta)) and no
+limit, the held-back text is measured exactly up to its last piece (at most
+twice per chunk): if it is within the limit after all, counting goes on from
+there; else a chunk is decided over it, one pass per level and one measure of
+the chosen chunk. So a stream costs amortised O(len(delta)) and no
 text is measured twice except the chunks themselves; the held-back text never
 exceeds the limit by that estimate. A length function must count a prefix as no
 longer than the text (monotone).
@@ -59,6 +62,7 @@ from .registry import ChunkerSpec, resolve_chunker
 from .sizing import Measure, measure_for
 from .stream import scanner_for
 from .structure import StructureChunker
+from .word import WordChunker
 
 __all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
 
@@ -158,6 +162,10 @@ class _Meter:
     def est(self, a: int, b: int) -> int:
         return b - a
 
+    def reanchor(self, p: int, c: int) -> bool:
+        """See :meth:`_PieceMeter.reanchor` (an exact measure never needs one)."""
+        return False
+
     def forget(self, p: int) -> None:
         """Nothing before ``p`` will be asked about again."""
 
@@ -174,7 +182,9 @@ class _PieceMeter(_Meter):
         self.cum = [0]  # measure of text[0:b[k]] as the sum of its pieces
         self.q: list[int] = []  # q[k]: bound of text[b[k]:b[k+1]+1]
         self.tail = ""  # text[b[-1]:fed]
-        self._scan: tuple[int, int, int] | None = None  # p, next k to check, head
+        self._scan: tuple[int, int, int, int] | None = None  # p, limit, next k, head
+        #: (p, boundary, exact size of text[p:boundary], times): see reanchor.
+        self.anchor: tuple[int, int, int, int] | None = None
 
     def add(self, delta: str) -> None:
         s = self.tail + delta
@@ -215,6 +225,12 @@ class _PieceMeter(_Meter):
         return self.m(self.text(p, self.b[k0])) if self.b[k0] > p else 0
 
     def est(self, a: int, e: int) -> int:
+        anchor = self.anchor
+        if anchor is not None and anchor[0] == a and e >= anchor[1]:
+            return anchor[2] + self._est(anchor[1], e)
+        return self._est(a, e)
+
+    def _est(self, a: int, e: int) -> int:
         b = self.b
         k0 = bisect_right(b, a)
         ke = bisect_right(b, e) - 1
@@ -225,15 +241,41 @@ class _PieceMeter(_Meter):
             total += self.m(self.text(b[ke], e))
         return total
 
+    def reanchor(self, p: int, c: int) -> bool:
+        """At a crossing ``c``: when the text from ``p`` measured exactly up to
+        the last piece boundary known by ``c``, plus the estimate of the rest,
+        is within the limit after all, count from that boundary on (at most
+        twice per ``p``) and return true: the estimate was high."""
+        anchor = self.anchor
+        done = anchor[3] if anchor is not None and anchor[0] == p else 0
+        if done >= 2:
+            return False
+        j = bisect_right(self.b, c - 2) - 1
+        if j < 0 or self.b[j] <= (anchor[1] if done and anchor is not None else p):
+            return False
+        pa = self.b[j]
+        exact = self.m(self.text(p, pa))
+        if exact + self._est(pa, c) > self.limit:
+            return False
+        self.anchor = (p, pa, exact, done + 1)
+        self._scan = None
+        return True
+
     def crossing(self, p: int) -> int | None:
-        b, cum, q, limit = self.b, self.cum, self.q, self.limit
+        anchor = self.anchor
+        if anchor is not None and anchor[0] == p:
+            return self._crossing(anchor[1], self.limit - anchor[2])
+        return self._crossing(p, self.limit)
+
+    def _crossing(self, p: int, limit: int) -> int | None:
+        b, cum, q = self.b, self.cum, self.q
         k0 = bisect_right(b, p)
         if k0 == len(b):  # no piece ends after p yet
             if self.bound(self.text(p, self.fed)) > limit:
                 return self._within(p, p + 1, 0, limit)
             return None
-        if self._scan is not None and self._scan[0] == p:
-            _, k, head = self._scan
+        if self._scan is not None and self._scan[:2] == (p, limit):
+            _, _, k, head = self._scan
         else:
             # From p to the first boundary after it: the bound of the text so far.
             if self.bound(self.text(p, b[k0] + 1)) > limit:
@@ -246,7 +288,7 @@ class _PieceMeter(_Meter):
             if q[k] > room:
                 return self._within(b[k], b[k] + 2, cum[k] - cum[k0] + head, limit)
             k += 1
-        self._scan = (p, k, head)
+        self._scan = (p, limit, k, head)
         used = head + cum[last] - cum[k0]
         if self.bound(self.text(b[last], self.fed)) > limit - used:  # the unfinished piece
             return self._within(b[last], b[last] + 2, used, limit)
@@ -291,7 +333,8 @@ class _SizedScanner(Scanner):
         while True:
             c = meter.crossing(self._p)
             if c is not None and c <= self._now:
-                self._decide(out, c)
+                if not meter.reanchor(self._p, c):
+                    self._decide(out, c)
                 continue
             target = self._fed if c is None else c
             if target <= self._now:
@@ -451,7 +494,10 @@ class Sized(ChunkingStrategy):
             else []
         )
         lead = len(window) - len(window.lstrip())
+        spare: tuple[int, int] | None = None  # a block boundary below MIN_FILL
         for level in self.levels:
+            if spare is not None and isinstance(level, WordChunker):
+                break  # a line or paragraph end, however short, beats a cut between words
             cuts = scanner_for(level).feed(window)
             ends = [c.end for c in cuts if c.end > min_end and not inside(c.end, closed)]
             if not ends:
@@ -467,12 +513,16 @@ class Sized(ChunkingStrategy):
                     hi = mid
             for i in range(lo - 1, -1, -1):
                 if ends[i] > start and self._fits(window[start : ends[i]]):
-                    if self.fill and level in self._blocks and est(0, ends[i]) < MIN_FILL * limit:
-                        break  # too empty: a smaller level fills it better
                     end = ends[i]
                     if self.fill:  # stripped: trailing blanks of a line travel onward
                         end = start + len(window[start:end].rstrip())
+                    if self.fill and level in self._blocks and est(0, ends[i]) < MIN_FILL * limit:
+                        if spare is None or end > spare[1]:
+                            spare = (start, end)
+                        break  # too empty: a smaller level may fill it better
                     return start, end, _fence_after(window, fence, end, closed)
+        if spare is not None:
+            return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
         if 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
             return 0, lead, fence  # whitespace that cannot travel with the word after it
         end = self._hard_cut(window, est)
@@ -546,6 +596,8 @@ class Sized(ChunkingStrategy):
         s = prev_end = 0
         while True:
             c = meter.crossing(s)
+            while c is not None and meter.reanchor(s, c):
+                c = meter.crossing(s)
             rest = text[s:] if c is None else ""
             if c is None:
                 body = rest.strip()
