@@ -37,9 +37,8 @@ once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
 tokenizers, its measure for a length function). When the estimate passes the
-limit, the held-back text is measured exactly up to its last piece (at most
-twice per chunk): if it is within the limit after all, counting goes on from
-there; else a chunk is decided over it, one pass per level and one measure of
+limit, the held-back text is measured exactly (at most three times per
+chunk): if it is within the limit after all, counting goes on from there; else a chunk is decided over it, one pass per level and one measure of
 the chosen chunk. So a stream costs amortised O(len(delta)) and no
 text is measured twice except the chunks themselves; the held-back text never
 exceeds the limit by that estimate. A length function must count a prefix as no
@@ -84,6 +83,8 @@ _DEFAULT_BELOW = ("sentence", "word")
 #: With ``fill``, a chunk closed at a section, paragraph or line boundary is at
 #: least this full (of the limit); else the next level down closes it.
 MIN_FILL = 0.7
+#: Exact measures of the held-back text per chunk, at most (see reanchor).
+_ANCHORS = 3
 #: Longest piece without a word start (characters).
 _CAP = 16
 #: Where a piece ends: before a space (not a line break) that precedes a
@@ -242,22 +243,20 @@ class _PieceMeter(_Meter):
         return total
 
     def reanchor(self, p: int, c: int) -> bool:
-        """At a crossing ``c``: when the text from ``p`` measured exactly up to
-        the last piece boundary known by ``c``, plus the estimate of the rest,
-        is within the limit after all, count from that boundary on (at most
-        twice per ``p``) and return true: the estimate was high."""
+        """At a crossing ``c``: when ``text[p:c]`` measured exactly is within the
+        limit after all, count on from ``c`` with that measure (at most
+        :data:`_ANCHORS` times per ``p``) and return true: the estimate was high
+        (the unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
-        if done >= 2:
+        if done >= _ANCHORS or c <= (anchor[1] if done and anchor is not None else p):
             return False
-        j = bisect_right(self.b, c - 2) - 1
-        if j < 0 or self.b[j] <= (anchor[1] if done and anchor is not None else p):
+        held = self.text(p, c)
+        content = held.lstrip()  # as a chunk starts: a lead space can merge into a token
+        exact = max(self.m(content), self.m(held)) if content is not held else self.m(held)
+        if exact > self.limit:
             return False
-        pa = self.b[j]
-        exact = self.m(self.text(p, pa))
-        if exact + self._est(pa, c) > self.limit:
-            return False
-        self.anchor = (p, pa, exact, done + 1)
+        self.anchor = (p, c, exact, done + 1)
         self._scan = None
         return True
 
@@ -523,15 +522,16 @@ class Sized(ChunkingStrategy):
                     return start, end, _fence_after(window, fence, end, closed)
         if spare is not None:
             return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
-        if 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
+        additive = self.measure.additive
+        alone = not self.fill or (additive and lead >= limit)  # the word cannot follow its lead
+        if alone and 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
             return 0, lead, fence  # whitespace that cannot travel with the word after it
-        end = self._hard_cut(window, est)
-        start = 0
-        if self.fill:  # a filled chunk is stripped, unless it is only whitespace
-            body = window[:end].strip()
-            if body:
-                start = lead
-                end = start + len(body)
+        # Filled chunks are stripped (when characters are counted, the lead still
+        # counts against the limit: the segment is bounded).
+        start = lead if self.fill and lead < (limit if additive else len(window)) else 0
+        end = self._hard_cut(window, est, start)
+        if self.fill and start < end:
+            end = start + len(window[start:end].rstrip()) or end
         return start, end, _fence_after(window, fence, end, closed)
 
     def _exact(
@@ -543,24 +543,26 @@ class Sized(ChunkingStrategy):
         measure = self.measure
         return lambda a, b: measure(window[a:b])
 
-    def _hard_cut(self, window: str, est: Callable[[int, int], int]) -> int:
+    def _hard_cut(self, window: str, est: Callable[[int, int], int], start: int) -> int:
+        """The end of the longest chunk from ``start`` within the limit (one
+        character at least)."""
         limit = self.limit
         if self.measure.additive:
             return min(limit, len(window))
-        lo, hi = 1, len(window)  # the longest prefix that estimates within the limit
+        lo, hi = start + 1, len(window)  # the longest prefix that estimates within the limit
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if est(0, mid) <= limit:
                 lo = mid
             else:
                 hi = mid - 1
-        if self.measure(window[:lo]) <= limit:
+        if self.measure(window[start:lo]) <= limit:
             return lo
         hi = lo - 1  # rare: the estimate was low; the longest prefix that measures within
-        lo = 1
+        lo = start + 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.measure(window[:mid]) <= limit:
+            if self.measure(window[start:mid]) <= limit:
                 lo = mid
             else:
                 hi = mid - 1
