@@ -10,7 +10,8 @@
 * **filled** (``fill=True``): chunks are packed as full as the limit allows,
   with whole units of the *highest* level that has a boundary within reach:
   consecutive sections if the first section fits, else paragraphs, lines,
-  sentences, words (the inner chunker is the top level), as LangChain's
+  sentences, words (the inner chunker is the top level; no chunk ends on a
+  heading line, which belongs to the text after it), as LangChain's
   ``RecursiveCharacterTextSplitter`` and semantic-text-splitter do; except that
   a section, paragraph or line boundary closes a chunk only when the chunk is
   at least :data:`MIN_FILL` (70%) full, else the next level down is tried
@@ -37,12 +38,12 @@ once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
 tokenizers, its measure for a length function). When the estimate passes the
-limit, the held-back text is measured exactly (at most three times per
-chunk): if it is within the limit after all, counting goes on from there; else a chunk is decided over it, one pass per level and one measure of
-the chosen chunk. So a stream costs amortised O(len(delta)) and no
-text is measured twice except the chunks themselves; the held-back text never
-exceeds the limit by that estimate. A length function must count a prefix as no
-longer than the text (monotone).
+limit, the held-back text is measured exactly (at most three times per chunk):
+if it is within the limit after all, counting goes on from there; else a chunk
+is decided over it, one pass per level and one measure of the chosen chunk. So
+a stream costs amortised O(len(delta)) and no text is measured twice except the
+chunks themselves; the held-back text never exceeds the limit by that estimate.
+A length function must count a prefix as no longer than the text (monotone).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
 from .sizing import Measure, measure_for
 from .stream import scanner_for
-from .structure import StructureChunker
+from .structure import ATX, StructureChunker
 from .word import WordChunker
 
 __all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
@@ -498,7 +499,12 @@ class Sized(ChunkingStrategy):
             if spare is not None and isinstance(level, WordChunker):
                 break  # a line or paragraph end, however short, beats a cut between words
             cuts = scanner_for(level).feed(window)
-            ends = [c.end for c in cuts if c.end > min_end and not inside(c.end, closed)]
+            ends = [
+                c.end for c in cuts
+                if c.end > min_end
+                and not inside(c.end, closed)
+                and not _after_heading(window, c.end)
+            ]
             if not ends:
                 continue
             start = lead if self.fill else cuts[0].start
@@ -646,6 +652,12 @@ class Sized(ChunkingStrategy):
         if self.fallback != levels_below(self.inner):
             params["fallback"] = self.fallback
         return params
+
+
+def _after_heading(window: str, end: int) -> bool:
+    """Whether ``end`` ends a Markdown heading line: a heading belongs to the text
+    after it, so no chunk ends there."""
+    return ATX.match(window, window.rfind("\n", 0, end) + 1) is not None
 
 
 def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:
