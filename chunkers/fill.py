@@ -38,7 +38,7 @@ once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
 tokenizers, its measure for a length function). When the estimate passes the
-limit, the held-back text is measured exactly (at most three times per chunk):
+limit, the held-back text is measured exactly (at most twice per chunk):
 if it is within the limit after all, counting goes on from there; else a chunk
 is decided over it, one pass per level and one measure of the chosen chunk. So
 a stream costs amortised O(len(delta)) and no text is measured twice except the
@@ -85,7 +85,7 @@ _DEFAULT_BELOW = ("sentence", "word")
 #: least this full (of the limit); else the next level down closes it.
 MIN_FILL = 0.7
 #: Exact measures of the held-back text per chunk, at most (see reanchor).
-_ANCHORS = 3
+_ANCHORS = 2
 #: Longest piece without a word start (characters).
 _CAP = 16
 #: Where a piece ends: before a space (not a line break) that precedes a
@@ -252,9 +252,8 @@ class _PieceMeter(_Meter):
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
         if done >= _ANCHORS or c <= (anchor[1] if done and anchor is not None else p):
             return False
-        held = self.text(p, c)
-        content = held.lstrip()  # as a chunk starts: a lead space can merge into a token
-        exact = max(self.m(content), self.m(held)) if content is not held else self.m(held)
+        # As a chunk starts: after its lead (a lead space can merge into a token).
+        exact = self.m(self.text(p, c).lstrip())
         if exact > self.limit:
             return False
         self.anchor = (p, c, exact, done + 1)

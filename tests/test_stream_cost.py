@@ -253,4 +253,4 @@ def test_measuring_work_grows_linearly(kind: str, fill: bool) -> None:
         stream.close()
         measured.append(length.measured)
     assert measured[1] / measured[0] < MAX_DOUBLING, measured
-    assert measured[1] < 6 * 2 * size, measured
+    assert measured[1] < 8 * 2 * size, measured  # measured: 1.3 to 6 a character
