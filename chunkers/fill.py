@@ -164,7 +164,7 @@ class _Meter:
     def est(self, a: int, b: int) -> int:
         return b - a
 
-    def reanchor(self, p: int, c: int) -> bool:
+    def reanchor(self, p: int, c: int, code: bool = False) -> bool:
         """See :meth:`_PieceMeter.reanchor` (an exact measure never needs one)."""
         return False
 
@@ -243,14 +243,16 @@ class _PieceMeter(_Meter):
             total += self.m(self.text(b[ke], e))
         return total
 
-    def reanchor(self, p: int, c: int) -> bool:
+    def reanchor(self, p: int, c: int, code: bool = False) -> bool:
         """At a crossing ``c``: when ``text[p:c]`` measured exactly is within the
         limit after all, count on from ``c`` with that measure (at most
-        :data:`_ANCHORS` times per ``p``) and return true: the estimate was high
-        (the unfinished word counted by its bytes)."""
+        :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
+        block that may still fit) and return true: the estimate was high (the
+        unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
-        if done >= _ANCHORS or c <= (anchor[1] if done and anchor is not None else p):
+        most = 3 * _ANCHORS if code else _ANCHORS
+        if done >= most or c <= (anchor[1] if done and anchor is not None else p):
             return False
         # As a chunk starts: after its lead (a lead space can merge into a token).
         exact = self.m(self.text(p, c).lstrip())
@@ -332,7 +334,7 @@ class _SizedScanner(Scanner):
         while True:
             c = meter.crossing(self._p)
             if c is not None and c <= self._now:
-                if not meter.reanchor(self._p, c):
+                if not meter.reanchor(self._p, c, self._opens_code(c)):
                     self._decide(out, c)
                 continue
             target = self._fed if c is None else c
@@ -346,6 +348,13 @@ class _SizedScanner(Scanner):
             for cut in cuts:
                 self._take(cut, out)
         return out or _NO_CUTS
+
+    def _opens_code(self, c: int) -> bool:
+        """Whether the held-back text opens with a code fence (or is inside one)."""
+        if self._fence is not None:
+            return True
+        head = self._text(self._p, min(c, self._p + 256)).lstrip()
+        return head.startswith(("```", "~~~"))
 
     def _emit(self, out: list[Cut], start: int, end: int) -> None:
         out.append(Cut(start, end, end))
@@ -515,6 +524,7 @@ class Sized(ChunkingStrategy):
                     lo = mid + 1
                 else:
                     hi = mid
+            lo = self._beyond_estimate(window, start, ends, lo)
             for i in range(lo - 1, -1, -1):
                 if ends[i] > start and self._fits(window[start : ends[i]]):
                     end = ends[i]
@@ -538,6 +548,28 @@ class Sized(ChunkingStrategy):
         if self.fill and start < end:
             end = start + len(window[start:end].rstrip()) or end
         return start, end, _fence_after(window, fence, end, closed)
+
+    def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
+        """``lo`` moved past the ends that estimate over the limit but measure
+        within it (tokens: estimates run high): a few exact measures, from the
+        last end down, by bisection."""
+        if self.measure.additive or lo >= len(ends) or ends[lo] <= start:
+            return lo
+        fits = self._fits
+        if fits(window[start : ends[-1]]):
+            return len(ends)
+        if not fits(window[start : ends[lo]]):
+            return lo
+        good, bad = lo, len(ends) - 1  # ends[good] fits, ends[bad] does not
+        for _ in range(3):
+            if bad - good <= 1:
+                break
+            mid = (good + bad) // 2
+            if fits(window[start : ends[mid]]):
+                good = mid
+            else:
+                bad = mid
+        return good + 1
 
     def _exact(
         self, window: str, est: Callable[[int, int], int]
