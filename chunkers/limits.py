@@ -165,7 +165,9 @@ def _fallback(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
             if not closed or not inside(cut.end, closed):
                 last = cut
         if last is not None:
-            return cuts[0].start, last.end
+            start = cuts[0].start
+            # A line keeps its trailing blanks; a piece cut from a larger unit does not.
+            return start, start + (len(window[start : last.end].rstrip()) or last.end - start)
     lead = len(window) - len(window.lstrip())
     if 0 < lead < len(window):
         return 0, lead  # whitespace that cannot travel with the word after it
