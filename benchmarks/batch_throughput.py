@@ -41,13 +41,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _sized import print_sized
+from _sized import locate, print_sized, sentence_spans
 from _text import GENERATORS, parse_size
 
 from guardrails_ai.chunkwise.chunkers import (
     SentenceChunker,
     limit,
-    split_spans,
 )
 
 Splitter = Callable[[str], list[str]]
@@ -97,30 +96,6 @@ def rows(n: int) -> list[tuple[str, str, Splitter]]:
 
 def chunkwise(level: str | SentenceChunker, n: int, k: int) -> Splitter:
     return limit(level, max_chars=n, chunk_size=k).split_text
-
-
-def locate(text: str, chunks: list[str]) -> list[tuple[int, int]] | None:
-    """Spans of ``chunks`` found in order in ``text`` (None if one is missing)."""
-    spans = []
-    pos = 0
-    for chunk in chunks:
-        at = text.find(chunk, pos)
-        if at < 0:
-            return None
-        spans.append((at, at + len(chunk)))
-        pos = at + len(chunk)
-    return spans
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Simple-mode sentences of each line of ``text``, as offsets."""
-    simple = SentenceChunker(mode="simple")
-    spans = []
-    offset = 0
-    for line in text.split("\n"):
-        spans += [(offset + a, offset + b) for a, b in split_spans(simple, line)]
-        offset += len(line) + 1
-    return spans
 
 
 def cut_sentences(
