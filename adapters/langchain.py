@@ -1,8 +1,18 @@
 """Any chunkwise chunker as a LangChain ``TextSplitter``.
 
 Needs the optional extra: ``pip install 'guardrails-ai-chunkwise[langchain]'``
-(``langchain-text-splitters``).  LangChain is imported when
-:func:`as_langchain_splitter` is first called, never at import time.
+(``langchain-text-splitters``).  LangChain is imported when a splitter is first
+built, never at import time.
+
+Constructors mirror LangChain's: :func:`from_tiktoken_encoder` (a named OpenAI
+encoding or model, counted offline with the ``tokens`` extra) and
+:func:`from_huggingface_tokenizer` (a ``tokenizers.Tokenizer`` or transformers
+tokenizer) take ``chunk_size``/``chunk_overlap`` in tokens and fill chunks up
+to ``chunk_size`` with whole sections, paragraphs, lines, sentences or words
+(``limit(chunker, max_tokens=chunk_size, fill=True, overlap=chunk_overlap)``).
+With a structure chunker, each Document's metadata gets ``headings``: the
+titles of the Markdown sections the chunk lies in, outermost first (what
+``MarkdownHeaderTextSplitter`` records as ``Header 1``, ``Header 2``, ...).
 """
 
 from __future__ import annotations
@@ -13,13 +23,23 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec, resolve_chunker, split_spans
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkerSpec,
+    Grouped,
+    Sized,
+    StructureChunker,
+    limit,
+    resolve_chunker,
+    split_spans,
+)
+from guardrails_ai.chunkwise.chunkers.headings import heading_paths
 
 if TYPE_CHECKING:
     from langchain_core.documents import Document
     from langchain_text_splitters import TextSplitter
 
-__all__ = ["as_langchain_splitter"]
+__all__ = ["as_langchain_splitter", "from_huggingface_tokenizer", "from_tiktoken_encoder"]
 
 _EXTRA_HINT = (
     "as_langchain_splitter needs langchain-text-splitters; install it with "
@@ -28,7 +48,11 @@ _EXTRA_HINT = (
 
 
 def as_langchain_splitter(
-    chunker: ChunkerSpec, *, add_start_index: bool = False, strip_whitespace: bool = True
+    chunker: ChunkerSpec,
+    *,
+    add_start_index: bool = False,
+    strip_whitespace: bool = True,
+    headings: bool | None = None,
 ) -> TextSplitter:
     """A ``langchain_text_splitters.TextSplitter`` that splits with ``chunker``.
 
@@ -41,17 +65,83 @@ def as_langchain_splitter(
     (from the chunk spans, not by searching the text).  With
     ``strip_whitespace`` (LangChain's default), chunks are stripped and
     whitespace-only chunks are dropped; offsets follow the stripped chunk.
+    ``headings`` (default: when the chunker is a structure chunker, limited or
+    not) adds each chunk's section titles as ``metadata["headings"]``.
     Raises ``ImportError`` naming the extra when LangChain is not installed.
     """
     strategy = resolve_chunker(chunker)
-    flags = {"add_start_index": add_start_index, "strip_whitespace": strip_whitespace}
+    if headings is None:
+        headings = isinstance(_top(strategy), StructureChunker)
+    flags = {
+        "add_start_index": add_start_index,
+        "strip_whitespace": strip_whitespace,
+        "headings": headings,
+    }
     for name, value in flags.items():
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r:.80}")
     splitter_class = _splitter_class()
     return splitter_class(
-        strategy, add_start_index=add_start_index, strip_whitespace=strip_whitespace
+        strategy,
+        add_start_index=add_start_index,
+        strip_whitespace=strip_whitespace,
+        headings=headings,
     )
+
+
+def from_tiktoken_encoder(
+    encoding_name: str = "cl100k_base",
+    model_name: str | None = None,
+    *,
+    chunk_size: int = 4000,
+    chunk_overlap: int = 200,
+    chunker: ChunkerSpec = "structure",
+    **kwargs: Any,
+) -> TextSplitter:
+    """A splitter sized in tokens of an OpenAI encoding, as LangChain's
+    ``TextSplitter.from_tiktoken_encoder`` (``model_name`` wins over
+    ``encoding_name``; the default encoding is ``cl100k_base``, not ``gpt2``).
+
+    Counted offline by bpe-openai (the ``tokens`` extra): tiktoken itself
+    downloads its encodings on first use.  Chunks are filled up to
+    ``chunk_size`` tokens; ``chunk_overlap`` tokens of the previous chunk open
+    the next when they fit.  ``kwargs`` go to :func:`as_langchain_splitter`.
+    """
+    tokenizer = model_name if model_name is not None else encoding_name
+    return _token_splitter(chunker, chunk_size, chunk_overlap, tokenizer, kwargs)
+
+
+def from_huggingface_tokenizer(
+    tokenizer: Any,
+    *,
+    chunk_size: int = 4000,
+    chunk_overlap: int = 200,
+    chunker: ChunkerSpec = "structure",
+    **kwargs: Any,
+) -> TextSplitter:
+    """A splitter sized in tokens of ``tokenizer`` (a ``tokenizers.Tokenizer`` or
+    a transformers tokenizer; special tokens not counted), as LangChain's
+    ``TextSplitter.from_huggingface_tokenizer``.  As :func:`from_tiktoken_encoder`."""
+    return _token_splitter(chunker, chunk_size, chunk_overlap, tokenizer, kwargs)
+
+
+def _token_splitter(
+    chunker: ChunkerSpec, size: int, overlap: int, tokenizer: Any, kwargs: dict[str, Any]
+) -> TextSplitter:
+    try:
+        strategy = limit(chunker, max_tokens=size, tokenizer=tokenizer, fill=True,
+                         overlap=overlap)
+    except (TypeError, ValueError) as error:
+        message = str(error).replace("max_tokens", "chunk_size")
+        raise type(error)(message.replace("overlap", "chunk_overlap")) from None
+    return as_langchain_splitter(strategy, **kwargs)
+
+
+def _top(strategy: object) -> object:
+    """The chunker under any size limits."""
+    while isinstance(strategy, (Sized, Bounded, Grouped)):
+        strategy = strategy.inner
+    return strategy
 
 
 @cache
@@ -66,17 +156,36 @@ def _splitter_class() -> Callable[..., TextSplitter]:
         """LangChain ``TextSplitter`` over a chunkwise chunker (see ``as_langchain_splitter``)."""
 
         def __init__(
-            self, chunker: Any, *, add_start_index: bool, strip_whitespace: bool
+            self,
+            chunker: Any,
+            *,
+            add_start_index: bool,
+            strip_whitespace: bool,
+            headings: bool = False,
         ) -> None:
             # LangChain's own size fields are informative only: the chunker decides.
-            size = getattr(chunker, "max_chars", None) or sys.maxsize
+            size = getattr(chunker, "max_chars", None) or getattr(chunker, "limit", None)
+            overlap = getattr(chunker, "overlap", 0) if isinstance(chunker, Sized) else 0
             super().__init__(
-                chunk_size=size,
-                chunk_overlap=0,
+                chunk_size=size or sys.maxsize,
+                chunk_overlap=overlap,
                 add_start_index=add_start_index,
                 strip_whitespace=strip_whitespace,
             )
             self.chunker = chunker
+            self.headings = headings
+
+        @classmethod
+        def from_tiktoken_encoder(cls, *args: Any, **kwargs: Any) -> Any:
+            """As the module's :func:`from_tiktoken_encoder`."""
+            return from_tiktoken_encoder(*args, **kwargs)
+
+        @classmethod
+        def from_huggingface_tokenizer(
+            cls, tokenizer: Any, **kwargs: Any
+        ) -> Any:
+            """As the module's :func:`from_huggingface_tokenizer`."""
+            return from_huggingface_tokenizer(tokenizer, **kwargs)
 
         def spans(self, text: str) -> list[tuple[int, int]]:
             """``(start, end)`` of every chunk :meth:`split_text` returns."""
@@ -105,10 +214,14 @@ def _splitter_class() -> Callable[..., TextSplitter]:
                 )
             documents = []
             for i, text in enumerate(texts):
-                for a, b in self.spans(text):
+                spans = self.spans(text)
+                paths = heading_paths(text, [a for a, _ in spans]) if self.headings else None
+                for k, (a, b) in enumerate(spans):
                     metadata = copy.deepcopy(metadatas[i]) if metadatas else {}
                     if self._add_start_index:
                         metadata["start_index"] = a
+                    if paths is not None:
+                        metadata["headings"] = paths[k]
                     documents.append(Document(page_content=text[a:b], metadata=metadata))
             return documents
 

@@ -151,6 +151,7 @@ def boundary_free(size: int, seed: int = 0) -> str:
 GENERATORS: dict[str, Callable[[int, int], str]] = {
     "prose": prose,
     "markdown": markdown,
+    "readmes": lambda size, seed: package_readmes(size, seed),
     "boundary-free": boundary_free,
 }
 
@@ -190,3 +191,32 @@ def offline() -> None:
     os.environ["HOME"] = str(home)
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+
+
+def package_readmes(size: int, seed: int = 0) -> str:
+    """About ``size`` characters of real Markdown: the long descriptions
+    (``text/markdown``) in the ``METADATA`` of the installed distributions,
+    sorted by name, repeated if needed (``seed`` is unused: the text is what is
+    installed).  Empty when no distribution ships a Markdown description."""
+    from importlib.metadata import distributions
+
+    found: dict[str, str] = {}
+    for dist in distributions():
+        meta = dist.metadata
+        if meta is None or "markdown" not in (meta.get("Description-Content-Type") or ""):
+            continue
+        body = meta.get_payload() or meta.get("Description") or ""  # type: ignore[attr-defined]
+        if isinstance(body, str) and body.strip():
+            found.setdefault(meta.get("Name") or "", body.strip() + "\n\n\n")
+    docs = [found[name] for name in sorted(found)]
+    if not docs:
+        return ""
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        for doc in docs:
+            parts.append(doc)
+            total += len(doc)
+            if total >= size:
+                break
+    return "".join(parts)[:size]

@@ -16,6 +16,13 @@ every splitter at comparable settings, rows of one level together:
   which is what LangChain's ``RecursiveCharacterTextSplitter(chunk_size=N,
   chunk_overlap=0)`` does.
 
+A second table (``benchmarks/_sized.py``) sizes chunks in characters and in
+cl100k tokens, filled to the target (``limit(..., fill=True)``), beside
+LangChain RCTS, semantic-text-splitter and chonkie: fill, largest chunk,
+sentences and code blocks cut (``--max-tokens``, default 256;
+``--sized-only`` for that table alone; ``--kind readmes`` for the installed
+packages' Markdown READMEs).
+
 Columns: best-of-``--repeat`` throughput in MB/s (rounds interleaved) (10^6 characters per
 second), number of chunks, mean and largest chunk, and ``cut sentences``:
 chunk ends strictly inside a sentence no longer than ``max_chars`` (sentences
@@ -34,12 +41,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _sized import locate, print_sized, sentence_spans
 from _text import GENERATORS, parse_size
 
 from guardrails_ai.chunkwise.chunkers import (
     SentenceChunker,
     limit,
-    split_spans,
 )
 
 Splitter = Callable[[str], list[str]]
@@ -91,30 +98,6 @@ def chunkwise(level: str | SentenceChunker, n: int, k: int) -> Splitter:
     return limit(level, max_chars=n, chunk_size=k).split_text
 
 
-def locate(text: str, chunks: list[str]) -> list[tuple[int, int]] | None:
-    """Spans of ``chunks`` found in order in ``text`` (None if one is missing)."""
-    spans = []
-    pos = 0
-    for chunk in chunks:
-        at = text.find(chunk, pos)
-        if at < 0:
-            return None
-        spans.append((at, at + len(chunk)))
-        pos = at + len(chunk)
-    return spans
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Simple-mode sentences of each line of ``text``, as offsets."""
-    simple = SentenceChunker(mode="simple")
-    spans = []
-    offset = 0
-    for line in text.split("\n"):
-        spans += [(offset + a, offset + b) for a, b in split_spans(simple, line)]
-        offset += len(line) + 1
-    return spans
-
-
 def cut_sentences(
     sentences: list[tuple[int, int]], spans: list[tuple[int, int]] | None, n: int
 ) -> str:
@@ -152,13 +135,20 @@ def main() -> None:
     parser.add_argument("--size", default="1MB", help="document size (default 1MB)")
     parser.add_argument("--kind", default="markdown", choices=sorted(GENERATORS))
     parser.add_argument("--max-chars", type=int, default=1000)
+    parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sized-only", action="store_true",
+                        help="only the table of chunks sized in characters and tokens")
     args = parser.parse_args()
     text = GENERATORS[args.kind](parse_size(args.size), 0)
     n = args.max_chars
     sentences = sentence_spans(text)
     order = list(UNITS)
     table = sorted(rows(n), key=lambda row: order.index(row[0]))
+    if args.sized_only:
+        print(f"{args.kind}, {len(text):,} characters, best of {args.repeat}")
+        print_sized(text, n, args.max_tokens, args.repeat, measure)
+        return
 
     print(f"{args.kind}, {len(text):,} characters, max_chars {n}, best of {args.repeat}")
     header = f"{'splitter':<36}{'MB/s':>8}{'chunks':>8}{'mean':>7}{'max':>7}  cut sentences"
@@ -174,6 +164,7 @@ def main() -> None:
             f"{name:<36}{rate:>8.1f}{len(chunks):>8}{sum(sizes) / len(sizes):>7.0f}"
             f"{max(sizes):>7}  {found}"
         )
+    print_sized(text, n, args.max_tokens, args.repeat, measure)
 
 
 if __name__ == "__main__":

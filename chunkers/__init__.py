@@ -6,6 +6,7 @@ Pure standard library: nothing here imports Guardrails.
 from functools import partial
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .fill import Sized
 from .fixed import FixedSizeChunker
 from .limits import Bounded, Grouped, limit, split_spans
 from .line import LineChunker
@@ -21,6 +22,7 @@ from .registry import (
 )
 from .sentence import SentenceChunker
 from .specs import SpecError, regex_from_spec, spec_of
+from .sizing import Measure, measure_for
 from .stream import ChunkStream, Piece, RescanScanner
 from .structure import StructureChunker
 from .word import WordChunker
@@ -46,6 +48,7 @@ __all__ = [
     "Grouped",
     "Layout",
     "LineChunker",
+    "Measure",
     "ParagraphChunker",
     "Piece",
     "RegexChunker",
@@ -53,12 +56,14 @@ __all__ = [
     "Scanner",
     "SentenceChunker",
     "SpecError",
+    "Sized",
     "SplitFlush",
     "StructureChunker",
     "WordChunker",
     "aliases",
     "kinds",
     "limit",
+    "measure_for",
     "register_alias",
     "register_kind",
     "resolve_chunker",

@@ -4,14 +4,20 @@ Boundary first, size second.  :class:`Bounded` keeps every unit of an inner
 chunker that fits under ``max_chars`` as it is; a unit that does not fit is cut
 at the next smaller boundary, down a *fallback chain* that ends in a hard cut::
 
-    structure -> paragraph -> sentence -> word -> (whitespace) -> hard cut
+    structure -> paragraph -> line -> sentence -> word -> (whitespace) -> hard cut
 
 The chain starts below the inner chunker's own level (a paragraph chunker falls
 back to sentences, a sentence chunker to words; a chunker of unknown level to
 sentences).  Inside an over-long unit the cut is made at the *last* boundary of
 the first level that has one within reach, so the pieces are as long as the
 ceiling allows and nothing is cut below the level it needs: no word is cut
-unless a single word is longer than ``max_chars``.
+unless a single word is longer than ``max_chars``.  A fenced code block that
+fits is never cut into (:mod:`.fences`): the cut comes before or after it.
+
+Other measures and filling.  ``limit(..., max_tokens=, tokenizer=)``,
+``limit(..., max_chars=, length=)`` and ``limit(..., fill=True)`` return a
+:class:`~.fill.Sized` chunker, which measures with any tokenizer or length
+function and packs chunks to the limit (see :mod:`.fill`).
 
 :class:`Grouped` puts ``chunk_size`` consecutive units in one chunk (fewer when
 ``max_chars`` would be exceeded) and, for whole documents only, repeats
@@ -55,12 +61,15 @@ from operator import sub
 
 from ._wholetext import line_chunks, reporter, unit_groups, unit_spans
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
+from .fences import closed_to_cuts, inside
+from .fill import Sized, resolve_levels
 from .line import LineChunker
 from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
+from .sizing import measure_for
 from .stream import scanner_for
 
-__all__ = ["Bounded", "Grouped", "fallback_chain", "limit", "split_spans"]
+__all__ = ["Bounded", "Grouped", "Sized", "fallback_chain", "limit", "split_spans"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
@@ -75,10 +84,10 @@ _NO_CUTS: list[Cut] = []
 
 #: The fallback chain below each built-in chunker, by alias.
 _CHAINS: dict[str, tuple[str, ...]] = {
-    "structure": ("paragraph", "sentence", "word"),
-    "paragraph": ("sentence", "word"),
+    "structure": ("paragraph", "line", "sentence", "word"),
+    "paragraph": ("line", "sentence", "word"),
     "line": ("sentence", "word"),
-    "sentence": ("word",),
+    "sentence": ("line", "word"),
     "fixed": ("word",),
     "word": (),
 }
@@ -142,19 +151,31 @@ def _fallback(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
     whitespace lead on its own (so that the word after it is not cut); else a
     hard cut at ``limit``.
     """
+    closed = (
+        closed_to_cuts(window, None, _span_length, limit)
+        if "`" in window or "~" in window
+        else []
+    )
     for level in levels:
         cuts = scanner_for(level).feed(window)
         last = None
         for cut in cuts:
             if cut.end > limit:
                 break
-            last = cut
+            if not closed or not inside(cut.end, closed):
+                last = cut
         if last is not None:
-            return cuts[0].start, last.end
+            start = cuts[0].start
+            # A line keeps its trailing blanks; a piece cut from a larger unit does not.
+            return start, start + (len(window[start : last.end].rstrip()) or last.end - start)
     lead = len(window) - len(window.lstrip())
     if 0 < lead < len(window):
         return 0, lead  # whitespace that cannot travel with the word after it
     return 0, limit  # hard cut
+
+
+def _span_length(a: int, b: int) -> int:
+    return b - a
 
 
 def _content_from(text: str, start: int, end: int) -> int:
@@ -339,17 +360,9 @@ class Bounded(ChunkingStrategy):
     ) -> None:
         self.inner = resolve_chunker(inner, param="inner")
         self.max_chars: int = check_int("max_chars", max_chars, 1)
-        if fallback is None:
-            self.fallback = fallback_chain(self.inner)
-        elif isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
-            raise TypeError(
-                f"fallback must be a list of chunkers (largest first) or None, "
-                f"got {type(fallback).__name__}: {fallback!r:.80}"
-            )
-        else:
-            self.fallback = tuple(
-                resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
-            )
+        self.fallback = (
+            fallback_chain(self.inner) if fallback is None else resolve_levels(fallback)
+        )
 
     def scanner(self) -> Scanner:
         return _BoundedScanner(scanner_for(self.inner), self.max_chars, self.fallback)
@@ -756,19 +769,42 @@ def limit(
     chunker: ChunkerSpec,
     *,
     max_chars: int | None = None,
+    max_tokens: int | None = None,
+    tokenizer: object = None,
+    length: object = None,
+    fill: bool = False,
     chunk_size: int | None = None,
     overlap: int | None = None,
     fallback: Sequence[ChunkerSpec] | None = None,
 ) -> Strategy:
-    """``chunker`` with a ``max_chars`` ceiling and/or ``chunk_size`` units per chunk.
+    """``chunker`` with a size ceiling and/or ``chunk_size`` units per chunk.
 
     ``limit("paragraph", max_chars=1000)`` is a :class:`Bounded` chunker,
     ``limit("sentence", chunk_size=3, overlap=1, max_chars=500)`` a
     :class:`Grouped` one; with no limit at all, the resolved ``chunker``
-    itself.  Every argument is checked here (``TypeError``/``ValueError``
-    naming it).
+    itself.
+
+    Other measures, and filling (a :class:`~.fill.Sized` chunker):
+
+    * ``max_tokens=512, tokenizer="cl100k_base"``: tokens of a named OpenAI
+      encoding (offline, through the ``tokens`` extra; the default) or of a
+      tokenizer object (tiktoken/bpe-openai ``Encoding``,
+      ``tokenizers.Tokenizer``, a transformers tokenizer);
+    * ``max_chars=N, length=f``: any other measure, ``f(text) -> int``
+      (a tokenizer object works here too);
+    * ``fill=True``: chunks packed as full as the ceiling allows with whole
+      units of the highest level that fits (sections, paragraphs, lines,
+      sentences, words); ``overlap`` is then measured like the ceiling
+      (LangChain's ``chunk_overlap``) and applies to whole documents.
+
+    Every argument is checked here (``TypeError``/``ValueError`` naming it).
     """
     strategy = resolve_chunker(chunker)
+    if not isinstance(fill, bool):
+        raise TypeError(f"fill must be a bool, got {type(fill).__name__}: {fill!r:.80}")
+    if max_tokens is not None or tokenizer is not None or length is not None or fill:
+        return _sized(strategy, max_chars, max_tokens, tokenizer, length, fill, chunk_size,
+                      overlap, fallback)
     max_chars = _check_max_chars(max_chars)
     size = 1 if chunk_size is None else check_int("chunk_size", chunk_size, 1)
     if overlap is not None:
@@ -782,3 +818,44 @@ def limit(
     if fallback is not None:
         raise ValueError(f"fallback={fallback!r:.80} needs max_chars")
     return strategy
+
+
+def _sized(
+    strategy: Strategy,
+    max_chars: int | None,
+    max_tokens: int | None,
+    tokenizer: object,
+    length: object,
+    fill: bool,
+    chunk_size: int | None,
+    overlap: int | None,
+    fallback: Sequence[ChunkerSpec] | None,
+) -> Sized:
+    """:func:`limit` with another measure than characters, or ``fill``."""
+    if chunk_size is not None:
+        raise ValueError(
+            f"chunk_size={chunk_size!r:.80} counts units under a max_chars ceiling only; "
+            "with max_tokens, length or fill=True use fill=True to pack units"
+        )
+    if max_tokens is not None:
+        if max_chars is not None:
+            raise ValueError(
+                f"pass max_chars={max_chars!r:.80} or max_tokens={max_tokens!r:.80}, not both"
+            )
+        if length is not None:
+            raise ValueError(
+                f"length={length!r:.80} goes with max_chars; with max_tokens pass tokenizer="
+            )
+        check_int("max_tokens", max_tokens, 1)
+        return Sized(strategy, max_tokens, length=measure_for(
+            "cl100k_base" if tokenizer is None else tokenizer, param="tokenizer"),
+            fill=fill, overlap=overlap or 0, fallback=fallback, param="max_tokens")
+    if tokenizer is not None:
+        raise ValueError(f"tokenizer={tokenizer!r:.80} needs max_tokens")
+    if max_chars is None:
+        raise ValueError(
+            "a size is needed: pass max_chars (with length=) or max_tokens (with tokenizer=)"
+            if length is not None else "fill=True needs max_chars or max_tokens"
+        )
+    return Sized(strategy, max_chars, length=measure_for(length, param="length"), fill=fill,
+                 overlap=overlap or 0, fallback=fallback, param="max_chars")

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import select
+import statistics
 import subprocess
 import sys
 import time
@@ -110,8 +111,24 @@ def test_split_limits_and_overlap(tmp_path: Path) -> None:
     assert [(r["start"], r["end"]) for r in rows] == spans
     assert all(text[r["start"] : r["end"]] == r["text"] and len(r["text"]) <= 40 for r in rows)
     assert any(b["start"] < a["end"] for a, b in itertools.pairwise(rows))  # overlaps
-    bounded = jsonl(run("split", str(path), "--max-chars", "12", "--format", "jsonl").stdout)
+    args = ["--chunker", "sentence", "--max-chars", "12", "--no-fill", "--format", "jsonl"]
+    bounded = jsonl(run("split", str(path), *args).stdout)
     assert [r["text"] for r in bounded] == limit("sentence", max_chars=12).split_text(text)
+
+
+def test_split_fills_to_a_size_in_characters_or_tokens(tmp_path: Path) -> None:
+    text = ("# Title\n\n" + "A sentence here, and more words. " * 30 + "\n\n") * 10
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    rows = jsonl(run("split", str(path), "--max-chars", "300", "--format", "jsonl").stdout)
+    assert [r["text"] for r in rows] == limit("structure", max_chars=300, fill=True).split_text(
+        text
+    )
+    assert statistics.median(len(r["text"]) for r in rows) >= 250
+    args = ["--max-tokens", "64", "--tokenizer", "cl100k_base", "--overlap", "8"]
+    rows = jsonl(run("split", str(path), *args, "--format", "jsonl").stdout)
+    chunker = limit("structure", max_tokens=64, tokenizer="cl100k_base", fill=True, overlap=8)
+    assert [(r["start"], r["end"]) for r in rows] == split_spans(chunker, text)
 
 
 def test_split_never_imports_guardrails(tmp_path: Path) -> None:
@@ -675,3 +692,16 @@ def test_guard_memory_grows_with_the_response_only(
         assert (status, out) == (0, part)
     added = sys.getsizeof(text) - sys.getsizeof(text[:size])
     assert peaks[1] - peaks[0] <= 8 * added, (peaks, added)
+
+
+def test_guard_fits_the_validators_window_in_tokens() -> None:
+    text = "Short one. " + "A very long sentence that goes on " * 6 + "and ends. Bye"
+    args = ["guard", "--validator", "max_chunk_length", "--option", "max_words=16",
+            "--on-fail", "noop"]
+    whole = run(*args, "--chunker", "sentence", stdin=text)
+    assert whole.returncode == 1  # one sentence of 44 words; 16 tokens hold 16 words at most
+    windowed = run(*args, "--max-tokens", "16", "--tokenizer", "cl100k_base", stdin=text)
+    assert windowed.returncode == 0, windowed.stderr.decode()
+    assert windowed.stdout.decode() == text
+    bad = run(*args, "--max-tokens", "0", stdin=text)
+    assert_one_line_error(bad.returncode, bad.stderr.decode(), "--max-tokens must be >= 1")

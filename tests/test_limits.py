@@ -313,13 +313,15 @@ def test_default_fallback_chains() -> None:
     def names(spec: str) -> list[str]:
         return [type(s).__name__ for s in fallback_chain(spec)]
 
-    assert names("paragraph") == ["SentenceChunker", "WordChunker"]
-    assert names("sentence") == ["WordChunker"]
+    assert names("paragraph") == ["LineChunker", "SentenceChunker", "WordChunker"]
+    assert names("sentence") == ["LineChunker", "WordChunker"]
     assert names("word") == []
     assert names(Foreign()) == ["SentenceChunker", "WordChunker"]  # type: ignore[arg-type]
-    assert names(Bounded("paragraph", 9)) == ["SentenceChunker", "WordChunker"]
+    assert names(Bounded("paragraph", 9)) == ["LineChunker", "SentenceChunker", "WordChunker"]
     if "structure" in aliases():
-        assert names("structure") == ["ParagraphChunker", "SentenceChunker", "WordChunker"]
+        assert names("structure") == [
+            "ParagraphChunker", "LineChunker", "SentenceChunker", "WordChunker"
+        ]
 
 
 def test_custom_fallback() -> None:

@@ -41,10 +41,12 @@ from guardrails_ai.chunkwise.adapters import streams
 from guardrails_ai.chunkwise.adapters.streams import StreamRuns
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
+    ChunkStream,
     FixedSizeChunker,
     ParagraphChunker,
     SentenceChunker,
     aliases,
+    limit,
     resolve_chunker,
 )
 
@@ -211,3 +213,34 @@ def test_validate_stream_work_per_delta_is_flat_under_a_guard() -> None:
         assert _non_space(validator.seen) == _non_space([part])
         per_delta.append(steps.total / len(parts))
     assert per_delta[1] <= MAX_STEP_GROWTH * per_delta[0], per_delta
+class CountingLength:
+    """A length function (about 4 characters a unit, like tokens) that counts
+    the characters it is handed: the measuring work of a stream."""
+
+    def __init__(self) -> None:
+        self.measured = 0
+
+    def __call__(self, text: str) -> int:
+        self.measured += len(text)
+        return (len(text) + 3) // 4
+
+
+@pytest.mark.parametrize("fill", [False, True], ids=["capped", "filled"])
+@pytest.mark.parametrize("kind", ["prose", "boundary-free"])
+def test_measuring_work_grows_linearly(kind: str, fill: bool) -> None:
+    """A stream sized by a length function measures each piece once and each
+    chunk once more: the held-back text is never measured again per delta, so
+    the characters measured grow linearly, a few per character streamed."""
+    size = 100_000
+    make = prose if kind == "prose" else boundary_free
+    text = make(2 * size, seed=4)
+    measured = []
+    for n in (size, 2 * size):
+        length = CountingLength()
+        stream = ChunkStream(limit("sentence", max_chars=64, length=length, fill=fill))
+        for delta in deltas(text[:n]):
+            stream.feed(delta)
+        stream.close()
+        measured.append(length.measured)
+    assert measured[1] / measured[0] < MAX_DOUBLING, measured
+    assert measured[1] < 8 * 2 * size, measured  # measured: 1.3 to 6 a character

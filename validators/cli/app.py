@@ -19,7 +19,7 @@ from typing import Annotated, BinaryIO
 import click
 import typer
 
-from ..chunkers import ChunkingStrategy, SplitFlush, aliases, resolve_chunker
+from ..chunkers import ChunkerSpec, ChunkingStrategy, SplitFlush, aliases, resolve_chunker
 from .errors import CommandError
 from .inputs import STDIN
 
@@ -109,15 +109,46 @@ def demo(
 @app.command()
 def split(
     file: FileArg = STDIN,
-    chunker: Annotated[str, typer.Option(help="Chunker alias.")] = "sentence",
+    chunker: Annotated[
+        str | None,
+        typer.Option(
+            help="Chunker alias [default: sentence; structure (the highest level) when a "
+            "size is given]."
+        ),
+    ] = None,
     max_chars: Annotated[
-        int | None, typer.Option(help="Ceiling on chunk length, in characters.")
+        int | None,
+        typer.Option(help="Chunk size in characters: chunks are filled up to it (see --fill)."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(help="Chunk size in tokens of --tokenizer: chunks are filled up to it."),
+    ] = None,
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Tokenizer for --max-tokens: an OpenAI encoding or model name (offline, "
+            "with the [tokens] extra) or a tokenizer.json file [default: cl100k_base]."
+        ),
+    ] = None,
+    fill: Annotated[
+        bool | None,
+        typer.Option(
+            "--fill/--no-fill",
+            help="Fill chunks up to the size with whole sections, paragraphs, lines, "
+            "sentences or words (as LangChain's chunk_size does), or only cap the chunker's "
+            "own chunks at it [default: fill, unless --chunk-size is given].",
+        ),
     ] = None,
     chunk_size: Annotated[
-        int | None, typer.Option(help="Units (e.g. sentences) per chunk.")
+        int | None, typer.Option(help="Units (e.g. sentences) per chunk (with --max-chars).")
     ] = None,
     overlap: Annotated[
-        int | None, typer.Option(help="Units repeated at the start of the next chunk.")
+        int | None,
+        typer.Option(
+            help="Overlap of consecutive chunks: in characters or tokens when filling "
+            "(LangChain's chunk_overlap), in units with --chunk-size."
+        ),
     ] = None,
     fmt: Annotated[
         Format,
@@ -129,10 +160,19 @@ def split(
         ),
     ] = Format.text,
 ) -> None:
-    """Split a whole document into chunks."""
-    from .split import limited, split_document
+    """Split a whole document into chunks.
 
-    strategy = limited(_chunker(chunker), max_chars, chunk_size, overlap)
+    A size (--max-chars or --max-tokens) is a target, as in LangChain: chunks are
+    filled up to it.  --no-fill keeps the chunker's own chunks and only cuts those
+    over the size.
+    """
+    from .split import Sizes, limited, split_document
+
+    sized = max_chars is not None or max_tokens is not None
+    name = chunker or ("structure" if sized and chunk_size is None and fill is not False
+                       else "sentence")
+    sizes = Sizes(max_chars, max_tokens, tokenizer, fill, chunk_size, overlap)
+    strategy = limited(_chunker(name), sizes)
     split_document(file, strategy, fmt.value, _stdout(), progress=sys.stderr.isatty())
 
 
@@ -167,20 +207,45 @@ def guard(
                      "KEY = VALUE for every validator that takes KEY, or a table per "
                      "validator ([redact_pii])."),
     ] = None,
+    max_chars: Annotated[
+        int | None,
+        typer.Option(help="Window of the validator in characters: no chunk it sees is longer."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(help="Window of the validator in tokens of --tokenizer (a model's input)."),
+    ] = None,
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Tokenizer for --max-tokens: an OpenAI encoding or model name, or a "
+            "tokenizer.json file [default: cl100k_base]."
+        ),
+    ] = None,
 ) -> None:
-    """Validate text as it arrives and write what passes (or its fix) as soon as released."""
+    """Validate text as it arrives and write what passes (or its fix) as soon as released.
+
+    --max-tokens (or --max-chars) fits the chunks the validator sees to its window:
+    the chunker's units (sentences by default), cut smaller only when one is over.
+    """
     from .guard import collect_options
 
     settings = collect_options(option or [], options, phrases or [])
+    spec: ChunkerSpec | None = chunker
     if chunker is not None:
-        _chunker(chunker, guardrails=True)
+        spec = _chunker(chunker, guardrails=True)
+    if max_chars is not None or max_tokens is not None or tokenizer is not None:
+        from .split import Sizes, limited
+
+        spec = limited(spec or _chunker("sentence"),
+                       Sizes(max_chars, max_tokens, tokenizer, fill=False))
     from .offline import go_offline
 
     go_offline()
     from .guard import run_guard
 
     names = validator or ["banned_phrases"]
-    code = run_guard(file, names, settings, chunker, on_fail.value, _stdout())
+    code = run_guard(file, names, settings, spec, on_fail.value, _stdout())
     if code:
         raise typer.Exit(code)
 

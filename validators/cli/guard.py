@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..chunkers import ChunkerSpec
 from .errors import CommandError
 from .inputs import iter_text, opened
 
@@ -202,7 +203,7 @@ def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:
 
 
 def build_validator(
-    cls: type[Any], options: dict[str, Any], chunker: str | None, on_fail: str
+    cls: type[Any], options: dict[str, Any], chunker: ChunkerSpec | None, on_fail: str
 ) -> Any:
     """``cls(**options, on_fail=on_fail)``, chunking with ``chunker`` when given
     (through ``with_chunker`` for a validator without a ``chunker`` option)."""
@@ -239,7 +240,7 @@ def run_guard(
     path: str,
     names: Sequence[str],
     settings: Sequence[Setting],
-    chunker: str | None,
+    chunker: ChunkerSpec | None,
     on_fail: str,
     out: BinaryIO,
 ) -> int:

@@ -4,8 +4,11 @@ The document is read in blocks and fed to a
 :class:`~guardrails_ai.chunkwise.chunkers.ChunkStream`, so the chunks are
 exactly ``split_text(document)`` (delta invariance) and are written as soon as
 they are complete; with ``--overlap`` (whole documents only) the document is
-read first and cut with ``split_spans``.  Offsets are character (code point) offsets into the
-decoded input, so ``input[start:end] == text`` in Python.
+read first and cut with ``split_spans``.  A size (``--max-chars``,
+``--max-tokens``) fills chunks up to it, as LangChain's ``chunk_size`` does
+(``limit(..., fill=True)``); ``--no-fill`` only caps the chunker's own chunks.
+Offsets are character (code point) offsets into the decoded input, so
+``input[start:end] == text`` in Python.
 This module never imports Guardrails.
 """
 
@@ -13,13 +16,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..chunkers import ChunkerSpec, ChunkStream, Grouped, limit, split_spans
+from ..chunkers import ChunkerSpec, ChunkStream, Grouped, Sized, limit, split_spans
 from .errors import CommandError
 from .inputs import display_name, input_size, iter_text, opened
 
-__all__ = ["FORMATS", "PROGRESS_MIN_BYTES", "split_document"]
+__all__ = ["FORMATS", "PROGRESS_MIN_BYTES", "Sizes", "limited", "split_document"]
 
 FORMATS = ("text", "jsonl")
 #: Files smaller than this get no progress bar.
@@ -42,7 +46,7 @@ def split_document(
         blocks = iter_text(fd, path, block=1 << 18)
         if progress and size is not None and size >= PROGRESS_MIN_BYTES:
             blocks = _with_progress(blocks, size, display_name(path))
-        if isinstance(chunker, Grouped) and chunker.overlap:
+        if isinstance(chunker, (Grouped, Sized)) and chunker.overlap:
             # Overlapping chunks exist for whole documents only.
             text = "".join(block for block, _ in blocks)
             spans = split_spans(chunker, text)
@@ -87,17 +91,56 @@ def _with_progress(
             yield text, done
 
 
-def limited(
-    strategy: ChunkerSpec,
-    max_chars: int | None,
-    chunk_size: int | None,
-    overlap: int | None,
-) -> ChunkerSpec:
-    """``strategy`` with the ``--max-chars``/``--chunk-size``/``--overlap`` limits."""
+@dataclass(frozen=True)
+class Sizes:
+    """The size options of ``chunkwise split`` (``None``: not given)."""
+
+    max_chars: int | None = None
+    max_tokens: int | None = None
+    tokenizer: str | None = None
+    fill: bool | None = None
+    chunk_size: int | None = None
+    overlap: int | None = None
+
+
+def limited(strategy: ChunkerSpec, sizes: Sizes) -> ChunkerSpec:
+    """``strategy`` with the size options: a size fills unless ``--no-fill`` or
+    ``--chunk-size`` says otherwise.  Errors name the options."""
+    sized = sizes.max_chars is not None or sizes.max_tokens is not None
+    fill = sizes.fill
+    if fill is None:
+        fill = sized and sizes.chunk_size is None
     try:
-        return limit(strategy, max_chars=max_chars, chunk_size=chunk_size, overlap=overlap)
-    except (TypeError, ValueError) as exc:
+        if fill and sizes.chunk_size is not None:
+            raise ValueError("--chunk-size counts units: use it with --no-fill")
+        tokenizer = _tokenizer(sizes.tokenizer) if sizes.tokenizer is not None else None
+        return limit(
+            strategy,
+            max_chars=sizes.max_chars,
+            max_tokens=sizes.max_tokens,
+            tokenizer=tokenizer,
+            fill=fill,
+            chunk_size=sizes.chunk_size,
+            overlap=sizes.overlap,
+        )
+    except (TypeError, ValueError, ImportError) as exc:
         message = str(exc)
-        for name in ("max_chars", "chunk_size", "overlap"):
+        for name in ("max_chars", "max_tokens", "tokenizer", "chunk_size", "overlap", "fill"):
             message = message.replace(name, "--" + name.replace("_", "-"))
         raise CommandError(message) from None
+
+
+def _tokenizer(spec: str) -> object:
+    """An encoding name as it is, or the tokenizer in a ``tokenizer.json`` file."""
+    if not spec.endswith(".json"):
+        return spec
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as error:
+        raise ImportError(
+            f"tokenizer={spec!r}: a tokenizer.json file needs the tokenizers package"
+        ) from error
+    try:
+        return Tokenizer.from_file(spec)
+    except Exception as error:  # the library's own error types
+        raise ValueError(f"tokenizer={spec!r} could not be read: {error}") from None

@@ -1,0 +1,699 @@
+"""Chunks sized by any measure (tokens, characters, a length function), capped or filled.
+
+:class:`Sized` is what :func:`~.limits.limit` returns for ``max_tokens=``,
+``length=`` or ``fill=True``.  Two behaviours share one scanner:
+
+* **capped** (``fill=False``): every unit of the inner chunker that fits under
+  the limit is a chunk as it is; a unit that does not fit is cut down the
+  fallback chain (``structure > paragraph > line > sentence > word >
+  whitespace > hard cut``), as :class:`~.limits.Bounded` does for characters;
+* **filled** (``fill=True``): chunks are packed as full as the limit allows,
+  with whole units of the *highest* level that has a boundary within reach:
+  consecutive sections if the first section fits, else paragraphs, lines,
+  sentences, words (the inner chunker is the top level; no chunk ends on a
+  heading line, which belongs to the text after it), as LangChain's
+  ``RecursiveCharacterTextSplitter`` and semantic-text-splitter do; except that
+  a section, paragraph or line boundary closes a chunk only when the chunk is
+  at least :data:`MIN_FILL` (70%) full, else the next level down is tried
+  (down to sentences: a block boundary, however early, is preferred to a cut
+  between words), so chunks are filled (median about 90% on package READMEs)
+  and still end at a sentence whenever one ends within reach.
+
+Fenced code blocks are kept whole at every level whenever they fit (see
+:mod:`.fences`).  Chunks are stripped of surrounding whitespace, which travels
+at the head of the next segment, so segments stay lossless.
+
+Guarantees.  Every chunk measures at most the limit *as the measure counts the
+chunk itself*: tokens are not additive, so each chunk is measured once more
+before it is emitted and, if over, cut at the previous boundary.  The one
+exception is a single character that alone measures over the limit (a limit
+below the 4 tokens an unusual character can take).  Decisions depend only on
+the text, never on how a stream was sliced (delta invariance).
+
+How a stream is measured (non-additive measures). The text is cut into
+*pieces*, the same for any slicing: a piece ends where tiktoken-style pre-
+tokenizers start a token (before the space that precedes a word, at a word
+after a line break), or after 16 characters without one. Each piece is measured
+once when complete (short pieces are remembered, so a repeated word costs a
+dictionary look-up), and the held-back text is estimated as the sum of its
+pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
+tokenizers, its measure for a length function). When the estimate passes the
+limit, the held-back text is measured exactly (at most twice per chunk):
+if it is within the limit after all, counting goes on from there; else a chunk
+is decided over it, one pass per level and one measure of the chosen chunk. So
+a stream costs amortised O(len(delta)) and no text is measured twice except the
+chunks themselves; the held-back text never exceeds the limit by that estimate.
+A length function must count a prefix as no longer than the text (monotone).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+
+from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .fences import Fence, closed_to_cuts, fence_at, inside
+from .line import LineChunker
+from .paragraph import ParagraphChunker
+from .params import check_int
+from .registry import ChunkerSpec, resolve_chunker
+from .sizing import Measure, measure_for
+from .stream import scanner_for
+from .structure import ATX, StructureChunker
+from .word import WordChunker
+
+__all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
+
+Strategy = ChunkingStrategy | SplitFlush
+Span = tuple[int, int]
+
+#: The levels below each built-in chunker, largest first (line level included).
+_BELOW: dict[str, tuple[str, ...]] = {
+    "structure": ("paragraph", "line", "sentence", "word"),
+    "paragraph": ("line", "sentence", "word"),
+    "line": ("sentence", "word"),
+    "sentence": ("line", "word"),
+    "sentence-simple": ("line", "word"),
+    "fixed": ("word",),
+    "word": (),
+}
+_DEFAULT_BELOW = ("sentence", "word")
+
+#: With ``fill``, a chunk closed at a section, paragraph or line boundary is at
+#: least this full (of the limit); else the next level down closes it.
+MIN_FILL = 0.7
+#: Exact measures of the held-back text per chunk, at most (see reanchor).
+_ANCHORS = 2
+#: Longest piece without a word start (characters).
+_CAP = 16
+#: Where a piece ends: before a space (not a line break) that precedes a
+#: non-space, or at a non-space after a line break (where tiktoken-style
+#: pre-tokenizers start a token: " word", but "\n\n" then "word").
+_SPLIT = re.compile(r"(?=[^\S\r\n]\S)|(?<=[\r\n])(?=\S)")
+_NO_CUTS: list[Cut] = []
+
+
+def levels_below(strategy: Strategy) -> tuple[Strategy, ...]:
+    """The fallback levels below ``strategy``, largest first (hard cut implied)."""
+    alias = getattr(strategy, "alias", "") if isinstance(strategy, ChunkingStrategy) else ""
+    if alias == "sentence" and getattr(strategy, "mode", "") == "simple":
+        alias = "sentence-simple"
+    return tuple(resolve_chunker(name) for name in _BELOW.get(alias, _DEFAULT_BELOW))
+
+
+def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
+    """The strategies of a ``fallback=`` list (largest first); ``TypeError`` naming it."""
+    if isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
+        raise TypeError(
+            f"fallback must be a list of chunkers (largest first) or None, "
+            f"got {type(fallback).__name__}: {fallback!r:.80}"
+        )
+    return tuple(
+        resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
+    )
+
+
+def _capped(part: str) -> list[str]:
+    return [part[i : i + _CAP] for i in range(0, len(part), _CAP)]
+
+
+def _utf8(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+class _Text:
+    """The stream's text from offset ``base`` on, joined lazily."""
+
+    __slots__ = ("base", "parts", "text")
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.parts: list[str] = []
+        self.base = 0
+
+    def __call__(self, a: int, b: int) -> str:
+        if self.parts:
+            self.text = "".join([self.text, *self.parts])
+            self.parts = []
+        return self.text[a - self.base : b - self.base]
+
+    def drop_before(self, offset: int) -> None:
+        if offset - self.base > 4096:
+            self.text = self(offset, self.base + len(self.text) + sum(map(len, self.parts)))
+            self.base = offset
+
+
+class _Meter:
+    """Estimates of the size of ``text[a:b]``; characters (exact) by default."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.fed = 0
+
+    def add(self, delta: str) -> None:
+        self.fed += len(delta)
+
+    def crossing(self, p: int) -> int | None:
+        """The first offset ``x <= fed`` at which the text from ``p`` estimates
+        over the limit (a function of the text alone), or ``None``."""
+        x = p + self.limit + 1
+        return x if x <= self.fed else None
+
+    def est(self, a: int, b: int) -> int:
+        return b - a
+
+    def reanchor(self, p: int, c: int, code: bool = False) -> bool:
+        """See :meth:`_PieceMeter.reanchor` (an exact measure never needs one)."""
+        return False
+
+    def forget(self, p: int) -> None:
+        """Nothing before ``p`` will be asked about again."""
+
+
+class _PieceMeter(_Meter):
+    """Estimates from pieces (see the module docstring)."""
+
+    def __init__(self, limit: int, measure: Measure, text: _Text) -> None:
+        super().__init__(limit)
+        self.m = measure
+        self.bound: Callable[[str], int] = _utf8 if measure.unit == "tokens" else measure
+        self.text = text
+        self.b = [0]  # piece boundaries (absolute); piece k is text[b[k]:b[k+1]]
+        self.cum = [0]  # measure of text[0:b[k]] as the sum of its pieces
+        self.q: list[int] = []  # q[k]: bound of text[b[k]:b[k+1]+1]
+        self.tail = ""  # text[b[-1]:fed]
+        self._scan: tuple[int, int, int, int] | None = None  # p, limit, next k, head
+        #: (p, boundary, exact size of text[p:boundary], times): see reanchor.
+        self.anchor: tuple[int, int, int, int] | None = None
+
+    def add(self, delta: str) -> None:
+        s = self.tail + delta
+        parts = _SPLIT.split(s)
+        tail = parts.pop()
+        pieces = [
+            piece
+            for part in parts
+            if part
+            for piece in ((part,) if len(part) <= _CAP else _capped(part))
+        ]
+        while len(tail) > _CAP:
+            pieces.append(tail[:_CAP])
+            tail = tail[_CAP:]
+        self.tail = tail
+        self.fed += len(delta)
+        if not pieces:
+            return
+        self.cum += accumulate(map(self.m, pieces), initial=self.cum[-1])
+        del self.cum[-len(pieces) - 1]
+        self.b += accumulate(map(len, pieces), initial=self.b[-1])
+        del self.b[-len(pieces) - 1]
+        if self.bound is _utf8 and s.isascii():
+            self.q += [len(piece) + 1 for piece in pieces]
+        else:
+            nexts = [piece[0] for piece in pieces[1:]]
+            nexts.append(tail[0])
+            self.q += map(self.bound, map(str.__add__, pieces, nexts))
+
+    def forget(self, p: int) -> None:
+        k = bisect_right(self.b, p) - 1
+        if k > 1024:
+            del self.b[:k], self.cum[:k], self.q[:k]
+            self._scan = None
+
+    def _head(self, p: int, k0: int) -> int:
+        """Measure of ``text[p:b[k0]]``, the part of a piece from ``p`` on."""
+        return self.m(self.text(p, self.b[k0])) if self.b[k0] > p else 0
+
+    def est(self, a: int, e: int) -> int:
+        anchor = self.anchor
+        if anchor is not None and anchor[0] == a and e >= anchor[1]:
+            return anchor[2] + self._est(anchor[1], e)
+        return self._est(a, e)
+
+    def _est(self, a: int, e: int) -> int:
+        b = self.b
+        k0 = bisect_right(b, a)
+        ke = bisect_right(b, e) - 1
+        if ke < k0:
+            return self.m(self.text(a, e))
+        total = self._head(a, k0) + self.cum[ke] - self.cum[k0]
+        if e > b[ke]:
+            total += self.m(self.text(b[ke], e))
+        return total
+
+    def reanchor(self, p: int, c: int, code: bool = False) -> bool:
+        """At a crossing ``c``: when ``text[p:c]`` measured exactly is within the
+        limit after all, count on from ``c`` with that measure (at most
+        :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
+        block that may still fit) and return true: the estimate was high (the
+        unfinished word counted by its bytes)."""
+        anchor = self.anchor
+        done = anchor[3] if anchor is not None and anchor[0] == p else 0
+        most = 3 * _ANCHORS if code else _ANCHORS
+        if done >= most or c <= (anchor[1] if done and anchor is not None else p):
+            return False
+        # As a chunk starts: after its lead (a lead space can merge into a token).
+        exact = self.m(self.text(p, c).lstrip())
+        if exact > self.limit:
+            return False
+        self.anchor = (p, c, exact, done + 1)
+        self._scan = None
+        return True
+
+    def crossing(self, p: int) -> int | None:
+        anchor = self.anchor
+        if anchor is not None and anchor[0] == p:
+            return self._crossing(anchor[1], self.limit - anchor[2])
+        return self._crossing(p, self.limit)
+
+    def _crossing(self, p: int, limit: int) -> int | None:
+        b, cum, q = self.b, self.cum, self.q
+        k0 = bisect_right(b, p)
+        if k0 == len(b):  # no piece ends after p yet
+            if self.bound(self.text(p, self.fed)) > limit:
+                return self._within(p, p + 1, 0, limit)
+            return None
+        if self._scan is not None and self._scan[:2] == (p, limit):
+            _, _, k, head = self._scan
+        else:
+            # From p to the first boundary after it: the bound of the text so far.
+            if self.bound(self.text(p, b[k0] + 1)) > limit:
+                return self._within(p, p + 1, 0, limit)
+            head = self._head(p, k0)
+            k = k0
+        last = len(b) - 1
+        while k < last:  # complete intervals: x in [b[k] + 2, b[k + 1] + 2)
+            room = limit - (head + cum[k] - cum[k0])
+            if q[k] > room:
+                return self._within(b[k], b[k] + 2, cum[k] - cum[k0] + head, limit)
+            k += 1
+        self._scan = (p, limit, k, head)
+        used = head + cum[last] - cum[k0]
+        if self.bound(self.text(b[last], self.fed)) > limit - used:  # the unfinished piece
+            return self._within(b[last], b[last] + 2, used, limit)
+        return None
+
+    def _within(self, a: int, lo: int, used: int, limit: int) -> int | None:
+        """The first ``x >= lo`` with ``used + bound(text[a:x]) > limit``."""
+        x = lo
+        while x <= self.fed:
+            if used + self.bound(self.text(a, x)) > limit:
+                return x
+            x += 1
+        return None
+
+
+class _SizedScanner(Scanner):
+    def __init__(self, cfg: Sized) -> None:
+        self._cfg = cfg
+        self._limit = cfg.limit
+        self._measure = cfg.measure
+        self._text = _Text()
+        self._meter: _Meter = (
+            _Meter(cfg.limit)
+            if cfg.measure.additive
+            else _PieceMeter(cfg.limit, cfg.measure, self._text)
+        )
+        self._inner = None if cfg.fill else scanner_for(cfg.inner)
+        self._p = 0  # where the held-back text starts
+        self._now = 0  # how far the inner scanner has been fed
+        self._fed = 0
+        self._fence: Fence | None = None  # the code fence open at _p, if known
+        self._held: int | None = None  # start of inner units held inside a code block
+
+    def feed(self, delta: str) -> list[Cut]:
+        if not delta:
+            return _NO_CUTS
+        self._text.parts.append(delta)
+        self._fed += len(delta)
+        meter = self._meter
+        meter.add(delta)
+        out: list[Cut] = []
+        while True:
+            c = meter.crossing(self._p)
+            if c is not None and c <= self._now:
+                if not meter.reanchor(self._p, c, self._opens_code(c)):
+                    self._decide(out, c)
+                continue
+            target = self._fed if c is None else c
+            if target <= self._now:
+                break
+            if self._inner is None:
+                self._now = target
+                continue
+            cuts = self._inner.feed(self._text(self._now, target))
+            self._now = target
+            for cut in cuts:
+                self._take(cut, out)
+        return out or _NO_CUTS
+
+    def _opens_code(self, c: int) -> bool:
+        """Whether the held-back text opens with a code fence (or is inside one)."""
+        if self._fence is not None:
+            return True
+        head = self._text(self._p, min(c, self._p + 256)).lstrip()
+        return head.startswith(("```", "~~~"))
+
+    def _emit(self, out: list[Cut], start: int, end: int) -> None:
+        out.append(Cut(start, end, end))
+        self._p = end
+        self._meter.forget(end)
+        self._text.drop_before(min(end, self._now) - 64)
+
+    def _content_from(self, a: int, b: int) -> int:
+        part = self._text(a, b)
+        return b - len(part.lstrip())
+
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        start, end = cut.start, cut.end
+        if self._held is not None and self._held >= self._p:
+            start = self._held  # units held inside a code block: one chunk
+        self._held = None
+        while end > self._p:
+            if start < self._p:
+                start = self._content_from(self._p, end)
+                if start == end:
+                    return
+            if self._meter.est(self._p, end) <= self._limit and (
+                self._measure.additive
+                or self._measure(self._text(start, end)) <= self._limit
+            ):
+                if self._in_code(end):
+                    self._held = start  # the block may still fit: wait for its end
+                    return
+                self._fence = None
+                self._emit(out, start, end)
+                return
+            self._decide(out, end)
+
+    def _in_code(self, end: int) -> bool:
+        """Whether a fenced code block is open at ``end``."""
+        window = self._text(self._p, end)
+        if self._fence is None and "```" not in window and "~~~" not in window:
+            return False
+        return fence_at(window, self._fence, len(window)) is not None
+
+    def _decide(self, out: list[Cut], c: int) -> None:
+        """Cut the next chunk from the window ``text[p:c]``."""
+        p = self._p
+        window = self._text(p, c)
+        meter = self._meter
+        a, e, fence = self._cfg._cut(window, self._fence, lambda x, y: meter.est(p + x, p + y))
+        self._fence = fence
+        self._emit(out, p + a, p + e)
+
+    def finish(self) -> Span | None:
+        p, fed = self._p, self._fed
+        if self._inner is not None:
+            span = self._inner.finish()
+            if span is None or span[1] <= p:
+                if self._held is not None and self._held >= p:  # held units end the text
+                    return self._held, self._held + len(self._text(self._held, fed).rstrip())
+                return None
+            start, end = span
+            if self._held is not None and self._held >= p:
+                start = self._held
+            if start < p:
+                start = self._content_from(p, end)
+                if start == end:
+                    return None
+            return start, end
+        rest = self._text(p, fed)
+        body = rest.strip()
+        if not body:
+            return None
+        start = p + len(rest) - len(rest.lstrip())
+        return start, start + len(body)
+
+
+class Sized(ChunkingStrategy):
+    """``inner``'s chunks under ``limit`` as ``length`` measures it; filled with ``fill``.
+
+    See the module docstring.  ``length`` is anything :func:`.sizing.measure_for`
+    accepts (``None``: characters).  ``fallback`` lists the levels below
+    ``inner`` (largest first; default :func:`levels_below`).  ``overlap``
+    (whole documents only, with ``fill``): each chunk after the first starts
+    with the words that end the chunk before it, as many as measure at most
+    ``overlap`` (as LangChain's ``chunk_overlap``), when the chunk still gains
+    new text within the limit; else it starts where the previous one ended.
+    """
+
+    def __init__(
+        self,
+        inner: ChunkerSpec,
+        limit: int,
+        *,
+        length: object = None,
+        fill: bool = False,
+        overlap: int = 0,
+        fallback: Sequence[ChunkerSpec] | None = None,
+        param: str = "limit",
+    ) -> None:
+        self.inner = resolve_chunker(inner, param="inner")
+        self.limit: int = check_int(param, limit, 1)
+        self._param = param
+        self.measure = measure_for(length)
+        if not isinstance(fill, bool):
+            raise TypeError(f"fill must be a bool, got {type(fill).__name__}: {fill!r:.80}")
+        self.fill = fill
+        self.overlap: int = check_int("overlap", overlap, 0)
+        if self.overlap and not fill:
+            raise ValueError(f"overlap={overlap!r} needs fill=True (or chunk_size with max_chars)")
+        if self.overlap >= self.limit:
+            raise ValueError(f"overlap must be < {param}={self.limit}, got {overlap!r}")
+        self.fallback = (
+            levels_below(self.inner) if fallback is None else resolve_levels(fallback)
+        )
+        self.levels: tuple[Strategy, ...] = (
+            (self.inner, *self.fallback) if fill else self.fallback
+        )
+        # Levels of blocks (sections, paragraphs, lines): filled to MIN_FILL at least.
+        self._blocks = [
+            level for level in self.levels
+            if isinstance(level, (StructureChunker, ParagraphChunker, LineChunker))
+        ]
+
+    def scanner(self) -> Scanner:
+        return _SizedScanner(self)
+
+    def _fits(self, chunk: str) -> bool:
+        return self.measure.additive or self.measure(chunk) <= self.limit
+
+    def _cut(
+        self,
+        window: str,
+        fence: Fence | None,
+        est: Callable[[int, int], int],
+        min_end: int = 0,
+    ) -> tuple[int, int, Fence | None]:
+        """``(start, end, fence open at end)`` of the next chunk in ``window``.
+
+        The last boundary within the limit (estimated by ``est(0, end)``, then
+        the chunk measured) of the first level that has one, outside code blocks
+        that fit and after ``min_end``; else a whitespace lead on its own; else
+        a hard cut.  ``window`` estimates over the limit.
+        """
+        limit = self.limit
+        closed = (
+            closed_to_cuts(window, fence, self._exact(window, est), limit)
+            if "`" in window or "~" in window
+            else []
+        )
+        lead = len(window) - len(window.lstrip())
+        spare: tuple[int, int] | None = None  # a block boundary below MIN_FILL
+        for level in self.levels:
+            if spare is not None and isinstance(level, WordChunker):
+                break  # a line or paragraph end, however short, beats a cut between words
+            cuts = scanner_for(level).feed(window)
+            ends = [
+                c.end for c in cuts
+                if c.end > min_end
+                and not inside(c.end, closed)
+                and not _after_heading(window, c.end)
+            ]
+            if not ends:
+                continue
+            start = lead if self.fill else cuts[0].start
+            # The last end that estimates within the limit (est grows with the end).
+            lo, hi = 0, len(ends)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if est(0, ends[mid]) <= limit:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            lo = self._beyond_estimate(window, start, ends, lo)
+            for i in range(lo - 1, -1, -1):
+                if ends[i] > start and self._fits(window[start : ends[i]]):
+                    end = ends[i]
+                    if self.fill:  # stripped: trailing blanks of a line travel onward
+                        end = start + len(window[start:end].rstrip())
+                    if self.fill and level in self._blocks and est(0, ends[i]) < MIN_FILL * limit:
+                        if spare is None or end > spare[1]:
+                            spare = (start, end)
+                        break  # too empty: a smaller level may fill it better
+                    return start, end, _fence_after(window, fence, end, closed)
+        if spare is not None:
+            return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
+        additive = self.measure.additive
+        alone = not self.fill or (additive and lead >= limit)  # the word cannot follow its lead
+        if alone and 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
+            return 0, lead, fence  # whitespace that cannot travel with the word after it
+        # Filled chunks are stripped (when characters are counted, the lead still
+        # counts against the limit: the segment is bounded).
+        start = lead if self.fill and lead < (limit if additive else len(window)) else 0
+        end = self._hard_cut(window, est, start)
+        if self.fill and start < end:
+            end = start + len(window[start:end].rstrip()) or end
+        return start, end, _fence_after(window, fence, end, closed)
+
+    def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
+        """``lo`` moved past the ends that estimate over the limit but measure
+        within it (tokens: estimates run high): a few exact measures, from the
+        last end down, by bisection."""
+        if self.measure.additive or lo >= len(ends) or ends[lo] <= start:
+            return lo
+        fits = self._fits
+        if fits(window[start : ends[-1]]):
+            return len(ends)
+        if not fits(window[start : ends[lo]]):
+            return lo
+        good, bad = lo, len(ends) - 1  # ends[good] fits, ends[bad] does not
+        for _ in range(3):
+            if bad - good <= 1:
+                break
+            mid = (good + bad) // 2
+            if fits(window[start : ends[mid]]):
+                good = mid
+            else:
+                bad = mid
+        return good + 1
+
+    def _exact(
+        self, window: str, est: Callable[[int, int], int]
+    ) -> Callable[[int, int], int]:
+        """The size of ``window[a:b]`` as the measure counts it."""
+        if self.measure.additive:
+            return est
+        measure = self.measure
+        return lambda a, b: measure(window[a:b])
+
+    def _hard_cut(self, window: str, est: Callable[[int, int], int], start: int) -> int:
+        """The end of the longest chunk from ``start`` within the limit (one
+        character at least)."""
+        limit = self.limit
+        if self.measure.additive:
+            return min(limit, len(window))
+        lo, hi = start + 1, len(window)  # the longest prefix that estimates within the limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if est(0, mid) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        if self.measure(window[start:lo]) <= limit:
+            return lo
+        hi = lo - 1  # rare: the estimate was low; the longest prefix that measures within
+        lo = start + 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.measure(window[start:mid]) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def split_spans(self, text: str) -> list[Span]:
+        """Offsets of the chunks :meth:`split_text` returns (overlapping with ``overlap``)."""
+        if not self.overlap:
+            layout = self.locate(text)
+            spans = [(c.start, c.end) for c in layout.cuts]
+            if layout.fragment:
+                spans.append(layout.fragment)
+            return spans
+        return self._overlapping(text)
+
+    def split_text(self, text: str) -> list[str]:
+        """Chunk a whole document (overlapping chunks with ``overlap``)."""
+        return [text[a:b] for a, b in self.split_spans(text)]
+
+    def _overlapping(self, text: str) -> list[Span]:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+        source = _Text()
+        source.parts.append(text)
+        meter: _Meter = (
+            _Meter(self.limit)
+            if self.measure.additive
+            else _PieceMeter(self.limit, self.measure, source)
+        )
+        meter.add(text)
+        n = len(text)
+        spans: list[Span] = []
+        s = prev_end = 0
+        while True:
+            c = meter.crossing(s)
+            while c is not None and meter.reanchor(s, c):
+                c = meter.crossing(s)
+            rest = text[s:] if c is None else ""
+            if c is None:
+                body = rest.strip()
+                if body and (not spans or s + len(rest.rstrip()) > prev_end):
+                    a = s + len(rest) - len(rest.lstrip())
+                    spans.append((a, a + len(body)))
+                return spans
+            base = s
+
+            def est(x: int, y: int, base: int = base) -> int:
+                return meter.est(base + x, base + y)
+
+            a, e, _ = self._cut(text[s:c], None, est, max(prev_end - s, 0))
+            if s + e <= prev_end:  # no new text fits after the overlap: none
+                s = prev_end
+                continue
+            spans.append((s + a, s + e))
+            prev_end = s + e
+            s = self._overlap_start(text, s + a, prev_end, meter)
+            if s >= n:
+                return spans
+
+    def _overlap_start(self, text: str, first: int, end: int, meter: _Meter) -> int:
+        """The earliest word start after ``first`` from which ``text[w:end]``
+        measures at most ``overlap``; ``end`` if there is none."""
+        starts = [first + m.start() for m in re.finditer(r"(?<=\s)\S", text[first:end])]
+        lo, hi = 0, len(starts)
+        while lo < hi:  # the estimate shrinks as the start moves right
+            mid = (lo + hi) // 2
+            if meter.est(starts[mid], end) <= self.overlap:
+                hi = mid
+            else:
+                lo = mid + 1
+        return starts[lo] if lo < len(starts) else end
+
+    def _params(self) -> dict[str, object]:
+        params: dict[str, object] = {"inner": self.inner, self._param: self.limit}
+        if self.measure.spec is not None:
+            params["tokenizer" if self._param == "max_tokens" else "length"] = self.measure.spec
+        if self.fill:
+            params["fill"] = True
+        if self.overlap:
+            params["overlap"] = self.overlap
+        if self.fallback != levels_below(self.inner):
+            params["fallback"] = self.fallback
+        return params
+
+
+def _after_heading(window: str, end: int) -> bool:
+    """Whether ``end`` ends a Markdown heading line: a heading belongs to the text
+    after it, so no chunk ends there."""
+    return ATX.match(window, window.rfind("\n", 0, end) + 1) is not None
+
+
+def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:
+    """The fence open after a cut at ``end``: only a block that was open to cuts
+    can hold one."""
+    if fence is None and "`" not in window and "~" not in window:
+        return None
+    return fence_at(window, fence, end)

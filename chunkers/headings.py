@@ -1,0 +1,85 @@
+"""The Markdown headings in effect at any offset of a document (for chunk metadata).
+
+:func:`heading_paths` reads the ATX (``# Title``) and Setext (a paragraph
+underlined with ``===`` or ``---``) headings of a document, as
+:class:`~.structure.StructureChunker` sees them (none inside fenced code
+blocks), and answers, for each chunk start, the titles of the enclosing
+sections from the outermost in: what LangChain's
+``MarkdownHeaderTextSplitter`` puts in its ``Header 1``, ``Header 2``, ...
+metadata.  A chunk that starts with a heading (after whitespace) is under it.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+
+__all__ = ["heading_paths", "headings_of"]
+
+_LINE = re.compile(r"[^\n]*(?:\n|\Z)")
+_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
+
+#: A heading: where its line starts, its level (1-6), its title.
+Heading = tuple[int, int, str]
+
+
+def headings_of(text: str) -> list[Heading]:
+    """Every heading of ``text`` in order: ``(line start, level, title)``."""
+    found: list[Heading] = []
+    fence: tuple[str, int] | None = None
+    previous: tuple[int, str] | None = None  # the paragraph line before, for Setext
+    pos = 0
+    for m in _LINE.finditer(text):
+        line = m.group().rstrip("\r\n")
+        start = pos
+        pos = m.end()
+        if not m.group():
+            break
+        body = line.rstrip()
+        f = _FENCE.fullmatch(body)
+        if fence is not None:
+            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1] and not (
+                f.group(2).strip()
+            ):
+                fence = None
+            continue
+        if f and not (f.group(1)[0] == "`" and "`" in f.group(2)):
+            fence = (f.group(1)[0], len(f.group(1)))
+            previous = None
+            continue
+        atx = _ATX.fullmatch(body)
+        if atx:
+            found.append((start, len(atx.group(1)), (atx.group(2) or "").strip()))
+            previous = None
+            continue
+        setext = _SETEXT.fullmatch(body)
+        if setext and previous is not None:
+            found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, previous[1]))
+            previous = None
+            continue
+        previous = (start, body.strip()) if body.strip() else None
+    return found
+
+
+def heading_paths(text: str, starts: Iterable[int]) -> list[list[str]]:
+    """For each offset in ``starts``, the titles of the sections it lies in,
+    outermost first (a chunk that opens with a heading is under it)."""
+    headings = headings_of(text)
+    offsets = [h[0] for h in headings]
+    # The path in effect after each heading.
+    paths: list[list[str]] = []
+    stack: list[tuple[int, str]] = []
+    for _, level, title in headings:
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+        paths.append([t for _, t in stack])
+    result = []
+    for start in starts:
+        lead = len(text[start : start + 256]) - len(text[start : start + 256].lstrip())
+        i = bisect_right(offsets, start + lead) - 1
+        result.append(list(paths[i]) if i >= 0 else [])
+    return result

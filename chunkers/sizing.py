@@ -1,0 +1,205 @@
+"""How a size is measured: characters, any ``Callable[[str], int]``, or a tokenizer.
+
+:func:`measure_for` turns what a user passes as ``length`` / ``tokenizer`` into a
+:class:`Measure`, the one abstraction every size limit sits on:
+
+* ``None``: characters (code points), ``len``;
+* a ``str``: a named OpenAI encoding (``"cl100k_base"``, ``"o200k_base"``, ...)
+  or an OpenAI model name (``"gpt-4o"``), loaded offline through the optional
+  ``bpe-openai`` package (``pip install 'guardrails-ai-chunkwise[tokens]'``);
+* a tokenizer object, duck-typed (no tokenizer library is imported here):
+  a tiktoken-compatible ``Encoding`` (tiktoken, bpe-openai: ``encode_ordinary``),
+  a ``tokenizers.Tokenizer`` (``encode(text, add_special_tokens=False).ids``)
+  or a ``transformers`` tokenizer (``encode(text, add_special_tokens=False)``);
+* any other callable: ``length(text) -> int``.
+
+Special tokens are never added: a chunk is measured as the text it is, so the
+size of a model's input is the chunk's size plus whatever the caller wraps
+around it.
+
+Tokens are not additive: ``count(a + b)`` may differ from ``count(a) +
+count(b)``.  A :class:`Measure` says so (``additive`` is true for characters
+only), and the limits built on it verify every chunk they emit with one call
+on the chunk itself.  Measures remember the sizes of short texts they have seen
+(words and their spaces repeat), so measuring a stream word by word costs one
+tokenizer call per *distinct* short piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CHARS", "Measure", "measure_for"]
+
+#: Texts this short are remembered (key: the text); longer ones are measured.
+_CACHED_UP_TO = 64
+#: At most this many remembered sizes per measure (then the memory restarts).
+_CACHE_SIZE = 1 << 16
+
+_TOKENS_HINT = (
+    "named encodings need the optional bpe-openai package: "
+    "pip install 'guardrails-ai-chunkwise[tokens]' (or pass a tokenizer object)"
+)
+
+
+class Measure:
+    """The size of a text in some unit (characters, tokens, anything countable).
+
+    ``measure(text)`` returns an ``int >= 0``; ``unit`` names the unit for
+    messages (``"chars"``, ``"tokens"``); ``additive`` is true when the size of
+    a concatenation is always the sum of the sizes (characters), so that no
+    chunk needs measuring again.  ``spec`` is what the user passed (``None``
+    for characters), for ``repr``.
+    """
+
+    __slots__ = ("_cache", "_count", "additive", "spec", "unit")
+
+    def __init__(
+        self, count: Callable[[str], int], *, unit: str, additive: bool, spec: object
+    ) -> None:
+        self._count = count
+        self._cache: dict[str, int] = {}
+        self.unit = unit
+        self.additive = additive
+        self.spec = spec
+
+    def __call__(self, text: str) -> int:
+        """The size of ``text``; ``ValueError`` if the length function misbehaves."""
+        if len(text) <= _CACHED_UP_TO:
+            size = self._cache.get(text)
+            if size is not None:
+                return size
+            size = self._checked(text)
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.clear()
+            self._cache[text] = size
+            return size
+        return self._checked(text)
+
+    def _checked(self, text: str) -> int:
+        size = self._count(text)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise ValueError(
+                f"length must return an int >= 0, got {type(size).__name__}: {size!r:.80} "
+                f"(from {self.spec!r:.80})"
+            )
+        return size
+
+    def __repr__(self) -> str:
+        return "Measure(chars)" if self.spec is None else f"Measure({self.spec!r:.80})"
+
+
+#: Characters (code points): the default measure.
+CHARS = Measure(len, unit="chars", additive=True, spec=None)
+
+
+def measure_for(spec: object, *, param: str = "length") -> Measure:
+    """The :class:`Measure` for ``spec`` (see the module docstring).
+
+    Raises ``TypeError`` naming ``param`` for anything that is none of the
+    accepted kinds, ``ValueError`` for an unknown encoding name and
+    ``ImportError`` naming the ``tokens`` extra when a name needs bpe-openai.
+    """
+    if spec is None or spec is len:
+        return CHARS
+    if isinstance(spec, Measure):
+        return spec
+    if isinstance(spec, str):
+        return Measure(_named(spec, param), unit="tokens", additive=False, spec=spec)
+    count = _tokenizer_count(spec)
+    if count is not None:
+        return Measure(count, unit="tokens", additive=False, spec=spec)
+    if callable(spec):
+        return Measure(spec, unit="units", additive=False, spec=spec)
+    raise TypeError(
+        f"{param} must be a tokenizer name, a tokenizer object (tiktoken/bpe-openai "
+        "Encoding, tokenizers.Tokenizer, transformers tokenizer) or a callable "
+        f"str -> int; got {type(spec).__name__}: {spec!r:.80}"
+    )
+
+
+def _named(name: str, param: str) -> Callable[[str], int]:
+    try:
+        import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError as error:
+        raise ImportError(f"{param}={name!r}: {_TOKENS_HINT}", name=error.name) from error
+    try:
+        encoding = bpe_openai.get_encoding(name)
+    except Exception:
+        try:
+            encoding = bpe_openai.get_encoding(bpe_openai.encoding_name_for_model(name))
+        except Exception:
+            known = ", ".join(map(repr, bpe_openai.list_encoding_names()))
+            raise ValueError(
+                f"{param}={name!r:.80} is not a known encoding or model; choose one of {known}"
+            ) from None
+    count = _tokenizer_count(encoding)
+    assert count is not None
+    return count
+
+
+#: bpe-openai refuses a single call over 200,000 tokens: longer texts are
+#: measured in pieces of this many characters (cut after whitespace).
+_PIECE = 100_000
+
+
+def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
+    """A counting function for a duck-typed tokenizer object, or ``None``."""
+    ordinary = getattr(tokenizer, "encode_ordinary", None)
+    fast = getattr(getattr(tokenizer, "_backend", None), "count", None)
+    bpe_openai = type(tokenizer).__module__.startswith("bpe_openai")
+    if callable(ordinary) and callable(fast) and bpe_openai:
+        # bpe-openai counts without building a token list (several times faster
+        # per call than encode_ordinary); the same count (tested).
+
+        def count_fast(text: str) -> int:
+            if len(text) > _PIECE:
+                return sum(map(count_fast, _pieces(text)))
+            try:
+                return int(fast(text))
+            except UnicodeEncodeError:  # lone surrogates: as encode_ordinary sanitises
+                return len(ordinary(text))
+
+        return count_fast
+    if callable(ordinary):  # tiktoken / bpe-openai Encoding
+
+        def count_ordinary(text: str) -> int:
+            if len(text) <= _PIECE:
+                return len(ordinary(text))
+            return sum(len(ordinary(part)) for part in _pieces(text))
+
+        return count_ordinary
+    encode = getattr(tokenizer, "encode", None)
+    if not callable(encode):
+        return None
+    module = type(tokenizer).__module__
+    if module.startswith("tokenizers"):  # tokenizers.Tokenizer: an Encoding object
+
+        def count_encoding(text: str) -> int:
+            return len(encode(text, add_special_tokens=False).ids)
+
+        return count_encoding
+    if module.startswith("transformers") or hasattr(tokenizer, "convert_tokens_to_ids"):
+
+        def count_ids(text: str) -> int:
+            return len(encode(text, add_special_tokens=False))
+
+        return count_ids
+    return None
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` in consecutive parts of about :data:`_PIECE` characters, each
+    ending after a whitespace character where one is near (a token rarely spans
+    one), so that the counts add up to about the count of the whole."""
+    parts = []
+    start, n = 0, len(text)
+    while n - start > _PIECE:
+        end = start + _PIECE
+        cut = max(text.rfind(" ", start + _PIECE // 2, end), text.rfind("\n", start, end))
+        end = cut + 1 if cut > start else end
+        parts.append(text[start:end])
+        start = end
+    parts.append(text[start:])
+    return parts
