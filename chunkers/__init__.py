@@ -21,8 +21,8 @@ from .registry import (
     resolve_chunker,
 )
 from .sentence import SentenceChunker
-from .specs import SpecError, regex_from_spec, spec_of
 from .sizing import Measure, measure_for
+from .specs import SpecError, regex_from_spec, spec_of
 from .stream import ChunkStream, Piece, RescanScanner
 from .structure import StructureChunker
 from .word import WordChunker
@@ -55,8 +55,8 @@ __all__ = [
     "RescanScanner",
     "Scanner",
     "SentenceChunker",
-    "SpecError",
     "Sized",
+    "SpecError",
     "SplitFlush",
     "StructureChunker",
     "WordChunker",
