@@ -22,7 +22,7 @@ from .registry import (
 )
 from .sentence import SentenceChunker
 from .sizing import Measure, measure_for
-from .specs import SpecError, regex_from_spec, spec_of
+from .specs import SpecError, regex_from_spec, sized_from_spec, spec_of
 from .stream import ChunkStream, Piece, RescanScanner
 from .structure import StructureChunker
 from .word import WordChunker
@@ -37,6 +37,8 @@ register_alias("structure", StructureChunker)
 register_kind("bounded", Bounded)
 register_kind("grouped", Grouped)
 register_kind("regex", regex_from_spec)
+
+register_kind("sized", sized_from_spec)
 
 __all__ = [
     "Bounded",

@@ -1,4 +1,4 @@
-"""Chunkers as JSON data: ``spec_of(chunker)``, and the ``"regex"`` kind read back.
+"""Chunkers as JSON data: ``spec_of(chunker)``, and the ``"regex"`` and ``"sized"`` kinds read back.
 
 ``spec_of(chunker)`` (also ``chunker.spec()``) returns ``{"chunker": kind,
 **parameters}``: the chunker's alias (:data:`KINDS` for those without one) and
@@ -20,11 +20,12 @@ import re
 from collections.abc import Sequence
 
 from .base import ChunkingStrategy
+from .fill import Sized
 from .limits import Bounded, Grouped
 from .pattern import RegexChunker
 from .registry import KIND, resolve_chunker
 
-__all__ = ["KINDS", "SpecError", "regex_from_spec", "spec_of"]
+__all__ = ["KINDS", "SpecError", "regex_from_spec", "sized_from_spec", "spec_of"]
 
 Spec = dict[str, object]
 
@@ -37,6 +38,7 @@ KINDS: dict[type[ChunkingStrategy], str] = {
     Bounded: "bounded",
     Grouped: "grouped",
     RegexChunker: "regex",
+    Sized: "sized",
 }
 
 
@@ -142,3 +144,20 @@ def regex_from_spec(
     except re.error as exc:
         raise ValueError(f"pattern={pattern!r:.80} is not a valid regex: {exc}") from None
     return RegexChunker(compiled, max_match=max_match)
+
+
+def sized_from_spec(inner: object, **params: object) -> ChunkingStrategy:
+    """The ``"sized"`` kind: a :class:`~.fill.Sized` chunker as it wrote itself.
+
+    Its ceiling is written under the name it was given by (``max_tokens``,
+    ``max_chars``, or ``limit`` for one built directly) and its measure as
+    ``tokenizer`` (with ``max_tokens``) or ``length``.
+    """
+    for name in ("max_tokens", "max_chars", "limit"):
+        if name in params:
+            ceiling = params.pop(name)
+            break
+    else:
+        raise ValueError("a 'sized' spec needs max_tokens, max_chars or limit")
+    length = params.pop("tokenizer", params.pop("length", None))
+    return Sized(inner, ceiling, length=length, param=name, **params)  # type: ignore[arg-type]

@@ -227,6 +227,25 @@ def test_a_spec_rebuilds_an_equal_chunker_through_json(
             },
         ),
         (GuardrailsChunker(), {"chunker": "guardrails"}),
+        (
+            limit("sentence", max_tokens=64, tokenizer="cl100k_base"),
+            {
+                "chunker": "sized",
+                "inner": {"chunker": "sentence", "mode": "accurate"},
+                "max_tokens": 64,
+                "tokenizer": "cl100k_base",
+            },
+        ),
+        (
+            limit("paragraph", max_chars=500, fill=True, overlap=50),
+            {
+                "chunker": "sized",
+                "inner": {"chunker": "paragraph"},
+                "max_chars": 500,
+                "fill": True,
+                "overlap": 50,
+            },
+        ),
     ],
     ids=repr,
 )
@@ -358,7 +377,7 @@ def test_async_guards_survive_to_dict_and_stream_as_before() -> None:
 def test_the_dict_holds_each_chunker_as_its_spec() -> None:
     data = guard_with(*_validators()).to_dict()
     kwargs = [ref["kwargs"] for ref in data["validators"]]
-    assert kwargs[0]["chunker"] == limit("sentence", max_chars=60).spec()
+    assert kwargs[0]["chunker"] == SentenceChunker(abbreviations=["Approx."]).spec()
     assert kwargs[1]["chunker"] == {"chunker": "fixed", "size": 30, "tolerance": 5}
     assert kwargs[4] == {"max_repeats": 1, "unit": "paragraph"}
     assert "chunker" not in kwargs[5]  # the default is not written: the class has it
@@ -569,7 +588,7 @@ def test_the_guardrails_server_lists_the_guard_with_its_chunkers(tmp_path: Any) 
     (guard,) = answer["body"]
     chunkers = [ref["kwargs"]["chunker"] for ref in guard["validators"]]
     assert chunkers == [
-        limit("sentence", max_chars=200).spec(),
+        SentenceChunker(abbreviations=["Approx."]).spec(),
         {"chunker": "fixed", "size": 30, "tolerance": 5},
         {"chunker": "paragraph"},
     ]
