@@ -42,6 +42,7 @@ passed as the runner's ``validation_map``; the patch points listed in
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 from guardrails.classes.validation_outcome import ValidationOutcome
@@ -52,7 +53,20 @@ from .validated_streaming import pipeline_stream
 __all__ = ["async_guarded_stream", "guarded_stream"]
 
 
-def _check_call(guard: Any, guard_kwargs: dict[str, Any]) -> None:
+def _check_call(guard: Any, llm_api: object, guard_kwargs: dict[str, Any]) -> None:
+    if not callable(getattr(guard, "get_validators", None)):
+        raise TypeError(
+            f"guard must be a guardrails Guard or AsyncGuard, got {type(guard).__name__}"
+        )
+    if llm_api is None and not guard_kwargs.get("model"):
+        raise ValueError(
+            "llm_api=None: pass an LLM callable that yields the response's deltas, or "
+            "model='...' (a LiteLLM model name) for Guardrails to call"
+        )
+    if llm_api is not None and not callable(llm_api):
+        raise TypeError(
+            f"llm_api must be callable (or None with model=...), got {type(llm_api).__name__}"
+        )
     check_streamable(guard.get_validators("output"))
     if "stream" in guard_kwargs and guard_kwargs["stream"] is not True:
         raise ValueError(f"stream={guard_kwargs['stream']!r}: guarded streams always stream")
@@ -70,7 +84,7 @@ def guarded_stream(
     Deltas must be ``str`` or OpenAI-style chunk objects; anything else raises
     ``TypeError`` before any later text is released.
     """
-    _check_call(guard, guard_kwargs)
+    _check_call(guard, llm_api, guard_kwargs)
     api = _checked_llm(llm_api) if callable(llm_api) else llm_api
     with pipeline_stream(guard) as view:
         outcomes = view(api, *args, stream=True, **guard_kwargs)
@@ -84,7 +98,7 @@ async def async_guarded_stream(
     guard: Any, llm_api: Callable[..., Any] | None = None, *args: Any, **guard_kwargs: Any
 ) -> AsyncIterator[ValidationOutcome[str]]:
     """:func:`guarded_stream` for an ``AsyncGuard`` (an async generator)."""
-    _check_call(guard, guard_kwargs)
+    _check_call(guard, llm_api, guard_kwargs)
     api = _checked_async_llm(llm_api) if callable(llm_api) else llm_api
     with pipeline_stream(guard) as view:
         outcomes = await view(api, *args, stream=True, **guard_kwargs)
@@ -95,14 +109,29 @@ async def async_guarded_stream(
             await outcomes.aclose()
 
 
-def _check_delta(delta: object, index: int) -> None:
+def _checked_delta(delta: object, index: int) -> object:
+    """``delta`` as Guardrails takes it: a ``str``, an OpenAI-style chunk object,
+    or a chunk given as a dict (``{"choices": [{"delta": {"content": ...}}]}``,
+    as ``chunk.model_dump()`` gives it) turned into attribute form.  Anything
+    else raises ``TypeError`` naming its index and type (never its content)."""
     if isinstance(delta, str) or hasattr(delta, "choices"):
-        return
+        return delta
+    if isinstance(delta, dict) and "choices" in delta:
+        return _attributes(delta)
     hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
     raise TypeError(
-        f"delta #{index} from the LLM is {type(delta).__name__}: {delta!r:.80}; expected str "
-        f"or an OpenAI-style chunk{hint}"
+        f"delta #{index} from the LLM is {type(delta).__name__}; expected str or an "
+        f"OpenAI-style chunk (an object or a dict with 'choices'){hint}"
     )
+
+
+def _attributes(value: object) -> object:
+    """Dicts (nested in lists too) as objects whose attributes are their keys."""
+    if isinstance(value, dict):
+        return SimpleNamespace(**{str(k): _attributes(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [_attributes(item) for item in value]
+    return value
 
 
 def _checked_llm(llm_api: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
@@ -110,8 +139,7 @@ def _checked_llm(llm_api: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
         if messages is not None:
             kwargs["messages"] = messages
         for index, delta in enumerate(llm_api(*args, **kwargs)):
-            _check_delta(delta, index)
-            yield delta
+            yield _checked_delta(delta, index)
 
     return checked_llm
 
@@ -124,9 +152,8 @@ class _CheckedResponse:
     async def _check(stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
         index = 0
         async for delta in stream:
-            _check_delta(delta, index)
+            yield _checked_delta(delta, index)
             index += 1
-            yield delta
 
 
 def _checked_async_llm(llm_api: Callable[..., Any]) -> Callable[..., Any]:
@@ -138,7 +165,7 @@ def _checked_async_llm(llm_api: Callable[..., Any]) -> Callable[..., Any]:
         if stream is None:
             raise TypeError(
                 "an async LLM callable must return an object whose .completion_stream is an "
-                f"async iterator; got {response!r:.80}"
+                f"async iterator; got {type(response).__name__}"
             )
         return _CheckedResponse(stream)
 

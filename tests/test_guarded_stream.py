@@ -203,6 +203,37 @@ def test_openai_style_chunks(validator: type) -> None:
     assert [s.strip() for s in v.seen] == ["One bad.", "Two.", "Three bad"]
 
 
+def _as_dicts(chunks: list[Any]) -> list[Any]:
+    """OpenAI-style chunks as dicts, as ``chunk.model_dump()`` gives them."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        if hasattr(value, "__dict__"):
+            return {k: plain(v) for k, v in vars(value).items()}
+        return value
+
+    return [plain(chunk) for chunk in chunks]
+
+
+def test_openai_style_chunks_as_dicts() -> None:
+    v = Ban("bad", on_fail="fix")
+    outcomes = run(guard_with(v), _as_dicts(openai_chunks(DELTAS)))
+    assert joined(outcomes) == "One ***. Two. Three ***"
+    assert "".join(o.raw_llm_output for o in outcomes) == TEXT
+    v = Ban("bad", on_fail="fix")
+    stream = async_guarded_stream(
+        guard_with(v, asynchronous=True),
+        async_llm(_as_dicts(openai_chunks(DELTAS))),
+        messages=MESSAGES,
+    )
+
+    async def collect() -> list[Any]:
+        return [o async for o in stream]
+
+    assert joined(asyncio.run(collect())) == "One ***. Two. Three ***"
+
+
 def test_openai_style_chunks_async() -> None:
     v = Ban("bad", on_fail="fix")
     guard = guard_with(v, asynchronous=True)
@@ -306,6 +337,30 @@ def test_non_string_delta_raises_and_releases_nothing_after_it(bad: object, word
         for outcome in guarded_stream(guard_with(Record()), llm(deltas), messages=MESSAGES):
             released.append(outcome)
     assert joined(released) == "One. "
+
+
+def test_a_delta_error_names_its_type_not_its_text() -> None:
+    with pytest.raises(TypeError) as raised:
+        list(guarded_stream(guard_with(Record()), llm(["One. ", b"secret@example.com"]),
+                            messages=MESSAGES))
+    assert "secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("guard", "llm_api", "error", "words"),
+    [
+        ("guard", None, ValueError, "llm_api=None: pass an LLM callable"),
+        ("guard", "not callable", TypeError, "llm_api must be callable .* got str"),
+        (None, "llm", TypeError, "guard must be a guardrails Guard or AsyncGuard, got NoneType"),
+    ],
+)
+def test_bad_call_says_what_is_wrong_before_streaming(
+    guard: Any, llm_api: Any, error: type, words: str
+) -> None:
+    the_guard = guard_with(Record()) if guard == "guard" else guard
+    api = llm(["One."]) if llm_api == "llm" else llm_api
+    with pytest.raises(error, match=words):
+        list(guarded_stream(the_guard, api, messages=MESSAGES))
 
 
 def test_non_string_delta_raises_async() -> None:

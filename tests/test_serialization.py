@@ -223,7 +223,7 @@ def test_a_spec_rebuilds_an_equal_chunker_through_json(
                 "chunker": "bounded",
                 "inner": {"chunker": "sentence", "mode": "accurate"},
                 "max_chars": 200,
-                "fallback": [{"chunker": "word"}],
+                "fallback": [{"chunker": "line"}, {"chunker": "word"}],
             },
         ),
         (GuardrailsChunker(), {"chunker": "guardrails"}),
