@@ -11,6 +11,7 @@ spec without parameters.  ``chunker.spec()`` writes one (see :mod:`.specs`);
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from importlib import import_module
 
 from .base import ChunkingStrategy, SplitFlush
 
@@ -32,6 +33,19 @@ KIND = "chunker"
 
 _FACTORIES: dict[str, Callable[..., ChunkingStrategy]] = {}
 _KINDS: dict[str, Callable[..., ChunkingStrategy]] = {}
+
+#: Aliases registered by a module of a layer above (imported on first use, by
+#: name, so that this package never imports it itself): ``"guardrails"`` is
+#: Guardrails' own splitter, which needs guardrails-ai.
+_REGISTERED_BY = {"guardrails": "guardrails_ai.chunkwise.adapters.contract"}
+
+
+def _factory(key: str) -> Callable[..., ChunkingStrategy] | None:
+    factory = _FACTORIES.get(key)
+    if factory is None and key in _REGISTERED_BY:
+        import_module(_REGISTERED_BY[key])  # registers it
+        factory = _FACTORIES.get(key)
+    return factory
 
 
 def _key(name: str) -> str:
@@ -59,13 +73,13 @@ def register_kind(name: str, factory: Callable[..., ChunkingStrategy]) -> None:
 
 
 def aliases() -> list[str]:
-    """The registered alias strings, sorted."""
-    return sorted(_FACTORIES)
+    """The alias strings, sorted (those a layer above registers included)."""
+    return sorted({*_FACTORIES, *_REGISTERED_BY})
 
 
 def kinds() -> list[str]:
     """Every kind a spec may name (aliases and parameterised kinds), sorted."""
-    return sorted({*_FACTORIES, *_KINDS})
+    return sorted({*_FACTORIES, *_KINDS, *_REGISTERED_BY})
 
 
 def resolve_chunker(
@@ -77,7 +91,7 @@ def resolve_chunker(
     anything else; both name ``param`` and list the valid choices.
     """
     if isinstance(chunker, str):
-        factory = _FACTORIES.get(chunker.strip().lower())
+        factory = _factory(chunker.strip().lower())
         if factory is None:
             raise ValueError(
                 f"{param}={chunker!r} is not a known chunker; "
@@ -114,7 +128,7 @@ def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
             f"{', '.join(map(repr, kinds()))}); got keys {sorted(map(str, spec))}"
         )
     key = kind.strip().lower()
-    factory = _KINDS.get(key) or _FACTORIES.get(key)
+    factory = _KINDS.get(key) or _factory(key)
     if factory is None:
         raise ValueError(
             f"{param} spec names {KIND}={kind!r}, not a known kind; "

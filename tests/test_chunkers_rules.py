@@ -491,3 +491,23 @@ def test_a_foreign_flush_must_return_at_most_one_fragment() -> None:
     stream.feed("a b")
     with pytest.raises(ValueError, match=r"\[fragment\] or \[\]"):
         stream.close()
+
+
+def test_the_guardrails_alias_works_in_a_process_that_imported_only_chunkers() -> None:
+    # The alias is registered by the adapters, which the registry imports by name
+    # on first use; before, ChunkStream("guardrails") failed until adapters was imported.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases\n"
+        "assert 'guardrails_ai.chunkwise.adapters' not in sys.modules\n"
+        "assert 'guardrails' in aliases()\n"
+        "s = ChunkStream('guardrails')\n"
+        "print([p.chunk for p in s.feed('One. Two. Th') + s.close()])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "['One.', 'Two.', 'Th']"
