@@ -129,7 +129,14 @@ def growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
 @pytest.mark.parametrize("unit", list(UNITS), ids=list(UNITS))
 @pytest.mark.parametrize("name", list(CHUNKERS))
 def test_whole_text_time_grows_linearly(name: str, unit: str) -> None:
-    assert growth(CHUNKERS[name], UNITS[unit], 20_000, stream=False) <= 8
+    # One reading can spike (a collection, a busy machine: seen once at 8.3 in a full run
+    # on a chunker that measures 4.1 alone); a super-linear chunker is over every time.
+    readings = []
+    for _ in range(3):
+        readings.append(growth(CHUNKERS[name], UNITS[unit], 20_000, stream=False))
+        if readings[-1] <= 8:
+            break
+    assert min(readings) <= 8, readings
 
 
 # -- user patterns ---------------------------------------------------------------------
