@@ -147,7 +147,7 @@ class ChunkedValidator(Validator):
     def validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         """Validate a whole value, chunk by chunk, as a stream of it would be."""
         if not isinstance(value, str):
-            raise TypeError(f"value must be str, got {type(value).__name__}: {value!r:.80}")
+            raise TypeError(f"value must be str, got {type(value).__name__}")
         stream = ChunkStream(self._chunker)
         pieces = stream.feed(value) + stream.close()
         state = self.new_stream_state()

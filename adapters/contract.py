@@ -41,7 +41,7 @@ def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
 
     def _chunking_function(text: str) -> list[str]:
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+            raise TypeError(f"text must be str, got {type(text).__name__}")
         scanner = scanner_for(strategy)
         cuts = scanner.feed(text)
         if not cuts or (len(cuts) == 1 and not scanner.settled()):

@@ -138,7 +138,7 @@ class StreamRuns:
         that called that one.
         """
         if type(chunk) is not str and not isinstance(chunk, str):
-            raise TypeError(f"chunk must be str, got {type(chunk).__name__}: {chunk!r:.80}")
+            raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
         context = kwargs.get("context") if kwargs else None
         if (
             context is not None

@@ -183,5 +183,5 @@ class ChunkingStrategy(ABC):
 def _check_text(text: object) -> None:
     if not isinstance(text, str):
         raise TypeError(
-            f"text must be str, got {type(text).__name__}: {text!r:.80}"
+            f"text must be str, got {type(text).__name__}"
         )

@@ -621,7 +621,7 @@ class Sized(ChunkingStrategy):
 
     def _overlapping(self, text: str) -> list[Span]:
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+            raise TypeError(f"text must be str, got {type(text).__name__}")
         source = _Text()
         source.parts.append(text)
         meter: _Meter = (

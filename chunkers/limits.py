@@ -96,7 +96,7 @@ _DEFAULT_CHAIN = ("sentence", "word")
 
 def _check_text_arg(text: object) -> None:
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, got {type(text).__name__}: {text!r:.80}")
+        raise TypeError(f"text must be str, got {type(text).__name__}")
 
 
 def _check_max_chars(value: object) -> int | None:

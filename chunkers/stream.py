@@ -212,5 +212,5 @@ def _fed_after_close(delta: str) -> list[Cut]:
 def _reject_delta(delta: object) -> None:
     hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
     raise TypeError(
-        f"delta must be str, got {type(delta).__name__}: {delta!r:.80}{hint}"
+        f"delta must be str, got {type(delta).__name__}{hint}"
     )

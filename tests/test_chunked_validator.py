@@ -88,7 +88,7 @@ def test_batch_validate_chunks_like_a_stream() -> None:
 
 
 def test_validate_refuses_non_strings() -> None:
-    with pytest.raises(TypeError, match="value must be str, got int: 123"):
+    with pytest.raises(TypeError, match=r"value must be str, got int$"):
         Record().validate(123, {})
 
 

@@ -511,3 +511,19 @@ def test_the_guardrails_alias_works_in_a_process_that_imported_only_chunkers() -
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "['One.', 'Two.', 'Th']"
+
+
+def test_type_errors_name_the_type_never_the_text() -> None:
+    # The value may be a user's text in the wrong type (bytes): it is PII, never quoted.
+    from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker, limit
+
+    secret = b"mail jo@example.com"
+    for call in (
+        lambda: ChunkStream("sentence").feed(secret),  # type: ignore[arg-type]
+        lambda: SentenceChunker().split(secret),  # type: ignore[arg-type]
+        lambda: limit("sentence", max_chars=50).split_text(secret),  # type: ignore[arg-type]
+        lambda: limit("sentence", max_tokens=50).split_text(secret),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert "jo@example" not in str(raised.value) and "bytes" in str(raised.value)
