@@ -129,8 +129,7 @@ def _token_splitter(
     chunker: ChunkerSpec, size: int, overlap: int, tokenizer: Any, kwargs: dict[str, Any]
 ) -> TextSplitter:
     try:
-        strategy = limit(chunker, max_tokens=size, tokenizer=tokenizer, fill=True,
-                         overlap=overlap)
+        strategy = limit(chunker, max_tokens=size, tokenizer=tokenizer, fill=True, overlap=overlap)
     except (TypeError, ValueError) as error:
         message = str(error).replace("max_tokens", "chunk_size")
         raise type(error)(message.replace("overlap", "chunk_overlap")) from None
@@ -181,9 +180,7 @@ def _splitter_class() -> Callable[..., TextSplitter]:
             return from_tiktoken_encoder(*args, **kwargs)
 
         @classmethod
-        def from_huggingface_tokenizer(
-            cls, tokenizer: Any, **kwargs: Any
-        ) -> Any:
+        def from_huggingface_tokenizer(cls, tokenizer: Any, **kwargs: Any) -> Any:
             """As the module's :func:`from_huggingface_tokenizer`."""
             return from_huggingface_tokenizer(tokenizer, **kwargs)
 
@@ -227,9 +224,7 @@ def _splitter_class() -> Callable[..., TextSplitter]:
 
         def split_documents(self, documents: Iterable[Document]) -> list[Document]:
             docs = list(documents)
-            return self.create_documents(
-                [d.page_content for d in docs], [d.metadata for d in docs]
-            )
+            return self.create_documents([d.page_content for d in docs], [d.metadata for d in docs])
 
         def __repr__(self) -> str:
             return f"as_langchain_splitter({self.chunker!r})"

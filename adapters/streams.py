@@ -272,9 +272,13 @@ def merge_verdicts(
     where the validator asks for it, and whose ``error_message`` joins the
     messages.  Separator-only pieces are released as they are.
     """
-    if len(pieces) == 1 and type(verdicts[0]) is PassResult and (
-        verdicts[0].value_override is PassResult.ValueOverrideSentinel
-        or not validator.override_value_on_pass
+    if (
+        len(pieces) == 1
+        and type(verdicts[0]) is PassResult
+        and (
+            verdicts[0].value_override is PassResult.ValueOverrideSentinel
+            or not validator.override_value_on_pass
+        )
     ):
         return PassResult(validated_chunk=pieces[0].segment)  # the usual case: one chunk passed
     received: list[str] = []

@@ -48,7 +48,6 @@ UNITS: dict[str, str] = {
 }
 
 
-
 def repeat(unit: str, n: int, prefix: str = "") -> str:
     """``prefix`` then ``unit`` repeated, cut to exactly ``n`` characters."""
     text = prefix + unit * (n // len(unit) + 1)

@@ -46,45 +46,87 @@ def token_count() -> Measure | None:
 def sized_rows(n_chars: int, n_tokens: int, count: Measure | None) -> list[Row]:
     """Every sized splitter available, characters first, then tokens."""
     rows: list[Row] = [
-        ("chars", f"chunkwise structure fill {n_chars}",
-         limit("structure", max_chars=n_chars, fill=True).split_text),
-        ("chars", f"chunkwise paragraph fill {n_chars}",
-         limit("paragraph", max_chars=n_chars, fill=True).split_text),
+        (
+            "chars",
+            f"chunkwise structure fill {n_chars}",
+            limit("structure", max_chars=n_chars, fill=True).split_text,
+        ),
+        (
+            "chars",
+            f"chunkwise paragraph fill {n_chars}",
+            limit("paragraph", max_chars=n_chars, fill=True).split_text,
+        ),
     ]
     rcts = _langchain()
     sts = _semantic_text_splitter()
     chonkie = _chonkie()
     if rcts is not None:
-        rows.append(("chars", f"LangChain RCTS {n_chars}",
-                     rcts(chunk_size=n_chars, chunk_overlap=0).split_text))
+        rows.append(
+            (
+                "chars",
+                f"LangChain RCTS {n_chars}",
+                rcts(chunk_size=n_chars, chunk_overlap=0).split_text,
+            )
+        )
     if sts is not None:
-        rows.append(("chars", f"semantic-text-splitter md {n_chars}",
-                     sts.MarkdownSplitter(n_chars).chunks))
-        rows.append(("chars", f"semantic-text-splitter text {n_chars}",
-                     sts.TextSplitter(n_chars).chunks))
+        rows.append(
+            ("chars", f"semantic-text-splitter md {n_chars}", sts.MarkdownSplitter(n_chars).chunks)
+        )
+        rows.append(
+            ("chars", f"semantic-text-splitter text {n_chars}", sts.TextSplitter(n_chars).chunks)
+        )
     if chonkie is not None:
         chunker = chonkie(tokenizer="character", chunk_size=n_chars)
         rows.append(("chars", f"chonkie recursive {n_chars}", _texts(chunker)))
     if count is None:
         return rows
     rows += [
-        ("tokens", f"chunkwise structure fill {n_tokens}t",
-         limit("structure", max_tokens=n_tokens, fill=True).split_text),
-        ("tokens", f"chunkwise paragraph fill {n_tokens}t",
-         limit("paragraph", max_tokens=n_tokens, fill=True).split_text),
-        ("tokens", f"chunkwise sentence capped {n_tokens}t",
-         limit("sentence", max_tokens=n_tokens).split_text),
+        (
+            "tokens",
+            f"chunkwise structure fill {n_tokens}t",
+            limit("structure", max_tokens=n_tokens, fill=True).split_text,
+        ),
+        (
+            "tokens",
+            f"chunkwise paragraph fill {n_tokens}t",
+            limit("paragraph", max_tokens=n_tokens, fill=True).split_text,
+        ),
+        (
+            "tokens",
+            f"chunkwise sentence capped {n_tokens}t",
+            limit("sentence", max_tokens=n_tokens).split_text,
+        ),
     ]
     if rcts is not None:
-        rows.append(("tokens", f"LangChain RCTS {n_tokens}t (bpe len)",
-                     rcts(chunk_size=n_tokens, chunk_overlap=0, length_function=count).split_text))
+        rows.append(
+            (
+                "tokens",
+                f"LangChain RCTS {n_tokens}t (bpe len)",
+                rcts(chunk_size=n_tokens, chunk_overlap=0, length_function=count).split_text,
+            )
+        )
     if sts is not None:
-        rows.append(("tokens", f"sts md tiktoken-rs {n_tokens}t",
-                     sts.MarkdownSplitter.from_tiktoken_model("gpt-4", n_tokens).chunks))
-        rows.append(("tokens", f"sts md bpe callback {n_tokens}t",
-                     sts.MarkdownSplitter.from_callback(count, n_tokens).chunks))
-        rows.append(("tokens", f"sts text tiktoken-rs {n_tokens}t",
-                     sts.TextSplitter.from_tiktoken_model("gpt-4", n_tokens).chunks))
+        rows.append(
+            (
+                "tokens",
+                f"sts md tiktoken-rs {n_tokens}t",
+                sts.MarkdownSplitter.from_tiktoken_model("gpt-4", n_tokens).chunks,
+            )
+        )
+        rows.append(
+            (
+                "tokens",
+                f"sts md bpe callback {n_tokens}t",
+                sts.MarkdownSplitter.from_callback(count, n_tokens).chunks,
+            )
+        )
+        rows.append(
+            (
+                "tokens",
+                f"sts text tiktoken-rs {n_tokens}t",
+                sts.TextSplitter.from_tiktoken_model("gpt-4", n_tokens).chunks,
+            )
+        )
     if chonkie is not None:
         chunker = chonkie(tokenizer=_TiktokenShaped(), chunk_size=n_tokens)
         rows.append(("tokens", f"chonkie recursive {n_tokens}t", _texts(chunker)))
@@ -190,7 +232,8 @@ class Corpus:
             t = self.text
             self._fits[key] = (
                 [e - s <= n or measure(t[s:e]) <= n for s, e in self.sentences]
-                if name == "tokens" else [e - s <= n for s, e in self.sentences],
+                if name == "tokens"
+                else [e - s <= n for s, e in self.sentences],
                 [measure(t[s:e]) <= n for s, e in self.blocks],
             )
         return self._fits[key]
@@ -223,17 +266,25 @@ class Corpus:
         return f"{len(chunks):>7}{fill:>6.0f}%{max(sizes):>7}{over}{cut:>10}{code:>6}"
 
 
-def print_sized(text: str, n_chars: int, n_tokens: int, repeat: int,
-                measure_times: Callable[[list[Row], str, int], list[float]]) -> None:
+def print_sized(
+    text: str,
+    n_chars: int,
+    n_tokens: int,
+    repeat: int,
+    measure_times: Callable[[list[Row], str, int], list[float]],
+) -> None:
     """Print the sized table (see the module docstring)."""
     count = token_count()
     rows = sized_rows(n_chars, n_tokens, count)
     corpus = Corpus(text)
     print()
-    print(f"sized chunks: {n_chars} characters / {n_tokens} cl100k tokens; "
-          f"{len(corpus.blocks)} fenced code blocks")
-    header = (f"{'splitter':<40}{'MB/s':>7}{'chunks':>7}{'fill':>7}{'max':>8}"
-              f"{'cut sent.':>10}{'code':>6}")
+    print(
+        f"sized chunks: {n_chars} characters / {n_tokens} cl100k tokens; "
+        f"{len(corpus.blocks)} fenced code blocks"
+    )
+    header = (
+        f"{'splitter':<40}{'MB/s':>7}{'chunks':>7}{'fill':>7}{'max':>8}{'cut sent.':>10}{'code':>6}"
+    )
     print(header)
     print("-" * len(header))
     times = measure_times(rows, text, repeat)

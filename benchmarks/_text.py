@@ -68,9 +68,9 @@ def _sentence(rng: random.Random, inner_periods: bool = True) -> str:
     if ending[-1] == ")":
         words[0] = "(" + words[0]
     elif ending[-1] in "\"'\u201d\u2019":
-        words[0] = {"\"": "\"", "'": "'", "\u201d": "\u201c", "\u2019": "\u2018"}[
-            ending[-1]
-        ] + words[0]
+        words[0] = {'"': '"', "'": "'", "\u201d": "\u201c", "\u2019": "\u2018"}[ending[-1]] + words[
+            0
+        ]
     return " ".join(words) + ending
 
 

@@ -38,8 +38,19 @@ TARGET = 1.2
 #: Issue 12's attacks first, then runs of other character classes.
 ATTACKS: dict[str, str] = {
     name: UNITS[name]
-    for name in ("a-dot", "decimals", "fences", "spaces", "newlines", "dot-space", "combining",
-                 "cjk", "digits", "json", "csv")
+    for name in (
+        "a-dot",
+        "decimals",
+        "fences",
+        "spaces",
+        "newlines",
+        "dot-space",
+        "combining",
+        "cjk",
+        "digits",
+        "json",
+        "csv",
+    )
 }
 ATTACKS["semicolons"] = ";"
 
@@ -96,9 +107,11 @@ def main() -> None:
     names = [n for n in args.chunkers.split(",") if n] or list(table)
     modes = args.modes.split(",")
     head = " ".join(f"{'s/MB@' + s:>12}" for s in args.sizes.split(","))
-    print(f"sizes {sizes}; CPU seconds per MB (best of {args.repeat}), deltas of {DELTA} "
-          f"characters when streamed; growth = s/MB at the largest / at the smallest "
-          f"(target <= {TARGET})")
+    print(
+        f"sizes {sizes}; CPU seconds per MB (best of {args.repeat}), deltas of {DELTA} "
+        f"characters when streamed; growth = s/MB at the largest / at the smallest "
+        f"(target <= {TARGET})"
+    )
     print(f"{'attack':12} {'chunker':22} {'mode':7} {head} {'growth':>7}")
     worst = 0.0
     for attack in args.attacks.split(","):

@@ -20,18 +20,68 @@ __all__ = ["ATTACKS", "BENIGN", "PHRASES", "attacks"]
 PHRASES = ["free money", "kill switch", "bad word", "wire transfer"]
 
 # Look-alikes a spoofer picks (Cyrillic, Greek), by the Latin letter they imitate.
-_CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "i": "\u0456", "o": "\u043e",
-             "p": "\u0440", "s": "\u0455", "x": "\u0445", "y": "\u0443", "w": "\u051d",
-             "d": "\u0501", "h": "\u04bb", "k": "\u043a", "m": "\u043c", "t": "\u0442",
-             "r": "\u0433", "n": "\u043f"}
-_GREEK = {"a": "\u03b1", "i": "\u03b9", "k": "\u03ba", "n": "\u03b7", "o": "\u03bf",
-          "p": "\u03c1", "t": "\u03c4", "u": "\u03c5", "v": "\u03bd", "x": "\u03c7",
-          "y": "\u03b3", "e": "\u03b5", "b": "\u03b2", "z": "\u03b6", "w": "\u03c9"}
-_SMALL_CAPS = {"a": "\u1d00", "b": "\u0299", "c": "\u1d04", "d": "\u1d05", "e": "\u1d07",
-               "f": "\ua730", "g": "\u0262", "h": "\u029c", "i": "\u026a", "j": "\u1d0a",
-               "k": "\u1d0b", "l": "\u029f", "m": "\u1d0d", "n": "\u0274", "o": "\u1d0f",
-               "p": "\u1d18", "r": "\u0280", "s": "\ua731", "t": "\u1d1b", "u": "\u1d1c",
-               "v": "\u1d20", "w": "\u1d21", "y": "\u028f", "z": "\u1d22"}
+_CYRILLIC = {
+    "a": "\u0430",
+    "c": "\u0441",
+    "e": "\u0435",
+    "i": "\u0456",
+    "o": "\u043e",
+    "p": "\u0440",
+    "s": "\u0455",
+    "x": "\u0445",
+    "y": "\u0443",
+    "w": "\u051d",
+    "d": "\u0501",
+    "h": "\u04bb",
+    "k": "\u043a",
+    "m": "\u043c",
+    "t": "\u0442",
+    "r": "\u0433",
+    "n": "\u043f",
+}
+_GREEK = {
+    "a": "\u03b1",
+    "i": "\u03b9",
+    "k": "\u03ba",
+    "n": "\u03b7",
+    "o": "\u03bf",
+    "p": "\u03c1",
+    "t": "\u03c4",
+    "u": "\u03c5",
+    "v": "\u03bd",
+    "x": "\u03c7",
+    "y": "\u03b3",
+    "e": "\u03b5",
+    "b": "\u03b2",
+    "z": "\u03b6",
+    "w": "\u03c9",
+}
+_SMALL_CAPS = {
+    "a": "\u1d00",
+    "b": "\u0299",
+    "c": "\u1d04",
+    "d": "\u1d05",
+    "e": "\u1d07",
+    "f": "\ua730",
+    "g": "\u0262",
+    "h": "\u029c",
+    "i": "\u026a",
+    "j": "\u1d0a",
+    "k": "\u1d0b",
+    "l": "\u029f",
+    "m": "\u1d0d",
+    "n": "\u0274",
+    "o": "\u1d0f",
+    "p": "\u1d18",
+    "r": "\u0280",
+    "s": "\ua731",
+    "t": "\u1d1b",
+    "u": "\u1d1c",
+    "v": "\u1d20",
+    "w": "\u1d21",
+    "y": "\u028f",
+    "z": "\u1d22",
+}
 _INVISIBLE = ["\u3164", "\u115f", "\uffa0", "\u2800", "\u1160"]
 _MARKS = ["\u0301", "\u0300", "\u0308", "\u0323", "\u0327", "\u030c"]
 _OVERLAYS = ["\u0334", "\u0335", "\u0336", "\u0337", "\u0338"]
@@ -41,16 +91,19 @@ def _swap(table: dict[str, str], every: bool) -> Callable[[str], list[str]]:
     def variants(phrase: str) -> list[str]:
         if every:
             return ["".join(table.get(c, c) for c in phrase)]
-        return [phrase[:i] + table[c] + phrase[i + 1 :]
-                for i, c in enumerate(phrase) if c in table]
+        return [phrase[:i] + table[c] + phrase[i + 1 :] for i, c in enumerate(phrase) if c in table]
 
     return variants
 
 
 def _inside(chars: list[str]) -> Callable[[str], list[str]]:
     def variants(phrase: str) -> list[str]:
-        return [phrase[:i] + ch + phrase[i:] for ch in chars
-                for i in range(1, len(phrase)) if phrase[i - 1] != " " and phrase[i] != " "]
+        return [
+            phrase[:i] + ch + phrase[i:]
+            for ch in chars
+            for i in range(1, len(phrase))
+            if phrase[i - 1] != " " and phrase[i] != " "
+        ]
 
     return variants
 
@@ -58,8 +111,10 @@ def _inside(chars: list[str]) -> Callable[[str], list[str]]:
 def _marked(marks: list[str]) -> Callable[[str], list[str]]:
     def variants(phrase: str) -> list[str]:
         return ["".join(c + m if c != " " else c for c in phrase) for m in marks] + [
-            phrase[: i + 1] + m + phrase[i + 1 :] for m in marks[:2]
-            for i in range(len(phrase)) if phrase[i] != " "
+            phrase[: i + 1] + m + phrase[i + 1 :]
+            for m in marks[:2]
+            for i in range(len(phrase))
+            if phrase[i] != " "
         ]
 
     return variants
@@ -67,9 +122,18 @@ def _marked(marks: list[str]) -> Callable[[str], list[str]]:
 
 def _markdown(phrase: str) -> list[str]:
     first, _, rest = phrase.partition(" ")
-    return [f"_{phrase}_", f"__{phrase}__", f"*{phrase}*", f"**{phrase}**", f"~~{phrase}~~",
-            f"__{first}__ {rest}", f"**{first}** {rest}", f"{first} _{rest}_",
-            f"_{first}_ _{rest}_", f"***{phrase}***"]
+    return [
+        f"_{phrase}_",
+        f"__{phrase}__",
+        f"*{phrase}*",
+        f"**{phrase}**",
+        f"~~{phrase}~~",
+        f"__{first}__ {rest}",
+        f"**{first}** {rest}",
+        f"{first} _{rest}_",
+        f"_{first}_ _{rest}_",
+        f"***{phrase}***",
+    ]
 
 
 def _turkish(phrase: str) -> list[str]:
@@ -78,8 +142,11 @@ def _turkish(phrase: str) -> list[str]:
 
 
 def _fullwidth(phrase: str) -> list[str]:
-    return ["".join(chr(ord(c) + 0xFEE0) if c != " " else c for c in phrase),
-            "\u200b".join(phrase), "\u00ad".join(phrase)]
+    return [
+        "".join(chr(ord(c) + 0xFEE0) if c != " " else c for c in phrase),
+        "\u200b".join(phrase),
+        "\u00ad".join(phrase),
+    ]
 
 
 ATTACKS: dict[str, Callable[[str], list[str]]] = {
@@ -88,8 +155,9 @@ ATTACKS: dict[str, Callable[[str], list[str]]] = {
     "cyrillic look-alikes (all letters)": _swap(_CYRILLIC, every=True),
     "greek look-alikes (one letter)": _swap(_GREEK, every=False),
     "greek look-alikes (all letters)": _swap(_GREEK, every=True),
-    "small capitals": lambda p: _swap(_SMALL_CAPS, every=True)(p)
-    + _swap(_SMALL_CAPS, every=False)(p),
+    "small capitals": lambda p: (
+        _swap(_SMALL_CAPS, every=True)(p) + _swap(_SMALL_CAPS, every=False)(p)
+    ),
     "invisible letters inside words": _inside(_INVISIBLE),
     "combining accents": _marked(_MARKS),
     "strike-through overlays": _marked(_OVERLAYS),

@@ -77,8 +77,11 @@ def rows(n: int) -> list[tuple[str, str, Splitter]]:
             ("paragraph", bss.ParagraphSplitter),
         ):
             found.append(
-                (level, f"bss {cls.__name__}", cls(chunk_size=UNITS[level], max_chars=n,
-                                                    length_function=len).split)
+                (
+                    level,
+                    f"bss {cls.__name__}",
+                    cls(chunk_size=UNITS[level], max_chars=n, length_function=len).split,
+                )
             )
         structure = bss.StructureSplitter(
             chunk_size=1, max_chars=n, max_tokens=None, min_tokens=0, length_function=len
@@ -137,8 +140,11 @@ def main() -> None:
     parser.add_argument("--max-chars", type=int, default=1000)
     parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--sized-only", action="store_true",
-                        help="only the table of chunks sized in characters and tokens")
+    parser.add_argument(
+        "--sized-only",
+        action="store_true",
+        help="only the table of chunks sized in characters and tokens",
+    )
     args = parser.parse_args()
     text = GENERATORS[args.kind](parse_size(args.size), 0)
     n = args.max_chars

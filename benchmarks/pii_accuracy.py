@@ -74,11 +74,19 @@ def presidio() -> Detector | None:
         )
     except Exception:
         return None
-    names = {"EMAIL_ADDRESS": "email", "PHONE_NUMBER": "phone", "CREDIT_CARD": "card",
-             "IBAN_CODE": "iban"}
-    recognizers = [EmailRecognizer(), PhoneRecognizer(supported_regions=("US", "GB", "FR",
-                                                                          "DE", "IN")),
-                   CreditCardRecognizer(), IbanRecognizer(), IpRecognizer()]
+    names = {
+        "EMAIL_ADDRESS": "email",
+        "PHONE_NUMBER": "phone",
+        "CREDIT_CARD": "card",
+        "IBAN_CODE": "iban",
+    }
+    recognizers = [
+        EmailRecognizer(),
+        PhoneRecognizer(supported_regions=("US", "GB", "FR", "DE", "IN")),
+        CreditCardRecognizer(),
+        IbanRecognizer(),
+        IpRecognizer(),
+    ]
 
     def detect(text: str) -> list[Span]:
         spans = []
@@ -111,17 +119,18 @@ def phonenumbers_matcher() -> Detector | None:
     return detect
 
 
-def score(detect: Detector, data: list[tuple[str, list[Span]]], kinds: tuple[str, ...]) -> dict[
-    str, tuple[int, int, int, int]
-]:
+def score(
+    detect: Detector, data: list[tuple[str, list[Span]]], kinds: tuple[str, ...]
+) -> dict[str, tuple[int, int, int, int]]:
     """kind -> (true positives, false positives, false negatives, exact spans)."""
     counts = {k: [0, 0, 0, 0] for k in kinds}
     for text, gold in data:
         found = [s for s in detect(text) if s[2] in kinds]
         unmatched = list(gold)
         for start, end, kind in found:
-            match = next((g for g in unmatched if g[2] == kind and g[0] < end and start < g[1]),
-                         None)
+            match = next(
+                (g for g in unmatched if g[2] == kind and g[0] < end and start < g[1]), None
+            )
             if match is None:
                 counts[kind][1] += 1
             else:
@@ -153,15 +162,19 @@ def main() -> None:
         ("presidio", presidio(), KINDS),
         ("phonenumbers", phonenumbers_matcher(), ("phone",)),
     ]
-    print(f"\n{'detector':<14}{'entity':<7}{'precision':>10}{'recall':>8}{'TP':>6}{'FP':>5}"
-          f"{'FN':>5}{'exact':>7}")
+    print(
+        f"\n{'detector':<14}{'entity':<7}{'precision':>10}{'recall':>8}{'TP':>6}{'FP':>5}"
+        f"{'FN':>5}{'exact':>7}"
+    )
     for name, detect, kinds in detectors:
         if detect is None:
             print(f"{name:<14}not importable here: skipped")
             continue
         for kind, (tp, fp, fn, exact) in score(detect, data, kinds).items():
-            print(f"{name:<14}{kind:<7}{_ratio(tp, tp + fp):>10}{_ratio(tp, tp + fn):>8}"
-                  f"{tp:>6}{fp:>5}{fn:>5}{exact:>7}")
+            print(
+                f"{name:<14}{kind:<7}{_ratio(tp, tp + fp):>10}{_ratio(tp, tp + fn):>8}"
+                f"{tp:>6}{fp:>5}{fn:>5}{exact:>7}"
+            )
     if args.misses:
         print("\nchunkwise errors:")
         for text, labels in data:

@@ -76,8 +76,22 @@ def card(rng: random.Random) -> str:
     return _group(digits, sizes, " " if style < 0.75 else "-")
 
 
-_IBAN_FORMATS = {"DE": 22, "GB": 22, "FR": 27, "ES": 24, "IT": 27, "NL": 18, "BE": 16,
-                 "CH": 21, "AT": 20, "PL": 28, "SE": 24, "IE": 22, "PT": 25, "NO": 15}
+_IBAN_FORMATS = {
+    "DE": 22,
+    "GB": 22,
+    "FR": 27,
+    "ES": 24,
+    "IT": 27,
+    "NL": 18,
+    "BE": 16,
+    "CH": 21,
+    "AT": 20,
+    "PL": 28,
+    "SE": 24,
+    "IE": 22,
+    "PT": 25,
+    "NO": 15,
+}
 
 
 def iban(rng: random.Random) -> str:
@@ -142,8 +156,16 @@ def phone(rng: random.Random) -> str:
 
 
 _NAMES = ["jo", "anna", "sam", "li.wei", "maria", "o'neil", "j.smith", "dev-ops", "x", "noreply"]
-_DOMAINS = ["example.com", "example.co.uk", "mail.example.org", "example.de", "example.io",
-            "sub.example.travel", "example.xn--p1ai", "exa-mple.net"]
+_DOMAINS = [
+    "example.com",
+    "example.co.uk",
+    "mail.example.org",
+    "example.de",
+    "example.io",
+    "sub.example.travel",
+    "example.xn--p1ai",
+    "exa-mple.net",
+]
 
 
 def email(rng: random.Random) -> str:
@@ -161,8 +183,9 @@ def email(rng: random.Random) -> str:
 
 def ipv4(rng: random.Random) -> str:
     first = rng.choice([10, 172, 192, 8, 34, 52, 100, 203, 81])
-    return ".".join(str(x) for x in [first, rng.randint(0, 255), rng.randint(0, 255),
-                                      rng.randint(1, 254)])
+    return ".".join(
+        str(x) for x in [first, rng.randint(0, 255), rng.randint(0, 255), rng.randint(1, 254)]
+    )
 
 
 def ipv6(rng: random.Random) -> str:
@@ -177,8 +200,14 @@ def ipv6(rng: random.Random) -> str:
     return ":".join(["2001", "db8", *groups[2:]])
 
 
-_GENERATORS = {"email": email, "phone": phone, "card": card, "iban": iban,
-               "ipv4": ipv4, "ipv6": ipv6}
+_GENERATORS = {
+    "email": email,
+    "phone": phone,
+    "card": card,
+    "iban": iban,
+    "ipv4": ipv4,
+    "ipv6": ipv6,
+}
 
 # Templates: each "{kind}" is filled with a generated entity of that kind.
 _TEMPLATES = [

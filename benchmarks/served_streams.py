@@ -155,11 +155,15 @@ def _print(rows: Sequence[Row], deltas_per_stream: float, delay_ms: float) -> No
         f"each stream: ~{deltas_per_stream:.0f} upstream deltas, {delay_ms:g} ms apart "
         f"(>= {deltas_per_stream * delay_ms / 1000:.2f} s alone)"
     )
-    print(f"{'server':<17} {'streams':>7} {'req/s':>8} {'p50 s':>7} {'p95 s':>7} "
-          f"{'RSS/stream KB':>13} {'leaked':>7}")
+    print(
+        f"{'server':<17} {'streams':>7} {'req/s':>8} {'p50 s':>7} {'p95 s':>7} "
+        f"{'RSS/stream KB':>13} {'leaked':>7}"
+    )
     for r in rows:
-        print(f"{r.server:<17} {r.streams:>7} {r.rps:>8.2f} {r.p50:>7.2f} {r.p95:>7.2f} "
-              f"{r.kb_per_stream:>13.0f} {r.leaked:>4}/{r.streams}")
+        print(
+            f"{r.server:<17} {r.streams:>7} {r.rps:>8.2f} {r.p50:>7.2f} {r.p95:>7.2f} "
+            f"{r.kb_per_stream:>13.0f} {r.leaked:>4}/{r.streams}"
+        )
     by = {(r.server, r.streams): r for r in rows}
     for streams in sorted({r.streams for r in rows}):
         ours, theirs = by[("chunkwise serve", streams)], by[("guardrails start", streams)]
@@ -181,10 +185,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     upstream, upstream_port = start_upstream(args.delay_ms)
     env = server_env(upstream_port)
     commands = {
-        "chunkwise serve": [sys.executable, "-m", "guardrails_ai.chunkwise", "serve",
-                            "--config", "config.py", "--workers", "1", "--port"],
-        "guardrails start": [str(Path(sys.executable).with_name("guardrails")), "start",
-                             "--config", "config.py", "--port"],
+        "chunkwise serve": [
+            sys.executable,
+            "-m",
+            "guardrails_ai.chunkwise",
+            "serve",
+            "--config",
+            "config.py",
+            "--workers",
+            "1",
+            "--port",
+        ],
+        "guardrails start": [
+            str(Path(sys.executable).with_name("guardrails")),
+            "start",
+            "--config",
+            "config.py",
+            "--port",
+        ],
     }
     rows = []
     try:

@@ -152,12 +152,15 @@ def fmt_size(n: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--part", choices=("chunking", "validator", "end-to-end"), default="chunking",
+        "--part",
+        choices=("chunking", "validator", "end-to-end"),
+        default="chunking",
         help="the chunking table and the validator level (default), the validator level "
         "only, or whole responses through a Guard",
     )
     parser.add_argument(
-        "--sizes", default=None,
+        "--sizes",
+        default=None,
         help="comma-separated, e.g. 1KB,10KB,1MB (default 1KB,10KB,100KB,1MB; "
         "end-to-end: 1MB,4MB,10MB)",
     )
@@ -166,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         "--paths", default=None, help="end-to-end: comma-separated paths (default: all)"
     )
     parser.add_argument(
-        "--budget", type=float, default=None,
+        "--budget",
+        type=float,
+        default=None,
         help="skip a run estimated over this many seconds (default 60; end-to-end 600)",
     )
     parser.add_argument(
@@ -182,8 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     quick_sizes = "20KB,40KB" if end_to_end_part else "1KB,10KB"
     args.sizes = args.sizes or (quick_sizes if args.quick else default_sizes)
     if args.budget is None:
-        args.budget = (30.0 if end_to_end_part else 5.0) if args.quick else (
-            600.0 if end_to_end_part else 60.0
+        args.budget = (
+            (30.0 if end_to_end_part else 5.0)
+            if args.quick
+            else (600.0 if end_to_end_part else 60.0)
         )
     sizes = sorted(parse_size(s) for s in args.sizes.split(",") if s.strip())
     level_size, rounds = (10_000, 3) if args.quick else (100_000, 7)
@@ -269,9 +276,10 @@ def summary(results: dict[tuple[str, int, str], float], sizes: list[int]) -> Non
     small = [s for s in sizes if s >= 10_000]
     if len(small) >= 2:
         a, b = small[0], small[-1]
-        growth = results[("boundary-free", b, "chunkstream")] / results[
-            ("boundary-free", a, "chunkstream")
-        ]
+        growth = (
+            results[("boundary-free", b, "chunkstream")]
+            / results[("boundary-free", a, "chunkstream")]
+        )
         verdict = "met" if growth <= 2.0 else "MISSED"
         print(
             f"target 2: boundary-free, driver time per delta {fmt_size(a)} -> {fmt_size(b)}: "

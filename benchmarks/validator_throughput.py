@@ -87,8 +87,10 @@ def main() -> None:
         v = BannedPhrases([f"phrase number {i}" for i in range(count)] + ["bad word"])
         plain = best(lambda v=v: v.validate(text, {}), args.repeat)
         odd = best(lambda v=v: v.validate(tricky, {}), args.repeat)
-        print(f"  {count:>6} phrases: prose {size / plain / 1e6:5.2f} M chars/s, "
-              f"full-width/zero-width text {size / odd / 1e6:5.2f} M chars/s")
+        print(
+            f"  {count:>6} phrases: prose {size / plain / 1e6:5.2f} M chars/s, "
+            f"full-width/zero-width text {size / odd / 1e6:5.2f} M chars/s"
+        )
 
     print("adversarial: RedactPII detectors (find_entities), ms at 1x and 2x size")
     cases = {

@@ -138,9 +138,7 @@ class _Checker:
         key = "|".join(sorted(regexes))
         if key not in self._cache:
             rx = re.compile(key, self.flags) if key else None
-            self._cache[key] = frozenset(
-                c for c in _PROBE if rx is not None and rx.fullmatch(c)
-            )
+            self._cache[key] = frozenset(c for c in _PROBE if rx is not None and rx.fullmatch(c))
         return self._cache[key]
 
     # -- the tree -----------------------------------------------------------
@@ -193,9 +191,7 @@ class _Checker:
                 body = _unwrap(av[2])
                 atom = atom_regex(*body[0]) if len(body) == 1 else None
                 chars = self.chars_of(self.atoms(av[2]))
-                out.append(
-                    _El("eat", chars, lo, None if hi >= _MAXREPEAT else hi, atom)
-                )
+                out.append(_El("eat", chars, lo, None if hi >= _MAXREPEAT else hi, atom))
             elif name in ("ASSERT", "ASSERT_NOT"):
                 if av[0] < 0:
                     chars = self.chars_of(self.atoms(av[1]))
@@ -280,8 +276,12 @@ class _Checker:
             for i in range(j):
                 other = els[i]
                 common = other.chars & el.chars
-                if other.unbounded and common and all(
-                    e.kind != "eat" or e.lo == 0 or e.chars & common for e in els[i + 1 : j]
+                if (
+                    other.unbounded
+                    and common
+                    and all(
+                        e.kind != "eat" or e.lo == 0 or e.chars & common for e in els[i + 1 : j]
+                    )
                 ):
                     raise self.refuse("has two unbounded repeats of the same characters in a row")
             # Rule 3: can an attempt start inside a run of this repeat?

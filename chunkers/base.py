@@ -182,6 +182,4 @@ class ChunkingStrategy(ABC):
 
 def _check_text(text: object) -> None:
     if not isinstance(text, str):
-        raise TypeError(
-            f"text must be str, got {type(text).__name__}"
-        )
+        raise TypeError(f"text must be str, got {type(text).__name__}")

@@ -110,9 +110,7 @@ def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
             f"fallback must be a list of chunkers (largest first) or None, "
             f"got {type(fallback).__name__}: {fallback!r:.80}"
         )
-    return tuple(
-        resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback)
-    )
+    return tuple(resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback))
 
 
 def _capped(part: str) -> list[str]:
@@ -377,8 +375,7 @@ class _SizedScanner(Scanner):
                 if start == end:
                     return
             if self._meter.est(self._p, end) <= self._limit and (
-                self._measure.additive
-                or self._measure(self._text(start, end)) <= self._limit
+                self._measure.additive or self._measure(self._text(start, end)) <= self._limit
             ):
                 if self._in_code(end):
                     self._held = start  # the block may still fit: wait for its end
@@ -463,15 +460,12 @@ class Sized(ChunkingStrategy):
             raise ValueError(f"overlap={overlap!r} needs fill=True (or chunk_size with max_chars)")
         if self.overlap >= self.limit:
             raise ValueError(f"overlap must be < {param}={self.limit}, got {overlap!r}")
-        self.fallback = (
-            levels_below(self.inner) if fallback is None else resolve_levels(fallback)
-        )
-        self.levels: tuple[Strategy, ...] = (
-            (self.inner, *self.fallback) if fill else self.fallback
-        )
+        self.fallback = levels_below(self.inner) if fallback is None else resolve_levels(fallback)
+        self.levels: tuple[Strategy, ...] = (self.inner, *self.fallback) if fill else self.fallback
         # Levels of blocks (sections, paragraphs, lines): filled to MIN_FILL at least.
         self._blocks = [
-            level for level in self.levels
+            level
+            for level in self.levels
             if isinstance(level, (StructureChunker, ParagraphChunker, LineChunker))
         ]
 
@@ -508,7 +502,8 @@ class Sized(ChunkingStrategy):
                 break  # a line or paragraph end, however short, beats a cut between words
             cuts = scanner_for(level).feed(window)
             ends = [
-                c.end for c in cuts
+                c.end
+                for c in cuts
                 if c.end > min_end
                 and not inside(c.end, closed)
                 and not _after_heading(window, c.end)
@@ -571,9 +566,7 @@ class Sized(ChunkingStrategy):
                 bad = mid
         return good + 1
 
-    def _exact(
-        self, window: str, est: Callable[[int, int], int]
-    ) -> Callable[[int, int], int]:
+    def _exact(self, window: str, est: Callable[[int, int], int]) -> Callable[[int, int], int]:
         """The size of ``window[a:b]`` as the measure counts it."""
         if self.measure.additive:
             return est

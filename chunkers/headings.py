@@ -41,8 +41,11 @@ def headings_of(text: str) -> list[Heading]:
         body = line.rstrip()
         f = _FENCE.fullmatch(body)
         if fence is not None:
-            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1] and not (
-                f.group(2).strip()
+            if (
+                f
+                and f.group(1)[0] == fence[0]
+                and len(f.group(1)) >= fence[1]
+                and not (f.group(2).strip())
             ):
                 fence = None
             continue

@@ -76,9 +76,7 @@ Span = tuple[int, int]
 #: The whole-document replay of a Bounded chunker: chunk starts and ends, the
 #: offset at which a stream reports each fallback cut (by index), the fragment,
 #: and the inner chunker's report function and look-ahead bound.
-_Replay = tuple[
-    list[int], list[int], dict[int, int], Span | None, Callable[[str, int], int], int
-]
+_Replay = tuple[list[int], list[int], dict[int, int], Span | None, Callable[[str, int], int], int]
 
 _NO_CUTS: list[Cut] = []
 
@@ -152,9 +150,7 @@ def _fallback(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
     hard cut at ``limit``.
     """
     closed = (
-        closed_to_cuts(window, None, _span_length, limit)
-        if "`" in window or "~" in window
-        else []
+        closed_to_cuts(window, None, _span_length, limit) if "`" in window or "~" in window else []
     )
     for level in levels:
         cuts = scanner_for(level).feed(window)
@@ -360,9 +356,7 @@ class Bounded(ChunkingStrategy):
     ) -> None:
         self.inner = resolve_chunker(inner, param="inner")
         self.max_chars: int = check_int("max_chars", max_chars, 1)
-        self.fallback = (
-            fallback_chain(self.inner) if fallback is None else resolve_levels(fallback)
-        )
+        self.fallback = fallback_chain(self.inner) if fallback is None else resolve_levels(fallback)
 
     def scanner(self) -> Scanner:
         return _BoundedScanner(scanner_for(self.inner), self.max_chars, self.fallback)
@@ -577,9 +571,7 @@ class Grouped(ChunkingStrategy):
         if spans is None:
             return super().locate(text)
         cuts, fragment = spans
-        return Layout(
-            tuple(Cut(a, b, b) for a, b in cuts), cuts[-1][1] if cuts else 0, fragment
-        )
+        return Layout(tuple(Cut(a, b, b) for a, b in cuts), cuts[-1][1] if cuts else 0, fragment)
 
     def _replay(self, text: str) -> tuple[list[Span], Span | None] | None:
         """The groups the stream would cut: by :func:`unit_groups` where it applies,
@@ -803,16 +795,15 @@ def limit(
     if not isinstance(fill, bool):
         raise TypeError(f"fill must be a bool, got {type(fill).__name__}: {fill!r:.80}")
     if max_tokens is not None or tokenizer is not None or length is not None or fill:
-        return _sized(strategy, max_chars, max_tokens, tokenizer, length, fill, chunk_size,
-                      overlap, fallback)
+        return _sized(
+            strategy, max_chars, max_tokens, tokenizer, length, fill, chunk_size, overlap, fallback
+        )
     max_chars = _check_max_chars(max_chars)
     size = 1 if chunk_size is None else check_int("chunk_size", chunk_size, 1)
     if overlap is not None:
         check_int("overlap", overlap, 0)
     if size > 1 or overlap:
-        return Grouped(
-            strategy, size, max_chars=max_chars, overlap=overlap or 0, fallback=fallback
-        )
+        return Grouped(strategy, size, max_chars=max_chars, overlap=overlap or 0, fallback=fallback)
     if max_chars is not None:
         return Bounded(strategy, max_chars, fallback=fallback)
     if fallback is not None:
@@ -847,15 +838,31 @@ def _sized(
                 f"length={length!r:.80} goes with max_chars; with max_tokens pass tokenizer="
             )
         check_int("max_tokens", max_tokens, 1)
-        return Sized(strategy, max_tokens, length=measure_for(
-            "cl100k_base" if tokenizer is None else tokenizer, param="tokenizer"),
-            fill=fill, overlap=overlap or 0, fallback=fallback, param="max_tokens")
+        return Sized(
+            strategy,
+            max_tokens,
+            length=measure_for(
+                "cl100k_base" if tokenizer is None else tokenizer, param="tokenizer"
+            ),
+            fill=fill,
+            overlap=overlap or 0,
+            fallback=fallback,
+            param="max_tokens",
+        )
     if tokenizer is not None:
         raise ValueError(f"tokenizer={tokenizer!r:.80} needs max_tokens")
     if max_chars is None:
         raise ValueError(
             "a size is needed: pass max_chars (with length=) or max_tokens (with tokenizer=)"
-            if length is not None else "fill=True needs max_chars or max_tokens"
+            if length is not None
+            else "fill=True needs max_chars or max_tokens"
         )
-    return Sized(strategy, max_chars, length=measure_for(length, param="length"), fill=fill,
-                 overlap=overlap or 0, fallback=fallback, param="max_chars")
+    return Sized(
+        strategy,
+        max_chars,
+        length=measure_for(length, param="length"),
+        fill=fill,
+        overlap=overlap or 0,
+        fallback=fallback,
+        param="max_chars",
+    )

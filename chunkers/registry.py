@@ -108,9 +108,7 @@ def resolve_chunker(
             f"{param}={chunker.__name__} is a class; pass an instance such as "
             f"{chunker.__name__}() or one of {', '.join(map(repr, aliases()))}"
         )
-    if callable(getattr(chunker, "split", None)) and callable(
-        getattr(chunker, "flush", None)
-    ):
+    if callable(getattr(chunker, "split", None)) and callable(getattr(chunker, "flush", None)):
         return chunker
     raise TypeError(
         f"{param} must be one of {', '.join(map(repr, aliases()))}, a "
@@ -135,9 +133,7 @@ def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
             f"choose one of {', '.join(map(repr, kinds()))}"
         )
     params = {
-        str(name): _decode(value, f"{param}.{name}")
-        for name, value in spec.items()
-        if name != KIND
+        str(name): _decode(value, f"{param}.{name}") for name, value in spec.items() if name != KIND
     }
     try:
         return factory(**params)

@@ -180,8 +180,7 @@ _SPECS: dict[str, _Spec] = {
         medial="т.г куб млн млрд тыс гл",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
         " почему как сегодня вчера в на по",
-        months="января февраля марта апреля мая июня июля августа сентября октября ноября"
-        " декабря",
+        months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
     ),
     "bg": _Spec(
         prefix="г-н г-жа д-р ул пл гр т.е напр проф",
@@ -228,8 +227,7 @@ LANGUAGES: tuple[str, ...] = tuple(sorted(_SPECS))
 MONTHS: frozenset[str] = frozenset(
     word for spec in _SPECS.values() for word in spec.months.split()
 ) | frozenset(
-    "january february march april may june july august september october november december"
-    .split()
+    "january february march april may june july august september october november december".split()
 )
 
 # Abbreviations of other languages that are English words (or too short to

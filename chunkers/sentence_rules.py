@@ -128,9 +128,7 @@ _SCRIPT = SCRIPT_TERMINATORS
 _ASCII_TERMS = frozenset(".!?\u2026\u203d" + _SCRIPT)
 _CJK_TERMS = frozenset("\u3002\uff01\uff1f\uff0e\uff61")
 # What may follow a single line break that cannot open a list marker.
-_GOES_ON = (
-    "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
-)
+_GOES_ON = "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
 # A candidate (the searches are built by ``_searches``): a terminator not
 # followed by a character that rules it out (``3.14``, ``U.S``), a CJK
 # terminator, or a line break.  One leading character class keeps the search
@@ -744,11 +742,7 @@ class SentenceScanner(Scanner):
                     try:
                         if e == n:
                             raise IndexError
-                        if (
-                            buf.count("\n", i, e) >= 2
-                            or self._is_heading()
-                            or _list_marker(buf, e)
-                        ):
+                        if buf.count("\n", i, e) >= 2 or self._is_heading() or _list_marker(buf, e):
                             cut = (self._cend, base + e)
                         else:
                             self._pos = base + e

@@ -103,9 +103,7 @@ class RescanScanner(Scanner):
 
 def _check_chunks(strategy: object, method: str, chunks: object) -> None:
     if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
-        raise TypeError(
-            f"{strategy!r}.{method} must return a list of str, got {chunks!r:.80}"
-        )
+        raise TypeError(f"{strategy!r}.{method} must return a list of str, got {chunks!r:.80}")
 
 
 def scanner_for(strategy: ChunkingStrategy | SplitFlush) -> Scanner:
@@ -200,8 +198,7 @@ class ChunkStream:
         if span is None:
             return [Piece(text, None, base, total, total, total, True)]
         return [
-            Piece(text, text[span[0] - base : span[1] - base], base, total,
-                  span[0], span[1], True)
+            Piece(text, text[span[0] - base : span[1] - base], base, total, span[0], span[1], True)
         ]
 
 
@@ -211,6 +208,4 @@ def _fed_after_close(delta: str) -> list[Cut]:
 
 def _reject_delta(delta: object) -> None:
     hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
-    raise TypeError(
-        f"delta must be str, got {type(delta).__name__}{hint}"
-    )
+    raise TypeError(f"delta must be str, got {type(delta).__name__}{hint}")

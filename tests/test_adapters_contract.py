@@ -48,14 +48,34 @@ CHUNKERS["mellea-like"] = MelleaLikeSentences()
 LOOKAHEAD = {"guardrails"}
 
 FRAGMENTS = [
-    ". ", "! ", "? ", "...", ".\n", "\n", "\n\n", "\r\n", "\r\n\r\n", "\t", " ", "  ",
-    "\u00a0", "\U0001f600", "Dr. ", "U.S. ", "A. ", "(x. y)", '"Hi." ', "# T\n\n", "- i\n",
-    "word", "Hi", "and ", "3.14",
+    ". ",
+    "! ",
+    "? ",
+    "...",
+    ".\n",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r\n\r\n",
+    "\t",
+    " ",
+    "  ",
+    "\u00a0",
+    "\U0001f600",
+    "Dr. ",
+    "U.S. ",
+    "A. ",
+    "(x. y)",
+    '"Hi." ',
+    "# T\n\n",
+    "- i\n",
+    "word",
+    "Hi",
+    "and ",
+    "3.14",
 ]
 texts = st.one_of(
-    st.lists(
-        st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=16
-    ).map("".join),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=16).map("".join),
     st.text(alphabet=" \t\r\n", max_size=5),
 )
 

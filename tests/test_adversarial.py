@@ -75,8 +75,9 @@ def attacks(draw: st.DrawFn) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("name", list(CHUNKERS))
-@settings(max_examples=15, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(attack=attacks())
 def test_streaming_work_is_linear_on_runs(
     monkeypatch: pytest.MonkeyPatch, name: str, attack: tuple[str, int]

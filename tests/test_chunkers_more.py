@@ -582,9 +582,7 @@ def test_regex_work_is_linear(pattern: str, max_match: int | None, text: str) ->
     linear(lambda n: regex_work(pattern, max_match, text, n), 10_000)
 
 
-@pytest.mark.parametrize(
-    "pattern", [r"\s+", r"\n\s*\n", r"(?<=[.!?])\s+", r"\s*;\s*", r"\s+$"]
-)
+@pytest.mark.parametrize("pattern", [r"\s+", r"\n\s*\n", r"(?<=[.!?])\s+", r"\s*;\s*", r"\s+$"])
 @pytest.mark.parametrize("text", [" ", "\n", ";", ". "])
 def test_regex_without_stopper_or_bound_waits_for_one(pattern: str, text: str) -> None:
     # Nothing settles a match of an unbounded pattern before a stopper

@@ -121,13 +121,59 @@ streaming_strategy_params = _params("strategy", STRATEGIES, streaming=True)
 streaming_chunker_params = _params("chunker", ANY_CHUNKER, streaming=True)
 
 INTERESTING = [
-    ".", "!", "?", "...", "\u2026", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019",
-    "(", ")", "]", " ", "  ", "\t", "\n", "\n\n", "\n\n\n", "\r", "\r\n", "\r\n\r\n",
-    "\n\r\n", "\u00a0", "\u3000", "\u2028", "\x0b", "\x1c", "\u200b", "\ufeff",
-    "\U0001f600", "\U0001f44d\U0001f3fd", "\u00e9", "e\u0301", "\u6587\u3002",
-    "Dr. ", "e.g. ", "3.14", "U.S.", "Hi. ", "Yes!\n", "(ok.) ", "\u201cno.\u201d ",
-    "# Title\n\n", "- item\n", "1. first\n", "```\ncode\n```\n", "|a|b|\n", "> q\n",
-    "word", "a", "Z",
+    ".",
+    "!",
+    "?",
+    "...",
+    "\u2026",
+    '"',
+    "'",
+    "\u201c",
+    "\u201d",
+    "\u2018",
+    "\u2019",
+    "(",
+    ")",
+    "]",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\n\n\n",
+    "\r",
+    "\r\n",
+    "\r\n\r\n",
+    "\n\r\n",
+    "\u00a0",
+    "\u3000",
+    "\u2028",
+    "\x0b",
+    "\x1c",
+    "\u200b",
+    "\ufeff",
+    "\U0001f600",
+    "\U0001f44d\U0001f3fd",
+    "\u00e9",
+    "e\u0301",
+    "\u6587\u3002",
+    "Dr. ",
+    "e.g. ",
+    "3.14",
+    "U.S.",
+    "Hi. ",
+    "Yes!\n",
+    "(ok.) ",
+    "\u201cno.\u201d ",
+    "# Title\n\n",
+    "- item\n",
+    "1. first\n",
+    "```\ncode\n```\n",
+    "|a|b|\n",
+    "> q\n",
+    "word",
+    "a",
+    "Z",
 ]
 fragments = st.one_of(
     st.sampled_from(INTERESTING),
@@ -194,9 +240,7 @@ def test_stream_segments_are_lossless_and_pieces_are_consistent(
 
 @strategy_params
 @given(texts)
-def test_segments_are_lossless_and_hold_the_chunks(
-    strategy: ChunkingStrategy, text: str
-) -> None:
+def test_segments_are_lossless_and_hold_the_chunks(strategy: ChunkingStrategy, text: str) -> None:
     accepted(strategy, text)
     segments = strategy.segments(text)
     assert "".join(segments) == text

@@ -59,7 +59,7 @@ def test_one_closing_quote_or_parenthesis_stays_with_the_sentence(closer: str) -
     assert SENTENCE.flush(text) == ["Then"]
 
 
-@pytest.mark.parametrize("closers", ["))", "\")", "\u201d\u2019", "]", "\u201c", "\u2018", "}"])
+@pytest.mark.parametrize("closers", ["))", '")', "\u201d\u2019", "]", "\u201c", "\u2018", "}"])
 def test_only_one_listed_closer_may_sit_between_terminator_and_whitespace(closers: str) -> None:
     # Two closers, a bracket, or an *opening* curly quote: no boundary.
     text = f"It ends.{closers} here"

@@ -57,8 +57,12 @@ def run(
 ) -> subprocess.CompletedProcess[bytes]:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
-        [*(cmd or [SCRIPT]), *args], input=data, capture_output=True, timeout=TIMEOUT,
-        check=False, **kwargs,
+        [*(cmd or [SCRIPT]), *args],
+        input=data,
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=False,
+        **kwargs,
     )
 
 
@@ -291,7 +295,11 @@ def test_demo_on_fail_exception_stops_and_says_why(capfd: pytest.CaptureFixture[
     assert "see guaranteed" not in out and "jane.doe" not in out  # never released
     assert "Validation stopped the stream: " in out and "banned phrases" in out
     assert table_rows(out)["chunkwise/banned_phrases"][:5] == [
-        "paragraph", "exception", "2", "1", "0"
+        "paragraph",
+        "exception",
+        "2",
+        "1",
+        "0",
     ]
     assert "Traceback" not in err
     assert_one_line_error(status, err, "on_fail=exception", status=1)
@@ -412,9 +420,21 @@ def test_guard_releases_output_before_the_input_ends() -> None:
     )
     os.close(write)
     guard = subprocess.Popen(
-        [SCRIPT, "guard", "--validator", "banned_phrases", "--phrases", "bad word,nope",
-         "--chunker", "sentence", "--on-fail", "fix"],
-        stdin=read, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            SCRIPT,
+            "guard",
+            "--validator",
+            "banned_phrases",
+            "--phrases",
+            "bad word,nope",
+            "--chunker",
+            "sentence",
+            "--on-fail",
+            "fix",
+        ],
+        stdin=read,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     os.close(read)
     assert producer.stdin is not None and guard.stdout is not None
@@ -466,14 +486,17 @@ def test_guard_exit_status_follows_on_fail(
     text = "Mail jane@example.com today. Thanks"
     status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "redact_pii")
     assert (status, out) == (0, "Mail <EMAIL> today. Thanks")
-    status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "redact_pii",
-                                "--on-fail", "noop")
+    status, out, _ = guard_main(
+        capfd, tmp_path, text, "--validator", "redact_pii", "--on-fail", "noop"
+    )
     assert (status, out) == (1, text)
-    status, out, _ = guard_main(capfd, tmp_path, text, "--validator", "chunkwise/redact_pii",
-                                "--on-fail", "filter")
+    status, out, _ = guard_main(
+        capfd, tmp_path, text, "--validator", "chunkwise/redact_pii", "--on-fail", "filter"
+    )
     assert (status, out) == (1, "Thanks")  # the failing sentence is dropped, and the space after it
-    status, out, err = guard_main(capfd, tmp_path, text, "--validator", "RedactPII",
-                                  "--on-fail", "exception")
+    status, out, err = guard_main(
+        capfd, tmp_path, text, "--validator", "RedactPII", "--on-fail", "exception"
+    )
     assert out == ""
     assert_one_line_error(status, err, "Validation failed", status=1)
 
@@ -539,12 +562,21 @@ def odd_validators() -> Iterator[None]:
         (["--option", "on_fail=1"], "x", ["unknown option 'on_fail'", "--on-fail"]),
         (["--validator", "no_repetition", "-o", "max_repeats=0"], "x", ["max_repeats"]),
         (["-o", "nope:max_repeats=2"], "x", ["no --validator named 'nope'"]),
-        (["--validator", "no_repetition", "-o", "redact_pii:entities=[]"], "x",
-         ["no --validator named 'redact_pii'"]),
-        (["--validator", "no_repetition", "--validator", "redact_pii", "-o", "phrases=[]"],
-         "x", ["unknown option 'phrases'", "NoRepetition takes", "RedactPII takes"]),
-        (["--validator", "compiles_regex", "-o", "regex=["], "x",
-         ["validator CompilesRegex", "error"]),
+        (
+            ["--validator", "no_repetition", "-o", "redact_pii:entities=[]"],
+            "x",
+            ["no --validator named 'redact_pii'"],
+        ),
+        (
+            ["--validator", "no_repetition", "--validator", "redact_pii", "-o", "phrases=[]"],
+            "x",
+            ["unknown option 'phrases'", "NoRepetition takes", "RedactPII takes"],
+        ),
+        (
+            ["--validator", "compiles_regex", "-o", "regex=["],
+            "x",
+            ["validator CompilesRegex", "error"],
+        ),
         (["--validator", "crashes_on_text"], "x", ["raised RuntimeError while validating"]),
         ([], "x", ["phrases"]),  # banned_phrases without phrases
         (["--phrases", "a"], b"fine \xc3\xa9 then \xed\xa0\x80", ["byte offset 13"]),
@@ -572,9 +604,16 @@ def test_guard_takes_several_validators_in_order(
     status, out, err = guard_main(capfd, tmp_path, text, *both, "--phrases", "free money")
     assert (status, out, err) == (0, "Mail <EMAIL> about **** ***** today. Thanks", "")
     # VALIDATOR:KEY targets one validator; a plain KEY every validator taking it.
-    status, out, _ = guard_main(capfd, tmp_path, text, *both,
-                                "-o", "banned_phrases:phrases=[\"today\"]",
-                                "-o", "banned_phrases:mask=#")
+    status, out, _ = guard_main(
+        capfd,
+        tmp_path,
+        text,
+        *both,
+        "-o",
+        'banned_phrases:phrases=["today"]',
+        "-o",
+        "banned_phrases:mask=#",
+    )
     assert (status, out) == (0, "Mail <EMAIL> about free money #####. Thanks")
     toml = tmp_path / "opts.toml"
     toml.write_text('[banned_phrases]\nphrases = ["mail"]\n')
@@ -591,10 +630,12 @@ def test_guard_unfixed_failures_say_what_failed(
     capfd: pytest.CaptureFixture[str], tmp_path: Path, on_fail: str, fate: str
 ) -> None:
     text = "Mail jane@example.com today. Thanks"
-    status, _, err = guard_main(capfd, tmp_path, text, "--validator", "redact_pii",
-                                "--on-fail", on_fail)
-    assert_one_line_error(status, err, "redact_pii failed 1 of", f"on_fail={on_fail}", fate,
-                          status=1)
+    status, _, err = guard_main(
+        capfd, tmp_path, text, "--validator", "redact_pii", "--on-fail", on_fail
+    )
+    assert_one_line_error(
+        status, err, "redact_pii failed 1 of", f"on_fail={on_fail}", fate, status=1
+    )
     assert "jane" not in err  # never the text itself
 
 
@@ -603,8 +644,15 @@ def test_guard_chunker_for_a_hub_validator(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # Issue 12: --chunker was refused for hub validators; with_chunker applies it.
-    status, out, err = guard_main(capfd, tmp_path, "SHOUT. quiet\n\nMORE", "--validator",
-                                  "lowercase", "--chunker", "paragraph")
+    status, out, err = guard_main(
+        capfd,
+        tmp_path,
+        "SHOUT. quiet\n\nMORE",
+        "--validator",
+        "lowercase",
+        "--chunker",
+        "paragraph",
+    )
     assert (status, out, err) == (0, "shout. quiet\n\nmore", "")
 
 
@@ -696,8 +744,15 @@ def test_guard_memory_grows_with_the_response_only(
 
 def test_guard_fits_the_validators_window_in_tokens() -> None:
     text = "Short one. " + "A very long sentence that goes on " * 6 + "and ends. Bye"
-    args = ["guard", "--validator", "max_chunk_length", "--option", "max_words=16",
-            "--on-fail", "noop"]
+    args = [
+        "guard",
+        "--validator",
+        "max_chunk_length",
+        "--option",
+        "max_words=16",
+        "--on-fail",
+        "noop",
+    ]
     whole = run(*args, "--chunker", "sentence", stdin=text)
     assert whole.returncode == 1  # one sentence of 44 words; 16 tokens hold 16 words at most
     windowed = run(*args, "--max-tokens", "16", "--tokenizer", "cl100k_base", stdin=text)

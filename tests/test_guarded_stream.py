@@ -43,14 +43,37 @@ SLOW = {"guardrails"}
 MODES = ["fix", "noop", "exception", "filter"]
 
 FRAGMENTS = [
-    "bad", "Bad", ". ", "! ", "? ", "...", ".\n", "\n", "\n\n", "\r\n", "\r\n\r\n", "\t",
-    " ", "  ", "\u00a0", "\U0001f600", "\u6587\u3002", "Dr. ", "U.S. ", "e.g. ", '"', ")",
-    "# Title\n\n", "- item\n", "word", "Hi", "a", "3.14",
+    "bad",
+    "Bad",
+    ". ",
+    "! ",
+    "? ",
+    "...",
+    ".\n",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r\n\r\n",
+    "\t",
+    " ",
+    "  ",
+    "\u00a0",
+    "\U0001f600",
+    "\u6587\u3002",
+    "Dr. ",
+    "U.S. ",
+    "e.g. ",
+    '"',
+    ")",
+    "# Title\n\n",
+    "- item\n",
+    "word",
+    "Hi",
+    "a",
+    "3.14",
 ]
 texts = st.one_of(
-    st.lists(
-        st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=14
-    ).map("".join),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=14).map("".join),
     st.text(alphabet=" \t\r\n", max_size=5),  # whitespace only, or empty
 )
 
@@ -341,8 +364,11 @@ def test_non_string_delta_raises_and_releases_nothing_after_it(bad: object, word
 
 def test_a_delta_error_names_its_type_not_its_text() -> None:
     with pytest.raises(TypeError) as raised:
-        list(guarded_stream(guard_with(Record()), llm(["One. ", b"secret@example.com"]),
-                            messages=MESSAGES))
+        list(
+            guarded_stream(
+                guard_with(Record()), llm(["One. ", b"secret@example.com"]), messages=MESSAGES
+            )
+        )
     assert "secret" not in str(raised.value)
 
 

@@ -88,8 +88,13 @@ def _guardrails(venv: Venv, hub: Hub, project: Path, home: Path, *args: str) -> 
         GUARDRAILS_INSTALLER="pip",
         OTEL_SDK_DISABLED="true",
     )
-    return run([venv.bin / "guardrails", "hub", *args], env=env, cwd=project,
-               timeout=CLI_TIMEOUT, check=False)
+    return run(
+        [venv.bin / "guardrails", "hub", *args],
+        env=env,
+        cwd=project,
+        timeout=CLI_TIMEOUT,
+        check=False,
+    )
 
 
 #: Run in the venv after the install, from the project folder.

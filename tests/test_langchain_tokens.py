@@ -29,8 +29,9 @@ def tokens(text: str) -> int:
 
 def test_from_tiktoken_encoder_fills_chunks_in_tokens_with_overlap() -> None:
     text = prose(30_000, seed=2)
-    splitter = from_tiktoken_encoder("cl100k_base", chunk_size=200, chunk_overlap=30,
-                                     add_start_index=True)
+    splitter = from_tiktoken_encoder(
+        "cl100k_base", chunk_size=200, chunk_overlap=30, add_start_index=True
+    )
     assert isinstance(splitter, TextSplitter)
     assert splitter._chunk_size == 200 and splitter._chunk_overlap == 30
     docs = splitter.create_documents([text])
@@ -43,8 +44,9 @@ def test_from_tiktoken_encoder_fills_chunks_in_tokens_with_overlap() -> None:
     pairs = [(s1, e0) for e0, s1 in zip(ends, starts[1:], strict=False) if s1 < e0]
     assert pairs and all(tokens(text[s1:e0]) <= 30 for s1, e0 in pairs)
     # The class spells it as LangChain does, and a model name picks its encoding.
-    same = type(splitter).from_tiktoken_encoder(model_name="gpt-4", chunk_size=200,
-                                                chunk_overlap=30)
+    same = type(splitter).from_tiktoken_encoder(
+        model_name="gpt-4", chunk_size=200, chunk_overlap=30
+    )
     assert same.split_text(text) == splitter.split_text(text)
 
 
@@ -54,8 +56,10 @@ def test_from_huggingface_tokenizer_counts_its_tokens() -> None:
 
     tok = tokenizers.Tokenizer(models.BPE(unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.train_from_iterator(prose(60_000, seed=1).splitlines(),
-                            trainers.BpeTrainer(vocab_size=400, special_tokens=["[UNK]"]))
+    tok.train_from_iterator(
+        prose(60_000, seed=1).splitlines(),
+        trainers.BpeTrainer(vocab_size=400, special_tokens=["[UNK]"]),
+    )
     text = markdown(20_000, seed=3)
     splitter = from_huggingface_tokenizer(tok, chunk_size=120, chunk_overlap=0)
     chunks = splitter.split_text(text)
@@ -106,14 +110,16 @@ def test_headings_metadata_from_the_structure_chunker() -> None:
     assert all("not a heading" not in h for d in docs for h in d.metadata["headings"])
     # The same titles as LangChain's MarkdownHeaderTextSplitter for ATX headings.
     header = MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2"), ("###", "h3")])
-    theirs = {d.page_content.splitlines()[0].strip(): list(d.metadata.values())
-              for d in header.split_text(DOC)}
+    theirs = {
+        d.page_content.splitlines()[0].strip(): list(d.metadata.values())
+        for d in header.split_text(DOC)
+    }
     assert theirs["Clone it."] == by_text["### From source"]
     # Other chunkers add no headings unless asked.
     assert "headings" not in as_langchain_splitter("sentence").create_documents([DOC])[0].metadata
-    assert as_langchain_splitter("sentence", headings=True).create_documents([DOC])[
-        0
-    ].metadata["headings"] == ["Guide"]
+    assert as_langchain_splitter("sentence", headings=True).create_documents([DOC])[0].metadata[
+        "headings"
+    ] == ["Guide"]
 
 
 def test_every_chunk_is_in_the_text_in_order() -> None:

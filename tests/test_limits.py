@@ -65,9 +65,7 @@ inner_params = pytest.mark.parametrize("inner", list(INNER.values()), ids=list(I
 WORDS = ["a", "bb", "word", "longerword", "Dr.", "U.S.", "3.14", "x" * 13, "e.g.", "It", ";", "|"]
 SEPS = [" ", " ", "  ", "\n", "\n\n", "\n\n\n", ". ", "! ", "? ", "\t", "\r\n", "\u00a0", ".\n\n"]
 texts = st.one_of(
-    st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPS)), max_size=30).map(
-        "".join
-    ),
+    st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPS)), max_size=30).map("".join),
     st.text(alphabet="ab .\n", max_size=40),
     st.text(max_size=12),
 )
@@ -276,9 +274,10 @@ def test_bss_overlap_regression_never_exceeds_the_ceiling() -> None:
     chunks = chunker.split_text("alpha alpha")
     assert all(len(c) <= 5 for c in chunks)
     assert [c for c in chunks if c.strip()] == ["alpha", "alpha"]
-    assert limit("word", max_chars=11, chunk_size=2, overlap=1).split_text(
-        "alpha beta gamma"
-    ) == ["alpha beta", "beta gamma"]
+    assert limit("word", max_chars=11, chunk_size=2, overlap=1).split_text("alpha beta gamma") == [
+        "alpha beta",
+        "beta gamma",
+    ]
 
 
 def test_overlap_shrinks_to_fit_the_ceiling() -> None:
@@ -320,7 +319,10 @@ def test_default_fallback_chains() -> None:
     assert names(Bounded("paragraph", 9)) == ["LineChunker", "SentenceChunker", "WordChunker"]
     if "structure" in aliases():
         assert names("structure") == [
-            "ParagraphChunker", "LineChunker", "SentenceChunker", "WordChunker"
+            "ParagraphChunker",
+            "LineChunker",
+            "SentenceChunker",
+            "WordChunker",
         ]
 
 
@@ -427,8 +429,11 @@ def test_a_bounded_chunker_through_a_guard_validates_every_chunk_within_the_ceil
 
     text = (
         "no punctuation at all in this first long stretch of model output that goes on "
-        "and on without ever ending a sentence " * 2
-        + "Then a short one. And a word: " + "z" * 70 + " end"
+        "and on without ever ending a sentence "
+        * 2
+        + "Then a short one. And a word: "
+        + "z" * 70
+        + " end"
     )
     chunker = limit("sentence", max_chars=40, chunk_size=2)
     record = Record(chunker=chunker, on_fail="exception")

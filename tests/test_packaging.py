@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from email.parser import Parser
@@ -22,7 +23,6 @@ from typing import Any
 
 import guardrails.hub
 import pytest
-import tomllib
 from guardrails.hub.validator_package_service import ValidatorPackageService
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_hub_types import Manifest, Tags
@@ -59,7 +59,8 @@ def _beyond_guardrails(requirements: list[str]) -> list[str]:
 
 def _exported_validators() -> list[str]:
     return [
-        name for name in chunkwise.__all__
+        name
+        for name in chunkwise.__all__
         if isinstance(getattr(chunkwise, name), type)
         and issubclass(getattr(chunkwise, name), Validator)
     ]
@@ -83,12 +84,17 @@ def test_manifest_names_what_guardrails_installs_and_imports() -> None:
     assert manifest.id == "chunkwise/chunkwise"
     assert manifest.namespace == manifest.id.split("/")[0] == "chunkwise"
     # guardrails-ai 0.11 derives both from the id; the manifest must say the same.
-    assert manifest.package_name == ValidatorPackageService.get_normalized_package_name(
-        manifest.id
-    ) == PROJECT["name"] == DIST
-    assert manifest.module_name == ValidatorPackageService.get_import_path_from_validator_id(
-        manifest.id
-    ) == "guardrails_ai.chunkwise"
+    assert (
+        manifest.package_name
+        == ValidatorPackageService.get_normalized_package_name(manifest.id)
+        == PROJECT["name"]
+        == DIST
+    )
+    assert (
+        manifest.module_name
+        == ValidatorPackageService.get_import_path_from_validator_id(manifest.id)
+        == "guardrails_ai.chunkwise"
+    )
     assert manifest.requires_auth is False
     assert manifest.tags is not None and manifest.tags.has_guardrails_endpoint is False
     assert manifest.description == PROJECT["description"]
@@ -113,8 +119,13 @@ def test_manifest_post_install_and_index_name_files_of_the_hub_module() -> None:
 def test_tags_come_from_the_hub_vocabulary_and_are_all_set() -> None:
     tags = Tags.from_dict(MANIFEST["tags"])
     assert tags is not None
-    for field in ("language", "content_type", "infrastructure_requirements",
-                  "risk_category", "use_cases"):
+    for field in (
+        "language",
+        "content_type",
+        "infrastructure_requirements",
+        "risk_category",
+        "use_cases",
+    ):
         assert getattr(tags, field), field
     with pytest.raises(ValueError, match=r"contentType|content_type"):
         Tags.from_dict({**MANIFEST["tags"], "contentType": ["prose"]})
@@ -126,8 +137,16 @@ def test_tool_guardrails_says_what_the_manifest_says() -> None:
     for key in ("id", "namespace", "exports", "post-install", "requires-auth"):
         assert HUB[key] == MANIFEST[_camel(key)], key
     assert {_camel(k): v for k, v in HUB["tags"].items()} == MANIFEST["tags"]
-    assert set(HUB) == {"id", "display-name", "namespace", "module", "exports",
-                        "post-install", "requires-auth", "tags"}
+    assert set(HUB) == {
+        "id",
+        "display-name",
+        "namespace",
+        "module",
+        "exports",
+        "post-install",
+        "requires-auth",
+        "tags",
+    }
 
 
 def test_project_metadata() -> None:
@@ -202,8 +221,9 @@ def test_post_install_rejects_another_class_behind_the_hub_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cls = _validator("FakeTwin", "chunkwise/fake_twin", monkeypatch)
-    monkeypatch.setattr(guardrails.hub, "FakeTwin", type("FakeTwin", (Validator,), {}),
-                        raising=False)
+    monkeypatch.setattr(
+        guardrails.hub, "FakeTwin", type("FakeTwin", (Validator,), {}), raising=False
+    )
     with pytest.raises(post_install.InstallError, match=r"guardrails\.hub\.FakeTwin is "):
         post_install.verify(_module(FakeTwin=cls))
 

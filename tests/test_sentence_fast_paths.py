@@ -131,7 +131,6 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     assert_streamed_as_the_rules_decide([text[i : i + step] for i in range(0, len(text), step)])
 
 
-
 # Words, marks and next tokens that the language rules decide (ordinals,
 # months, other scripts' terminators, closing quotes, CJK closers, elisions).
 LANGUAGE_WORDS = [
@@ -322,8 +321,18 @@ def test_an_initial_is_decided_as_the_rules_do_wherever_a_delta_ends(text: str) 
 
 @pytest.mark.parametrize(
     "second",
-    ["\n\nNext", "\n\n**Bold**", "\n\n### Head\nText", "\n\n1. Item", "\n \n- x", "\n\n", "\nx y",
-     "\nx", "\n-", "\n"],
+    [
+        "\n\nNext",
+        "\n\n**Bold**",
+        "\n\n### Head\nText",
+        "\n\n1. Item",
+        "\n \n- x",
+        "\n\n",
+        "\nx y",
+        "\nx",
+        "\n-",
+        "\n",
+    ],
 )
 @pytest.mark.parametrize("first", ["It works", "It works ", "# Title", "- item"])
 @pytest.mark.parametrize("last", [" and more.", ""])

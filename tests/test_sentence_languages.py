@@ -138,9 +138,7 @@ TOKENS = [
 MARKS = ["", "", ".", "!", "?", ":", ";", "։", "।", "؟", "。", "．", "“", "»", '."', "...", "‼"]
 GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]
 texts = st.lists(
-    st.tuples(st.sampled_from(TOKENS), st.sampled_from(MARKS), st.sampled_from(GAPS)).map(
-        "".join
-    ),
+    st.tuples(st.sampled_from(TOKENS), st.sampled_from(MARKS), st.sampled_from(GAPS)).map("".join),
     max_size=30,
 ).map("".join) | st.text(max_size=80)
 

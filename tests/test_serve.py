@@ -62,12 +62,15 @@ exception, noop, fix, filter, refrain = map(
 # guardrails-api's own routes find a guard by id only
 plain = Guard(id="plain", name="plain").use(RedactPII(on_fail="fix"))
 """
-OPTED_IN = CONFIG + """
+OPTED_IN = (
+    CONFIG
+    + """
 from guardrails_ai.chunkwise.server import serve_validated
 
 serve_validated()
 CHUNKWISE_RAW_LLM_OUTPUT = True
 """
+)
 ON_FAIL = ["exception", "noop", "fix", "filter", "refrain"]
 #: Personal data in the middle and in the trailing fragment (no terminator).
 TEXT = (

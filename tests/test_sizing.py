@@ -39,14 +39,42 @@ def tokens(text: str) -> int:
     return len(CL100K.encode_ordinary(text))
 
 
-WORDS = ["a", "bb", "word", "longerword", "Dr.", "3.14", "x" * 23, "日本語の文", "Привет", "🙂",
-         "|", "#", "```", "- item", "1.", "e.g."]
-SEPS = [" ", " ", "  ", "\n", "\n\n", "\n\n\n", ". ", "! ", "\t", "\r\n", "\u00a0", ".\n\n",
-        "\n```\n", "\n# "]
+WORDS = [
+    "a",
+    "bb",
+    "word",
+    "longerword",
+    "Dr.",
+    "3.14",
+    "x" * 23,
+    "日本語の文",
+    "Привет",
+    "🙂",
+    "|",
+    "#",
+    "```",
+    "- item",
+    "1.",
+    "e.g.",
+]
+SEPS = [
+    " ",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\n\n\n",
+    ". ",
+    "! ",
+    "\t",
+    "\r\n",
+    "\u00a0",
+    ".\n\n",
+    "\n```\n",
+    "\n# ",
+]
 texts = st.one_of(
-    st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPS)), max_size=60).map(
-        "".join
-    ),
+    st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPS)), max_size=60).map("".join),
     st.text(max_size=40),
     st.text(alphabet="ab .\n`#|", max_size=80),
 )
@@ -82,8 +110,9 @@ def check(chunker: Sized, text: str, deltas: list[str], size: object) -> None:
 @pytest.mark.parametrize("fill", [False, True])
 @pytest.mark.parametrize("level", LEVELS)
 @given(case=sliced(texts), ceiling=st.integers(6, 40))
-def test_token_ceiling_properties(level: str, fill: bool, case: tuple[str, list[str]],
-                                  ceiling: int) -> None:
+def test_token_ceiling_properties(
+    level: str, fill: bool, case: tuple[str, list[str]], ceiling: int
+) -> None:
     text, deltas = case
     check(limit(level, max_tokens=ceiling, tokenizer=CL100K, fill=fill), text, deltas, CL100K)
 
@@ -120,8 +149,9 @@ def test_tokenizers_tokenizer_built_offline() -> None:
     tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     corpus = prose(50_000, seed=1).splitlines()
-    tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=300,
-                                                              special_tokens=["[UNK]"]))
+    tok.train_from_iterator(
+        corpus, trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]"])
+    )
     text = prose(8_000, seed=2)
     chunks = limit("sentence", max_tokens=150, tokenizer=tok, fill=True).split_text(text)
     sizes = [len(tok.encode(c, add_special_tokens=False).ids) for c in chunks]
@@ -162,9 +192,7 @@ CODE = "```python\n" + "\n\n".join(f"x{i} = {i}  # line. Next" for i in range(20
 @pytest.mark.parametrize("fill", [False, True])
 @pytest.mark.parametrize("level", ["structure", "paragraph", "sentence"])
 def test_code_blocks_that_fit_are_kept_whole(level: str, fill: bool) -> None:
-    text = "\n\n".join(
-        f"Intro paragraph {i}. It has two sentences.\n\n{CODE}" for i in range(8)
-    )
+    text = "\n\n".join(f"Intro paragraph {i}. It has two sentences.\n\n{CODE}" for i in range(8))
     size = len(CODE) + 60
     blocks = [(m, m + len(CODE)) for m in _find_all(text, CODE)]
     if fill or level == "structure":
@@ -197,8 +225,11 @@ def test_code_block_larger_than_the_limit_is_cut_at_lines() -> None:
 
 def test_line_level_cuts_a_table_at_rows() -> None:
     table = "\n".join(f"| row {i} | value {i} | more cells here |" for i in range(30))
-    for chunker in (limit("sentence", max_chars=300), limit("paragraph", max_chars=300),
-                    limit("paragraph", max_chars=300, fill=True)):
+    for chunker in (
+        limit("sentence", max_chars=300),
+        limit("paragraph", max_chars=300),
+        limit("paragraph", max_chars=300, fill=True),
+    ):
         for chunk in chunker.split_text(table):
             assert chunk.startswith("| row") and chunk.endswith("|"), chunk
 
@@ -210,8 +241,9 @@ def test_overlap_for_whole_documents() -> None:
     assert all(tokens(text[a:b]) <= 100 for a, b in spans)
     overlaps = [b0 - a1 for (_, b0), (a1, _) in itertools.pairwise(spans) if a1 < b0]
     assert len(overlaps) > len(spans) // 2
-    assert all(tokens(text[a1:b0]) <= 20 for (_, b0), (a1, _) in itertools.pairwise(spans)
-               if a1 < b0)
+    assert all(
+        tokens(text[a1:b0]) <= 20 for (_, b0), (a1, _) in itertools.pairwise(spans) if a1 < b0
+    )
     assert all(b1 > b0 for (_, b0), (_, b1) in itertools.pairwise(spans))
     assert spans[0][0] == len(text) - len(text.lstrip())
 
@@ -234,8 +266,9 @@ def test_overlap_for_whole_documents() -> None:
         ({"max_chars": 10, "fill": True, "overlap": 10}, ValueError, "overlap"),
     ],
 )
-def test_bad_arguments_name_the_parameter(kwargs: dict[str, object], error: type,
-                                          names: str) -> None:
+def test_bad_arguments_name_the_parameter(
+    kwargs: dict[str, object], error: type, names: str
+) -> None:
     with pytest.raises(error, match=names):
         limit("sentence", **kwargs)  # type: ignore[arg-type]
 

@@ -68,9 +68,7 @@ def built_in_chunkers() -> dict[str, ChunkingStrategy]:
     package = guardrails_ai.chunkwise.chunkers.__name__
     for alias in aliases():
         strategy = resolve_chunker(alias)
-        if isinstance(strategy, ChunkingStrategy) and type(strategy).__module__.startswith(
-            package
-        ):
+        if isinstance(strategy, ChunkingStrategy) and type(strategy).__module__.startswith(package):
             found.setdefault(repr(strategy), strategy)
     fixed = [FixedSizeChunker(200, 20, boundary_preference=p) for p in ("forward", "backward")]
     for extra in (SentenceChunker(mode="simple"), ParagraphChunker(crlf=True), *fixed):
@@ -213,6 +211,8 @@ def test_validate_stream_work_per_delta_is_flat_under_a_guard() -> None:
         assert _non_space(validator.seen) == _non_space([part])
         per_delta.append(steps.total / len(parts))
     assert per_delta[1] <= MAX_STEP_GROWTH * per_delta[0], per_delta
+
+
 class CountingLength:
     """A length function (about 4 characters a unit, like tokens) that counts
     the characters it is handed: the measuring work of a stream."""

@@ -59,9 +59,9 @@ def test_a_hub_validator_sees_chunks_within_its_token_window(guarded: bool) -> N
     assert max(tokens(v) for v in validator.seen) > WINDOW // 2
     # Sentences that fit stay whole; the long one is cut at words.
     assert "The first sentence is short." in validator.seen
-    assert [c for c in validator.seen if c.strip()] == [
-        c for c in window.split_text(TEXT)
-    ][: len([c for c in validator.seen if c.strip()])]
+    assert [c for c in validator.seen if c.strip()] == [c for c in window.split_text(TEXT)][
+        : len([c for c in validator.seen if c.strip()])
+    ]
 
 
 @pytest.mark.parametrize(

@@ -46,8 +46,17 @@ def test_unknown_on_fail_is_refused_naming_it(cls: Any, kwargs: dict[str, Any]) 
         cls(**kwargs, on_fail="explode")
     with pytest.raises(TypeError, match=r"on_fail must be an on-fail action name or a callable"):
         cls(**kwargs, on_fail=3)
-    for good in ("fix", "EXCEPTION", "noop", "filter", "refrain", "reask", "fix_reask", None,
-                 lambda value, fail: value):
+    for good in (
+        "fix",
+        "EXCEPTION",
+        "noop",
+        "filter",
+        "refrain",
+        "reask",
+        "fix_reask",
+        None,
+        lambda value, fail: value,
+    ):
         cls(**kwargs, on_fail=good)
 
 
@@ -203,7 +212,8 @@ def test_matches_fold_to_the_phrase(text: str) -> None:
     for m in matcher.find(text):
         folded = _normalize.fold_text(text[m.start : m.end])
         assert folded.replace("_", " ").replace("*", " ").replace("~", " ").split() == [
-            "free", "money"
+            "free",
+            "money",
         ]
 
 

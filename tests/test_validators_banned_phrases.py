@@ -161,13 +161,28 @@ def test_exception_raised_before_the_phrase_is_released() -> None:
     assert "".join(released) == "Fine. "
 
 
-_PIECES = ["It is", "a", "BAD", "word", "e\u200bvil", "\uff45\uff56\uff49\uff4c", "evildoer",
-           "guaranteed", "returns", ".", "!", "\n", "fine"]
+_PIECES = [
+    "It is",
+    "a",
+    "BAD",
+    "word",
+    "e\u200bvil",
+    "\uff45\uff56\uff49\uff4c",
+    "evildoer",
+    "guaranteed",
+    "returns",
+    ".",
+    "!",
+    "\n",
+    "fine",
+]
 
 
-@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14).map(" ".join).flatmap(
-    lambda text: st.tuples(st.just(text), slicings(text))
-))
+@given(
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14)
+    .map(" ".join)
+    .flatmap(lambda text: st.tuples(st.just(text), slicings(text)))
+)
 def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     text, deltas = case
     # Plain guard(..., stream=True) loses the trailing fragment when the last
@@ -179,5 +194,8 @@ def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
         # The mask keeps the length, and nothing outside the spans changes.
         assert len(result.fix_value) == len(text)
         inside = {i for s in result.error_spans for i in range(s.start, s.end)}
-        assert all(a == b for i, (a, b) in enumerate(zip(text, result.fix_value, strict=True))
-                   if i not in inside)
+        assert all(
+            a == b
+            for i, (a, b) in enumerate(zip(text, result.fix_value, strict=True))
+            if i not in inside
+        )

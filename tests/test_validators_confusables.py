@@ -23,8 +23,7 @@ SCRIPTS = ("LATIN ", "CYRILLIC ", "GREEK ", "ARMENIAN ")
 #: Letters spoofers use that Unicode pairs with no ASCII prototype (Cyrillic pe,
 #: Greek eta and omega), and capitals Unicode pairs with "l" only (Cyrillic
 #: I and palochka, Greek iota), which imitate "I".
-EXTRA = {"\u043f": "n", "\u03b7": "n", "\u03c9": "w", "\u0406": "i", "\u04c0": "i",
-         "\u0399": "i"}
+EXTRA = {"\u043f": "n", "\u03b7": "n", "\u03c9": "w", "\u0406": "i", "\u04c0": "i", "\u0399": "i"}
 
 
 def _is_letter(char: str) -> bool:
@@ -67,12 +66,15 @@ def render(table: dict[str, str]) -> str:
     source = MODULE.read_text("utf-8")
     pairs = [f"\\u{ord(k):04x}{v}" for k, v in table.items()]
     lines = "\n".join(f'    "{"".join(pairs[i : i + 10])}"' for i in range(0, len(pairs), 10))
-    return re.sub(r"_PAIRS = \(\n.*?\n\)", lambda _: f"_PAIRS = (\n{lines}\n)", source,
-                  flags=re.DOTALL)
+    return re.sub(
+        r"_PAIRS = \(\n.*?\n\)", lambda _: f"_PAIRS = (\n{lines}\n)", source, flags=re.DOTALL
+    )
 
 
-@pytest.mark.skipif(util.find_spec("confusable_homoglyphs") is None,
-                    reason="confusable-homoglyphs not installed (only needed to regenerate)")
+@pytest.mark.skipif(
+    util.find_spec("confusable_homoglyphs") is None,
+    reason="confusable-homoglyphs not installed (only needed to regenerate)",
+)
 def test_table_is_generated() -> None:
     table = generate()
     assert {chr(k): v for k, v in SKELETON.items()} == table
@@ -83,9 +85,17 @@ def test_table_shape() -> None:
     for code, target in SKELETON.items():
         assert not chr(code).isascii() and target.isascii() and target.islower()
         assert len(target) == 1
-    for spoof, letter in [("\u0430", "a"), ("\u0410", "a"), ("\u03bf", "o"), ("\u1d07", "e"),
-                          ("\u043c", "m"), ("\u03b7", "n"), ("\u0397", "h"),
-                          ("\u0406", "i"), ("\u0456", "i")]:
+    for spoof, letter in [
+        ("\u0430", "a"),
+        ("\u0410", "a"),
+        ("\u03bf", "o"),
+        ("\u1d07", "e"),
+        ("\u043c", "m"),
+        ("\u03b7", "n"),
+        ("\u0397", "h"),
+        ("\u0406", "i"),
+        ("\u0456", "i"),
+    ]:
         assert SKELETON[ord(spoof)] == letter
 
 

@@ -94,9 +94,27 @@ def _reference_fold(source: str) -> tuple[str, list[int], list[int]]:
 
 _MIXED = st.text(
     alphabet=st.sampled_from(
-        ["a", "B", " ", ".", "\u0301", "\u0308", "\u200b", "\u00ad", "\uff21", "\u00e9",
-         "\ufb01", "\u00df", "\u4e00", "\U0001f600", "\ufe0f", "\u0130", "\u0430",
-         "\u3164", "\u0336"]
+        [
+            "a",
+            "B",
+            " ",
+            ".",
+            "\u0301",
+            "\u0308",
+            "\u200b",
+            "\u00ad",
+            "\uff21",
+            "\u00e9",
+            "\ufb01",
+            "\u00df",
+            "\u4e00",
+            "\U0001f600",
+            "\ufe0f",
+            "\u0130",
+            "\u0430",
+            "\u3164",
+            "\u0336",
+        ]
     ),
     max_size=40,
 )
@@ -150,8 +168,13 @@ def test_phrases_whitespace_runs_and_unicode_tricks() -> None:
 def test_phrases_overlapping_all_reported() -> None:
     m = PhraseMatcher(["foo bar", "bar baz"])
     assert spans(m, "foo bar baz") == [("foo bar", "foo bar"), ("bar baz", "bar baz")]
-    found = [PhraseMatch(4, 11, "b"), PhraseMatch(0, 7, "a"), PhraseMatch(20, 22, "a"),
-             PhraseMatch(22, 23, "c"), PhraseMatch(5, 6, "a")]
+    found = [
+        PhraseMatch(4, 11, "b"),
+        PhraseMatch(0, 7, "a"),
+        PhraseMatch(20, 22, "a"),
+        PhraseMatch(22, 23, "c"),
+        PhraseMatch(5, 6, "a"),
+    ]
     assert group_matches(found) == [(0, 11, ["a", "b"]), (20, 23, ["a", "c"])]
 
 
@@ -258,9 +281,14 @@ def test_iban_mod97(iban: str, valid: bool) -> None:
         ("ip 192.168.0.1.", [("ipv4", "192.168.0.1")]),
         ("ip 256.1.1.1 or 1.2.3 or 01.2.3.4", []),
         ("ip 2001:db8::8a2e:370:7334", [("ipv6", "2001:db8::8a2e:370:7334")]),
-        ("ip ::1 and fe80::1 and ::ffff:192.0.2.1", [
-            ("ipv6", "::1"), ("ipv6", "fe80::1"), ("ipv6", "::ffff:192.0.2.1"),
-        ]),
+        (
+            "ip ::1 and fe80::1 and ::ffff:192.0.2.1",
+            [
+                ("ipv6", "::1"),
+                ("ipv6", "fe80::1"),
+                ("ipv6", "::ffff:192.0.2.1"),
+            ],
+        ),
         ("at 10:30:00 the MAC 00:1A:2B:3C:4D:5E and std::vector and ::", []),
         ("x4111111111111111 and 4111111111111111x", []),  # glued to words
     ],
@@ -324,8 +352,12 @@ def test_no_entity_holds_a_sentence_boundary() -> None:
     # any detector accepts contains that.
     boundary = re.compile("[.!?][\"'\u201d\u2019)]?\\s")
     samples = [
-        "(415) 555-0123", "+44 (20) 7946 0958", "john.doe@example.co.uk",
-        "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111", "::ffff:192.0.2.1",
+        "(415) 555-0123",
+        "+44 (20) 7946 0958",
+        "john.doe@example.co.uk",
+        "DE89 3704 0044 0532 0130 00",
+        "4111 1111 1111 1111",
+        "::ffff:192.0.2.1",
     ]
     for sample in samples:
         assert found(sample) and not boundary.search(sample)

@@ -114,8 +114,14 @@ def test_fix_is_within_bounds_and_keeps_the_start(text: str, words: int | None, 
     assert_fix_within_spans(text, result)
 
 
-_SENTENCES = ["One two three four five six.", "Short one.", "A b c d", "Yes!",
-              "This one has exactly five.", "Tiny"]
+_SENTENCES = [
+    "One two three four five six.",
+    "Short one.",
+    "A b c d",
+    "Yes!",
+    "This one has exactly five.",
+    "Tiny",
+]
 
 
 @given(texts_and_deltas(_SENTENCES))

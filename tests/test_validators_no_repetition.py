@@ -176,8 +176,15 @@ def test_concurrent_async_tasks_never_share_state() -> None:
         assert text == f"Task {i}. Same.  "
 
 
-_SENTENCES = ["Again.", "again.", "AGAIN!", "Once more, with  feeling.", "once more, with feeling.",
-              "New thought", "Different?"]
+_SENTENCES = [
+    "Again.",
+    "again.",
+    "AGAIN!",
+    "Once more, with  feeling.",
+    "once more, with feeling.",
+    "New thought",
+    "Different?",
+]
 
 
 @given(texts_and_deltas(_SENTENCES))

@@ -16,8 +16,27 @@ from guardrails_ai.chunkwise.chunkers._wholetext import line_chunks, unit_groups
 from guardrails_ai.chunkwise.chunkers.limits import Bounded, Grouped
 
 #: Units and separators of every kind the three chunkers tell apart.
-_PIECES = ["a", "bb", "word", "x" * 9, "é", "。", " ", "  ", "\n", "\n\n", "\t", "\r", "\r\n",
-           "\x1c", "\u00a0", "\u2028", "   \n\n ", " \n", "\n\n\n"]
+_PIECES = [
+    "a",
+    "bb",
+    "word",
+    "x" * 9,
+    "é",
+    "。",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\t",
+    "\r",
+    "\r\n",
+    "\x1c",
+    "\u00a0",
+    "\u2028",
+    "   \n\n ",
+    " \n",
+    "\n\n\n",
+]
 unit_texts = st.one_of(
     st.lists(st.sampled_from(_PIECES), max_size=60).map("".join),
     st.text(alphabet="ab \n\r\t\x0b\x1f\u3000", max_size=50),
@@ -87,8 +106,21 @@ def test_units_after_a_fallback_cut_are_not_dropped() -> None:
     assert bounded.split_text(text) == ["a", "   \n", " "]
 
 
-_LINES = ["x" * 40, "word " * 20, "  indented", "", " ", "\t", " " * 70, "tail\r", "\r", "é" * 90,
-          "y" * 150, "z" * 250 + "\r", "Long. Sentences here. " * 20]
+_LINES = [
+    "x" * 40,
+    "word " * 20,
+    "  indented",
+    "",
+    " ",
+    "\t",
+    " " * 70,
+    "tail\r",
+    "\r",
+    "é" * 90,
+    "y" * 150,
+    "z" * 250 + "\r",
+    "Long. Sentences here. " * 20,
+]
 line_texts = st.lists(st.sampled_from(_LINES), max_size=60).map("\n".join)
 
 
@@ -119,7 +151,8 @@ def test_line_chunks_gate() -> None:
     assert line_chunks(text, 132, True) is None  # no room for the blank lines
     assert fast("a\n" + "x" * 999 + "\nb") == ["a", "x" * 999, "b"]
     assert line_chunks("a\n\n" + "x" * 999 + "\nb", 1000, True) == (
-        ["a", "x" * 999, "b"], [(1, 1003, 1)]
+        ["a", "x" * 999, "b"],
+        [(1, 1003, 1)],
     )
     assert fast("a\n" + "x" * 998 + "\n \nb") == ["a", "x" * 998, "b"]
     assert fast("x" * 1000) == ["x" * 1000]

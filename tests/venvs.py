@@ -40,8 +40,18 @@ BUILD_BACKEND = ("setuptools>=77", "wheel")
 DEAD_PROXY = "http://127.0.0.1:9"
 #: Ignored when the checkout is copied for a build: caches, builds, environments.
 _NOT_SOURCES = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache",
-    ".hypothesis", ".guardrails", "tests", "benchmarks",
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    ".hypothesis",
+    ".guardrails",
+    "tests",
+    "benchmarks",
 )
 PIP_TIMEOUT = 600
 
@@ -70,8 +80,13 @@ def offline_env(
     env = dict(os.environ if base is None else base)
     # PYTHONDONTWRITEBYTECODE goes too: the venv's .pyc files are written on
     # first import (pip installs with --no-compile), not compiled again each time.
-    drop = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PIP_REQUIRE_VIRTUALENV",
-            "PYTHONDONTWRITEBYTECODE")
+    drop = (
+        "VIRTUAL_ENV",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PIP_REQUIRE_VIRTUALENV",
+        "PYTHONDONTWRITEBYTECODE",
+    )
     for name in drop:
         env.pop(name, None)
     env.update(
@@ -100,8 +115,14 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``args``; on failure (when ``check``) fail the test with its output."""
     done = subprocess.run(
-        [str(a) for a in args], env=dict(env), cwd=cwd, capture_output=True, text=True,
-        timeout=timeout, stdin=subprocess.DEVNULL, check=False,
+        [str(a) for a in args],
+        env=dict(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
     )
     if check and done.returncode != 0:
         pytest.fail(
@@ -142,8 +163,9 @@ def built_wheel() -> Path:
     """A wheel of guardrails-ai-chunkwise built from :func:`source_copy`."""
     out = _scratch()
     env = offline_env([filled_wheelhouse()])
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source_copy()],
-        env=env)
+    run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source_copy()], env=env
+    )
     (wheel,) = out.glob("guardrails_ai_chunkwise-*.whl")
     return wheel
 

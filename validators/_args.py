@@ -60,9 +60,7 @@ def str_list(name: str, value: object) -> list[str]:
     items = list(value)
     for item in items:
         if not isinstance(item, str):
-            raise TypeError(
-                f"{name} must hold str only, got {type(item).__name__}: {item!r:.80}"
-            )
+            raise TypeError(f"{name} must hold str only, got {type(item).__name__}: {item!r:.80}")
     if not items:
         raise ValueError(f"{name} must not be empty, got {value!r:.80}")
     return items

@@ -59,7 +59,8 @@ def _fold_cluster(cluster: str) -> str:
     # marks are dropped after folding (U+0130 folds to "i" and a combining dot).
     decomposed = unicodedata.normalize("NFKD", cluster).translate(SKELETON).casefold()
     bare = "".join(
-        c for c in unicodedata.normalize("NFKD", decomposed)
+        c
+        for c in unicodedata.normalize("NFKD", decomposed)
         if unicodedata.category(c) not in _DROPPED_MARKS
     )
     return unicodedata.normalize("NFKC", bare).translate(SKELETON)

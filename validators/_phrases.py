@@ -31,9 +31,14 @@ __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 # digit on either side makes a match part of a longer word.
 _LETTER = r"[^\W_]"
 # Before a phrase: no letter, or up to three "_" that follow no letter.
-_BEFORE = "(?:(?<!\\w)|(?<!" + _LETTER + ")" + "(?:" + "|".join(
-    f"(?<=\\A{u})|(?<=\\W{u})" for u in ("_", "__", "___")
-) + "))"
+_BEFORE = (
+    "(?:(?<!\\w)|(?<!"
+    + _LETTER
+    + ")"
+    + "(?:"
+    + "|".join(f"(?<=\\A{u})|(?<=\\W{u})" for u in ("_", "__", "___"))
+    + "))"
+)
 # After a phrase: no letter, also not after a run of "_".
 _AFTER = f"(?!_*+{_LETTER})"
 # Whitespace inside a phrase, with emphasis markers stuck to it (possessive: no backtracking).
@@ -54,9 +59,7 @@ class PhraseMatch:
 
 def fold_phrase(phrase: str) -> str:
     """The folded phrase, its words joined by one space; emphasis markers around words dropped."""
-    return " ".join(
-        w for w in (w.strip(_MARKERS) for w in fold(phrase).text.split()) if w
-    )
+    return " ".join(w for w in (w.strip(_MARKERS) for w in fold(phrase).text.split()) if w)
 
 
 class _Node:

@@ -110,9 +110,7 @@ _PHONE = _compile(
     r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\) ?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!\w|[.\-/]\d)"
 )
-_CARD = _compile(
-    r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|[.,]\d)"
-)
+_CARD = _compile(r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|[.,]\d)")
 _IBAN = _compile(
     r"(?<![\w.-])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
     r"(?!\w)"
@@ -149,14 +147,17 @@ _OTHER_LABELS = (
 #: Label word -> the kind of number it announces.
 _LABELS: dict[str, str] = {
     word: kind
-    for kind, words in (("other", _OTHER_LABELS), ("ip", _IP_LABELS), ("card", _CARD_LABELS),
-                        ("phone", _PHONE_LABELS))
+    for kind, words in (
+        ("other", _OTHER_LABELS),
+        ("ip", _IP_LABELS),
+        ("card", _CARD_LABELS),
+        ("phone", _PHONE_LABELS),
+    )
     for word in words.split()
 }
 #: Words and marks that may stand between a label and its number.
 _FILLERS = frozenset(
-    "no number num nr is at on me us my our the with address of unter au : # . , ( ) - = /"
-    .split()
+    "no number num nr is at on me us my our the with address of unter au : # . , ( ) - = /".split()
 )
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
 
@@ -289,9 +290,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
     if len(digits) < 9:
         return False
-    return any(
-        p.fullmatch(candidate) for p in (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE)
-    )
+    return any(p.fullmatch(candidate) for p in (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE))
 
 
 # Card brands: (prefix ranges, lengths).

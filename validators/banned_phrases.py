@@ -78,8 +78,9 @@ class BannedPhrases(ChunkedValidator):
         check_on_fail(on_fail)
         items = str_list("phrases", phrases)
         if not isinstance(mask, str):
-            raise TypeError(f"mask must be a str of one character, got {type(mask).__name__}: "
-                            f"{mask!r:.80}")
+            raise TypeError(
+                f"mask must be a str of one character, got {type(mask).__name__}: {mask!r:.80}"
+            )
         if len(mask) != 1 or mask.isspace():
             raise ValueError(f"mask must be one non-space character, got {mask!r:.80}")
         for i, phrase in enumerate(items):

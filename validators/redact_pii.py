@@ -165,7 +165,5 @@ class RedactPII(ChunkedValidator):
         return FailResult(
             error_message=f"Text contains personal data: {kinds}",
             fix_value="".join(parts),
-            error_spans=[
-                ErrorSpan(start=e.start, end=e.end, reason=_NAMES[e.name]) for e in found
-            ],
+            error_spans=[ErrorSpan(start=e.start, end=e.end, reason=_NAMES[e.name]) for e in found],
         )

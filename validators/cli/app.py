@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -34,7 +34,7 @@ app = typer.Typer(
 )
 
 
-class OnFail(str, Enum):
+class OnFail(StrEnum):
     fix = "fix"
     noop = "noop"
     exception = "exception"
@@ -42,7 +42,7 @@ class OnFail(str, Enum):
     refrain = "refrain"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     jsonl = "jsonl"
 
@@ -169,8 +169,9 @@ def split(
     from .split import Sizes, limited, split_document
 
     sized = max_chars is not None or max_tokens is not None
-    name = chunker or ("structure" if sized and chunk_size is None and fill is not False
-                       else "sentence")
+    name = chunker or (
+        "structure" if sized and chunk_size is None and fill is not False else "sentence"
+    )
     sizes = Sizes(max_chars, max_tokens, tokenizer, fill, chunk_size, overlap)
     strategy = limited(_chunker(name), sizes)
     split_document(file, strategy, fmt.value, _stdout(), progress=sys.stderr.isatty())
@@ -181,9 +182,11 @@ def guard(
     file: FileArg = STDIN,
     validator: Annotated[
         list[str] | None,
-        typer.Option(help="Validator name, e.g. banned_phrases or chunkwise/redact_pii "
-                     "(repeatable: each validates the stream, in the order given). "
-                     "[default: banned_phrases]"),
+        typer.Option(
+            help="Validator name, e.g. banned_phrases or chunkwise/redact_pii "
+            "(repeatable: each validates the stream, in the order given). "
+            "[default: banned_phrases]"
+        ),
     ] = None,
     phrases: Annotated[
         list[str] | None,
@@ -191,21 +194,30 @@ def guard(
     ] = None,
     chunker: Annotated[
         str | None,
-        typer.Option(help="Chunker alias for every validator, hub validators included "
-                     "[default: per validator]"),
+        typer.Option(
+            help="Chunker alias for every validator, hub validators included "
+            "[default: per validator]"
+        ),
     ] = None,
     on_fail: OnFailOpt = OnFail.fix,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="Validator option [VALIDATOR:]KEY=VALUE "
-                     "(repeatable; VALUE is read as JSON when it parses, else as text). "
-                     "Without VALIDATOR: for every validator that takes KEY."),
+        typer.Option(
+            "--option",
+            "-o",
+            help="Validator option [VALIDATOR:]KEY=VALUE "
+            "(repeatable; VALUE is read as JSON when it parses, else as text). "
+            "Without VALIDATOR: for every validator that takes KEY.",
+        ),
     ] = None,
     options: Annotated[
         Path | None,
-        typer.Option("--options", help="Validator options from a TOML or JSON file: "
-                     "KEY = VALUE for every validator that takes KEY, or a table per "
-                     "validator ([redact_pii])."),
+        typer.Option(
+            "--options",
+            help="Validator options from a TOML or JSON file: "
+            "KEY = VALUE for every validator that takes KEY, or a table per "
+            "validator ([redact_pii]).",
+        ),
     ] = None,
     max_chars: Annotated[
         int | None,
@@ -237,8 +249,9 @@ def guard(
     if max_chars is not None or max_tokens is not None or tokenizer is not None:
         from .split import Sizes, limited
 
-        spec = limited(spec or _chunker("sentence"),
-                       Sizes(max_chars, max_tokens, tokenizer, fill=False))
+        spec = limited(
+            spec or _chunker("sentence"), Sizes(max_chars, max_tokens, tokenizer, fill=False)
+        )
     from .offline import go_offline
 
     go_offline()
@@ -311,4 +324,3 @@ def _fail(message: str, code: int) -> int:
     sys.stderr.write(f"chunkwise: error: {' '.join(message.split())}\n")
     sys.stderr.flush()
     return code
-

@@ -141,11 +141,20 @@ class DemoRun:
             style="cyan",
         )
         legend = Text.assemble(
-            ("released", ""), "  ", ("fixed", FIXED), "  ", ("failed", FAILED), "  ",
+            ("released", ""),
+            "  ",
+            ("fixed", FIXED),
+            "  ",
+            ("failed", FAILED),
+            "  ",
             ("pending (not validated yet)", PENDING),
         )
-        panel = Panel(body, title="chunkwise demo: only validated text is released",
-                      subtitle=legend, border_style="blue")
+        panel = Panel(
+            body,
+            title="chunkwise demo: only validated text is released",
+            subtitle=legend,
+            border_style="blue",
+        )
         return Group(panel, status)
 
 
@@ -167,7 +176,9 @@ def _styled(raw: str, validated: str, passed: bool) -> list[tuple[str, str]]:
 
 def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
     table = Table(
-        title="Summary", box=box.ASCII if plain else box.ROUNDED, title_justify="left",
+        title="Summary",
+        box=box.ASCII if plain else box.ROUNDED,
+        title_justify="left",
         caption=(
             f"{run.received_chars} characters received in {run.deltas} deltas, "
             f"{run.released_chars} released; held back at most {run.held_back_max} characters; "
@@ -180,8 +191,15 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
     for name in ("chunks", "failed", "fixed", "µs/chunk"):
         table.add_column(name, justify="right")
     for t in tallies:
-        table.add_row(t.name, t.chunker, t.on_fail, str(t.chunks), str(t.failures),
-                      str(t.fixes), f"{t.micros_per_chunk:.0f}")
+        table.add_row(
+            t.name,
+            t.chunker,
+            t.on_fail,
+            str(t.chunks),
+            str(t.failures),
+            str(t.fixes),
+            f"{t.micros_per_chunk:.0f}",
+        )
     return table
 
 
@@ -201,8 +219,7 @@ def run_demo(
     console = Console(file=out, highlight=False)
     plain = plain or not console.is_terminal
     if plain:
-        console = Console(file=out, highlight=False, no_color=True, force_terminal=False,
-                          width=120)
+        console = Console(file=out, highlight=False, no_color=True, force_terminal=False, width=120)
     validators = demo_validators(chunker, on_fail)
     tallies = [watch(v, on_fail) for v in validators]
     guard = Guard().use(*validators)
@@ -216,8 +233,11 @@ def run_demo(
             run.receive(token)
             yield token
 
-    live = (nullcontext() if plain else
-            Live(run, console=console, refresh_per_second=20, vertical_overflow="visible"))
+    live = (
+        nullcontext()
+        if plain
+        else Live(run, console=console, refresh_per_second=20, vertical_overflow="visible")
+    )
     with live:
         try:
             for outcome in guarded_stream(guard, llm, messages=MESSAGES):

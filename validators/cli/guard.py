@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-import sys
+import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +21,14 @@ from ..chunkers import ChunkerSpec
 from .errors import CommandError
 from .inputs import iter_text, opened
 
-__all__ = ["Setting", "assign_options", "build_validator", "collect_options", "find_validator",
-           "run_guard"]
+__all__ = [
+    "Setting",
+    "assign_options",
+    "build_validator",
+    "collect_options",
+    "find_validator",
+    "run_guard",
+]
 
 #: The messages every simulated LLM call receives (Guardrails requires some).
 MESSAGES = [{"role": "user", "content": "(text from the chunkwise command)"}]
@@ -84,12 +90,10 @@ def _read_options(path: Path) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CommandError(
-            f"--options {path}: invalid UTF-8 at byte offset {exc.start}"
-        ) from None
+        raise CommandError(f"--options {path}: invalid UTF-8 at byte offset {exc.start}") from None
     try:
         if path.suffix.lower() == ".toml":
-            data = _toml(text)
+            data = tomllib.loads(text)
         else:
             data = json.loads(text)
     except ValueError as exc:  # json.JSONDecodeError and tomllib.TOMLDecodeError
@@ -98,14 +102,6 @@ def _read_options(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise CommandError(f"--options {path}: expected a table of KEY = VALUE options")
     return data
-
-
-def _toml(text: str) -> Any:
-    if sys.version_info >= (3, 11):
-        import tomllib
-
-        return tomllib.loads(text)
-    raise CommandError("--options: TOML files need Python 3.11 or later; use JSON")
 
 
 def find_validator(name: str) -> type[Any]:
@@ -147,7 +143,8 @@ def find_validator(name: str) -> type[Any]:
 def _option_names(cls: type[Any]) -> set[str]:
     params = inspect.signature(cls.__init__).parameters
     return {
-        n for n, p in params.items()
+        n
+        for n, p in params.items()
         if n != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
     }
 
@@ -173,13 +170,17 @@ def assign_options(
                 f"unknown option {setting.key!r}: use --{setting.key.replace('_', '-')}"
             )
         if setting.target is None:
-            takers = [i for i, (_, cls) in enumerate(validators)
-                      if setting.key in _option_names(cls)]
+            takers = [
+                i for i, (_, cls) in enumerate(validators) if setting.key in _option_names(cls)
+            ]
             if not takers:
                 raise _unknown_option(setting.key, [cls for _, cls in validators])
         else:
-            takers = [i for i, (given, cls) in enumerate(validators)
-                      if setting.target in _names_of(given, cls)]
+            takers = [
+                i
+                for i, (given, cls) in enumerate(validators)
+                if setting.target in _names_of(given, cls)
+            ]
             if not takers:
                 raise CommandError(
                     f"--option {setting.target}:{setting.key}: no --validator "
@@ -210,14 +211,14 @@ def build_validator(
     named = _option_names(cls)
     params = inspect.signature(cls.__init__).parameters
     missing = [
-        n for n in named
-        if params[n].default is inspect.Parameter.empty and n not in options
+        n for n in named if params[n].default is inspect.Parameter.empty and n not in options
     ]
     if missing:
         raise CommandError(
             f"validator {cls.__name__} needs option {missing[0]!r} "
             f"(--option {missing[0]}=... or --options FILE"
-            + (", or --phrases" if missing[0] == "phrases" else "") + ")"
+            + (", or --phrases" if missing[0] == "phrases" else "")
+            + ")"
         )
     kwargs = dict(options)
     if chunker is not None and "chunker" in named:

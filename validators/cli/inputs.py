@@ -65,9 +65,7 @@ def iter_text(fd: int, path: str, *, block: int = 1 << 16) -> Iterator[tuple[str
         try:
             data = os.read(fd, block)
         except OSError as exc:
-            raise CommandError(
-                f"cannot read {display_name(path)}: {exc.strerror or exc}"
-            ) from None
+            raise CommandError(f"cannot read {display_name(path)}: {exc.strerror or exc}") from None
         pending = len(decoder.getstate()[0])
         try:
             text = decoder.decode(data, final=not data)

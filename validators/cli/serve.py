@@ -30,8 +30,7 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
         raise CommandError(f"--workers {workers}: needs at least 1")
     if importlib.util.find_spec("guardrails_api") is None:
         raise CommandError(
-            "chunkwise serve needs guardrails-api: "
-            'pip install "guardrails-ai-chunkwise[server]"'
+            'chunkwise serve needs guardrails-api: pip install "guardrails-ai-chunkwise[server]"'
         )
     go_offline()
     os.environ["CHUNKWISE_SERVE_CONFIG"] = str(config.resolve())

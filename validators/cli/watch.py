@@ -49,9 +49,7 @@ def chunker_name(strategy: object) -> str:
     if inner is None:
         return type(strategy).__name__
     size, ceiling = getattr(strategy, "chunk_size", None), getattr(strategy, "max_chars", None)
-    return chunker_name(inner) + (f" x{size}" if size else "") + (
-        f" ≤{ceiling}" if ceiling else ""
-    )
+    return chunker_name(inner) + (f" x{size}" if size else "") + (f" ≤{ceiling}" if ceiling else "")
 
 
 def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
