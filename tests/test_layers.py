@@ -6,8 +6,11 @@ here whatever is installed:
 * ``chunkers/`` imports the standard library and itself only: never Guardrails,
   never a third-party package, never another layer;
 * ``adapters/`` never imports the validators, the CLI or the server;
-* the validators (``validators/`` without its ``cli/`` and the ``__main__``
-  entry point) never import the CLI or the server.
+* the validators (``validators/`` without the ``__main__`` entry point) never
+  import the CLI or the server;
+* an import that crosses from one mapped folder to another is absolute
+  (``from guardrails_ai.chunkwise.chunkers import ...``): a relative one names a
+  path that does not exist in the source tree.
 
 Imports inside ``if TYPE_CHECKING:`` blocks count too: a type checker follows
 them, so they are dependencies all the same.
@@ -30,6 +33,8 @@ FOLDERS = {
     "chunkers": f"{PACKAGE}.chunkers",
     "adapters": f"{PACKAGE}.adapters",
     "validators": PACKAGE,
+    "cli": f"{PACKAGE}.cli",
+    "server": f"{PACKAGE}.server",
 }
 #: Top-level modules of the validators' layer (the hub module and its helpers).
 LAYER_ROOTS = ("chunkers", "adapters", "cli", "server")
@@ -123,10 +128,21 @@ def test_adapters_never_import_validators_cli_or_server() -> None:
 
 def test_validators_never_import_cli_or_server() -> None:
     # __main__.py is the command's entry point (python -m guardrails_ai.chunkwise).
-    found = _violations(
-        "validators", {"chunkers", "adapters", "validators"}, skip=("cli", "__main__.py")
-    )
+    found = _violations("validators", {"chunkers", "adapters", "validators"}, skip=("__main__.py",))
     assert not found, "validators/ imports the CLI or the server:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("folder", sorted(FOLDERS))
+def test_imports_across_folders_are_absolute(folder: str) -> None:
+    found = []
+    for path in _modules(folder):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            depth = len(path.relative_to(ROOT / folder).parts) - 1  # packages below the folder
+            if node.level - 1 > depth:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"relative imports out of {folder}/ (use absolute ones):\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..chunkers import ChunkerSpec, ChunkStream, Grouped, Sized, limit, split_spans
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkerSpec,
+    ChunkStream,
+    Grouped,
+    Sized,
+    limit,
+    split_spans,
+)
+
 from .errors import CommandError
 from .inputs import display_name, input_size, iter_text, opened
 

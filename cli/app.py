@@ -19,7 +19,14 @@ from typing import Annotated, BinaryIO
 import click
 import typer
 
-from ..chunkers import ChunkerSpec, ChunkingStrategy, SplitFlush, aliases, resolve_chunker
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkerSpec,
+    ChunkingStrategy,
+    SplitFlush,
+    aliases,
+    resolve_chunker,
+)
+
 from .errors import CommandError
 from .inputs import STDIN
 
@@ -70,7 +77,7 @@ def _chunker(spec: str, *, guardrails: bool = False) -> ChunkingStrategy | Split
             from .offline import go_offline
 
             go_offline()
-            from .. import adapters  # noqa: F401  (registers its aliases)
+            from guardrails_ai.chunkwise import adapters  # noqa: F401  (registers its aliases)
 
             return _chunker(spec, guardrails=True)
         raise CommandError(

@@ -28,7 +28,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..chunkers import ChunkStream
+from guardrails_ai.chunkwise.chunkers import ChunkStream
+
 from .errors import CommandError
 from .guard import MESSAGES
 from .watch import Tally, unfixed_message, watch
@@ -63,7 +64,7 @@ def tokenize(text: str) -> list[str]:
 
 def demo_validators(chunker: str | None, on_fail: str) -> list[Any]:
     """The four example validators as the demo sets them up."""
-    from .. import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+    from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 
     extra: dict[str, Any] = {"on_fail": on_fail}
     if chunker is not None:
@@ -211,7 +212,8 @@ def run_demo(
     from guardrails import Guard
     from guardrails.errors import ValidationError
 
-    from ..adapters import guarded_stream
+    from guardrails_ai.chunkwise.adapters import guarded_stream
+
     from .offline import skip_litellm
 
     skip_litellm()

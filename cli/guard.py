@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+
 from .errors import CommandError
 from .inputs import iter_text, opened
 
@@ -228,7 +229,7 @@ def build_validator(
     except Exception as exc:  # a hub validator may raise anything (re.error, ...)
         raise CommandError(f"validator {cls.__name__}: {type(exc).__name__}: {exc}") from None
     if chunker is not None and "chunker" not in named:
-        from ..adapters import with_chunker
+        from guardrails_ai.chunkwise.adapters import with_chunker
 
         try:
             validator = with_chunker(validator, chunker)
@@ -267,7 +268,8 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
     from guardrails import Guard
     from guardrails.errors import ValidationError
 
-    from ..adapters import guarded_stream
+    from guardrails_ai.chunkwise.adapters import guarded_stream
+
     from .offline import skip_litellm, untraced
     from .watch import unfixed_message, watch
 
