@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["check_on_fail", "optional_positive_int", "positive_int", "str_list"]
+from guardrails_ai.chunkwise.chunkers.params import check_int
+
+__all__ = ["check_on_fail", "optional_positive_int", "str_list"]
 
 #: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
 ON_FAIL_NAMES = ("exception", "fix", "filter", "refrain", "noop", "reask", "fix_reask", "custom")
@@ -35,17 +37,8 @@ def check_on_fail(value: object) -> None:
 
 
 def optional_positive_int(name: str, value: object) -> int | None:
-    """``value`` as an int >= 1, or ``None``."""
-    return None if value is None else positive_int(name, value)
-
-
-def positive_int(name: str, value: object) -> int:
-    """``value`` as an int >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int >= 1, got {type(value).__name__}: {value!r:.80}")
-    if value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-    return value
+    """``value`` as an int >= 1 (checked as the chunkers check sizes), or ``None``."""
+    return None if value is None else check_int(name, value, 1)
 
 
 def str_list(name: str, value: object) -> list[str]:

@@ -10,8 +10,9 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers.params import check_int
 
-from ._args import check_on_fail, positive_int
+from ._args import check_on_fail
 from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
@@ -66,7 +67,7 @@ class NoRepetition(ChunkedValidator):
         **kwargs: Any,
     ) -> None:
         check_on_fail(on_fail)
-        limit = positive_int("max_repeats", max_repeats)
+        limit = check_int("max_repeats", max_repeats, 1)
         if unit is not None:
             if unit not in UNITS:
                 raise ValueError(
