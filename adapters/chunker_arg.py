@@ -4,7 +4,7 @@ Guardrails snapshots ``validator.get_args()`` in ``guard.use(...)`` and writes
 that snapshot in ``Guard.to_dict()`` (pydantic's ``model_dump``); it rebuilds a
 validator as ``validators_registry[id](on_fail=..., **kwargs)`` and, on every
 call, keeps the instance whose ``get_args()`` equals the recorded kwargs
-(``Guard._fill_validator_map``; pinned by ``tests/test_serialization.py``).
+(``Guard._fill_validator_map``; pinned by ``tests/adapters/test_serialization.py``).
 A :class:`ChunkerArg` is the ``chunker`` entry of those kwargs:
 
 * ``model_dump`` writes it as the chunker's spec (``{"chunker": kind, ...}``,

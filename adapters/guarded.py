@@ -33,7 +33,7 @@ What is released before a ``refrain``/``exception`` failure depends on the
 text alone, never on the slicing: every chunk before the failing one, through
 the later validators.
 
-Guardrails internals relied on (pinned by ``tests/test_guardrails_internals.py``):
+Guardrails internals relied on (pinned by ``tests/adapters/test_guardrails_internals.py``):
 ``Guard.model_copy()`` sharing ``history``; the private ``_validator_map``
 passed as the runner's ``validation_map``; the patch points listed in
 :mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`.

@@ -27,7 +27,7 @@ guard or app exists.  ``guarded_stream`` uses the same machinery for its own
 calls only, whether or not the opt-in is enabled.
 
 Patched (class and module attributes; pinned by
-``tests/test_guardrails_internals.py``): ``StreamRunner.step``,
+``tests/adapters/test_guardrails_internals.py``): ``StreamRunner.step``,
 ``AsyncStreamRunner.async_step``, ``guardrails.validator_service.validate``
 and ``guardrails.validator_service.async_validate``.  Each patch hands every
 call it does not take over to the original unchanged.

@@ -9,7 +9,7 @@ Sets scored:
 * ``DIR/dev_en.json`` (121 English cases; see its README), with case
   ``ps-segment-095`` (a whole chapter) reported apart;
 * ``DIR/dev_multi.json`` (129 cases in 14 languages), per language and overall;
-* the project's own labelled cases (``tests/sentence_cases.py``, known misses
+* the project's own labelled cases (``tests/helpers/sentence_cases.py``, known misses
   included).
 
 Segmenters: chunkwise ``mode="simple"``, chunkwise accurate with the default
@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sentence_cases import KNOWN_MISSES, all_cases  # noqa: E402
+from helpers.sentence_cases import KNOWN_MISSES, all_cases  # noqa: E402
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker  # noqa: E402
 
@@ -264,7 +264,7 @@ def main() -> None:
         print(f"{dev_multi} not found: multilingual development set skipped")
     own: list[Case] = [(rule, "en", text, sents) for rule, text, sents in all_cases()]
     own += [("known-miss", "en", text, sents) for text, sents in KNOWN_MISSES]
-    report("own labelled cases (tests/sentence_cases.py)", own, segmenters, args.show)
+    report("own labelled cases (tests/helpers/sentence_cases.py)", own, segmenters, args.show)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Both servers run in this one benchmark, as real processes on 127.0.0.1, with
 the same config (one guard: RedactPII + BannedPhrases, on_fail fix) and the
-same local OpenAI-compatible upstream (``tests/fake_openai_upstream.py``:
+same local OpenAI-compatible upstream (``tests/helpers/fake_openai_upstream.py``:
 deltas of 1-7 characters, 5 ms apart), LiteLLM pointed at it with
 ``OPENAI_BASE_URL``.  For each number of concurrent streams, every stream
 starts at once (httpx, asyncio) and the table reports:
@@ -35,7 +35,7 @@ import httpx
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
-from _server_helpers import free_port, server_env, start_server, start_upstream, stop  # noqa: E402
+from helpers.server import free_port, server_env, start_server, start_upstream, stop  # noqa: E402
 
 from guardrails_ai.chunkwise.cli.offline import go_offline  # noqa: E402
 

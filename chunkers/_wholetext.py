@@ -6,7 +6,7 @@ decisions over the inner chunker's cuts.  Two facts make that fast and exact:
 * :func:`unit_spans`: for the word, line and ``\\n``-only paragraph chunkers,
   their chunk spans come from one ``split`` of the text, with no Python step per
   chunk (the same spans their scanners give: property-tested in
-  ``tests/test_limits.py``);
+  ``tests/chunkers/test_limits.py``);
 * :func:`reporter`: for scanners whose look-ahead is known, the offset at which
   a stream reports each cut, which is what the streaming decisions depend on;
 * :func:`unit_groups`: groups of such units under a ceiling straight from the

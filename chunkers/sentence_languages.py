@@ -33,7 +33,7 @@ tables plus the English ones (LLM answers mix in English names and terms).
 
 To add a language: one :class:`Language` entry in :data:`_SPECS` below
 (abbreviations by kind, starters, the ordinal rule), then examples of your own
-in ``tests/test_sentence_languages.py``.
+in ``tests/chunkers/test_sentence_languages.py``.
 """
 
 from __future__ import annotations

@@ -26,6 +26,11 @@ os.environ["GUARDRAILS_RUN_SYNC"] = "true"
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 assert "guardrails" not in sys.modules, "guardrails was imported before conftest"
 
+# The tests import their shared helpers (tests/helpers/) and the benchmarks' text
+# generators (benchmarks/_text.py) by top-level name, from whichever layer folder.
+_TESTS = Path(__file__).resolve().parent
+sys.path[:0] = [str(_TESTS), str(_TESTS.parent / "benchmarks")]
+
 settings.register_profile(
     "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

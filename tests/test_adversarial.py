@@ -26,21 +26,17 @@ from __future__ import annotations
 
 import itertools
 import re
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _cost_helpers import CountingPattern, Work, stream_work
+from _attacks import UNITS, chunker_kinds, repeat
+from helpers.cost import CountingPattern, Work, stream_work
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from _attacks import UNITS, chunker_kinds, repeat
 
 CHUNKERS = chunker_kinds()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from venvs import DIST, REPO, Venv, built_wheel, run, venv_without_chunkwise
+from helpers.venvs import DIST, REPO, Venv, built_wheel, run, venv_without_chunkwise
 
 pytestmark = pytest.mark.hub
 

@@ -26,7 +26,7 @@ import pytest
 from guardrails.hub.validator_package_service import ValidatorPackageService
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_hub_types import Manifest, Tags
-from venvs import DIST, REPO, Venv, built_wheel, source_copy, venv_without_chunkwise
+from helpers.venvs import DIST, REPO, Venv, built_wheel, source_copy, venv_without_chunkwise
 
 import guardrails_ai.chunkwise as chunkwise
 from guardrails_ai.chunkwise import post_install

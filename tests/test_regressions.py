@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from _guardrails_helpers import (
+from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+from helpers.guardrails import (
     Ban,
     PlainBan,
     Record,
@@ -25,7 +26,6 @@ from _guardrails_helpers import (
     run,
     stream,
 )
-from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
 
 TEXT = "Hello there. How are you? I am fine! Thanks for asking. Bye"
 SENTENCES = ["Hello there.", "How are you?", "I am fine!", "Thanks for asking.", "Bye"]

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _chunking_helpers import SplitFlushOnly
-from _cost_helpers import stream_work
-from _guardrails_helpers import Record, guard_with, run
+from _text import boundary_free, deltas, prose
+from helpers.chunking import SplitFlushOnly
+from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from helpers.guardrails import Record, guard_with, run
 
 import guardrails_ai.chunkwise.chunkers
 from guardrails_ai.chunkwise.adapters import streams
@@ -50,16 +50,7 @@ from guardrails_ai.chunkwise.chunkers import (
     resolve_chunker,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from _text import boundary_free, deltas, prose
-
 MB = 1_000_000
-#: Doubling the stream may cost at most this factor more.
-MAX_DOUBLING = 2.3
-#: Work per character streamed, at most: a bounded number of passes, whatever
-#: the length.  (The accurate sentence scanner keeps 72 characters of
-#: look-behind, rebuilt with each 4-character delta: about 20 per character.)
-MAX_WORK_PER_CHAR = 32
 
 
 def built_in_chunkers() -> dict[str, ChunkingStrategy]:

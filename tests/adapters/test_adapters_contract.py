@@ -1,0 +1,248 @@
+"""Guardrails' ``_chunking_function`` contract, both ways.
+
+``chunking_function(chunker)`` answers ``[]`` or ``[segment, remainder]`` with
+``segment + remainder == text`` for every chunker, and driven the way
+Guardrails drives it (accumulate deltas, one call per delta, keep the
+remainder, take the rest at the end) it yields the chunker's own chunks.
+``GuardrailsChunker`` turns Guardrails' splitter (or any validator's
+``_chunking_function``) into a lossless strategy.  A foreign ``split``/``flush``
+object, written here after mellea's documented ``SentenceChunker``, is accepted
+everywhere a chunker is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+from helpers.guardrails import PlainBan, Record, guard_with, joined, run, slicings
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.adapters import GuardrailsChunker, chunking_function, with_chunker
+from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, resolve_chunker
+
+
+class MelleaLikeSentences:
+    """A foreign chunker after mellea's documented ``SentenceChunker``: a
+    sentence ends at ``.``, ``!`` or ``?`` followed by whitespace, which is
+    dropped; ``flush`` returns the rest stripped.  Only ``split``/``flush``."""
+
+    _SENTENCE = re.compile(r"\S.*?[.!?](?=\s)", re.S)
+
+    def split(self, accumulated_text: str) -> list[str]:
+        return self._SENTENCE.findall(accumulated_text)
+
+    def flush(self, accumulated_text: str) -> list[str]:
+        ends = [m.end() for m in self._SENTENCE.finditer(accumulated_text)]
+        rest = accumulated_text[ends[-1] if ends else 0 :].strip()
+        return [rest] if rest else []
+
+
+CHUNKERS: dict[str, Any] = {alias: alias for alias in aliases()}
+CHUNKERS["mellea-like"] = MelleaLikeSentences()
+#: Guardrails' own splitter looks ahead (for a closing quote or bracket), so
+#: what it answers for a prefix may differ from the whole text.
+LOOKAHEAD = {"guardrails"}
+
+FRAGMENTS = [
+    ". ",
+    "! ",
+    "? ",
+    "...",
+    ".\n",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r\n\r\n",
+    "\t",
+    " ",
+    "  ",
+    "\u00a0",
+    "\U0001f600",
+    "Dr. ",
+    "U.S. ",
+    "A. ",
+    "(x. y)",
+    '"Hi." ',
+    "# T\n\n",
+    "- i\n",
+    "word",
+    "Hi",
+    "and ",
+    "3.14",
+]
+texts = st.one_of(
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=16).map("".join),
+    st.text(alphabet=" \t\r\n", max_size=5),
+)
+
+
+def chunks_of(strategy: Any, text: str) -> list[str]:
+    return strategy.split(text) + strategy.flush(text)
+
+
+@pytest.mark.parametrize("name", list(CHUNKERS))
+@settings(max_examples=60)
+@given(text=texts)
+def test_answer_is_empty_or_an_exact_split(name: str, text: str) -> None:
+    answer = chunking_function(CHUNKERS[name])(text)
+    assert answer == [] or (len(answer) == 2 and answer[0] + answer[1] == text and answer[0])
+
+
+def guardrails_style(function: Any, deltas: list[str]) -> tuple[list[str], str]:
+    """Drive ``function`` as Guardrails' ``validate_stream`` does: one call per
+    delta on the accumulated text; at the end, what is left."""
+    segments, accumulated = [], ""
+    for delta in deltas:
+        accumulated += delta
+        answer = function(accumulated)
+        if answer:
+            segment, accumulated = answer
+            segments.append(segment)
+    while answer := function(accumulated):  # what a later delta would have cut
+        segment, accumulated = answer
+        segments.append(segment)
+    return segments, accumulated
+
+
+@pytest.mark.parametrize("name", [n for n in CHUNKERS if n not in LOOKAHEAD])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_guardrails_style_iteration_gives_the_chunkers_chunks(
+    name: str, data: st.DataObject
+) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text, max_deltas=20), "deltas")
+    strategy = resolve_chunker(CHUNKERS[name])
+    segments, rest = guardrails_style(chunking_function(strategy), deltas)
+    assert "".join(segments) + rest == text
+    # Each segment holds exactly one chunk, the one the whole text has there
+    # (chunking a segment alone recovers it, separators and all).
+    per_segment = [chunks_of(strategy, s) for s in segments]
+    assert all(len(chunks) == 1 for chunks in per_segment)
+    assert [c for chunks in per_segment for c in chunks] + chunks_of(strategy, rest) == (
+        chunks_of(strategy, text)
+    )
+
+
+@pytest.mark.parametrize("name", sorted(LOOKAHEAD))
+@settings(max_examples=30)
+@given(data=st.data())
+def test_guardrails_style_iteration_is_lossless_with_lookahead(
+    name: str, data: st.DataObject
+) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text, max_deltas=20), "deltas")
+    segments, rest = guardrails_style(chunking_function(CHUNKERS[name]), deltas)
+    assert "".join(segments) + rest == text
+
+
+def test_separator_travels_with_the_segment_once_settled() -> None:
+    function = chunking_function("sentence-simple")
+    assert function("One.") == []
+    assert function("One.  ") == []  # the separator may continue
+    assert function("One.  Two") == ["One.  ", "Two"]
+    assert function("One. Two. Three") == ["One. ", "Two. Three"]
+    assert function.chunker == resolve_chunker("sentence-simple")  # type: ignore[attr-defined]
+
+
+def test_chunking_function_refuses_non_strings() -> None:
+    with pytest.raises(TypeError, match="text must be str, got NoneType"):
+        chunking_function("word")(None)  # type: ignore[arg-type]
+
+
+# -- GuardrailsChunker -------------------------------------------------------------
+
+
+def test_alias_resolves_to_guardrails_default_splitter() -> None:
+    strategy = resolve_chunker("guardrails")
+    assert isinstance(strategy, GuardrailsChunker)
+    assert strategy.function is split_sentence_word_tokenizers_jl_separator
+
+
+@settings(max_examples=150)
+@given(text=texts)
+def test_guardrails_chunker_is_lossless(text: str) -> None:
+    strategy = GuardrailsChunker()
+    assert "".join(strategy.segments(text)) == text
+    assert all(c == c.strip() and c for c in strategy.split_text(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "chunks"),
+    [
+        # Guardrails drops the space; the segments keep it.
+        ("One. Two. Three", ["One.", "Two.", "Three"]),
+        # Guardrails' splitter drops "\r" and doubles a space after an initial.
+        ("One.\r\nTwo.\r\nThree", ["One.", "Two.", "Three"]),
+        ("It is A. Smith. Yes. ", ["It is A. Smith.", "Yes."]),
+    ],
+)
+def test_guardrails_chunker_examples(text: str, chunks: list[str]) -> None:
+    strategy = GuardrailsChunker()
+    assert strategy.split_text(text) == chunks
+    assert "".join(strategy.segments(text)) == text
+
+
+def test_a_validators_own_chunking_function_as_a_strategy() -> None:
+    validator = with_chunker(PlainBan(), "word")
+    strategy = GuardrailsChunker(validator._chunking_function)
+    assert strategy.split_text("one  two\tthree") == ["one", "two", "three"]
+
+
+def test_function_returning_a_segment_not_in_the_text() -> None:
+    strategy = GuardrailsChunker(lambda text: ["Elsewhere.", text] if len(text) > 3 else [])
+    with pytest.raises(ValueError, match="not at the start of the text"):
+        strategy.split("Hello there. You")
+
+
+def test_function_breaking_the_contract() -> None:
+    strategy = GuardrailsChunker(lambda text: [text, "", ""])
+    with pytest.raises(ValueError, match=r"the contract is \[\] or \[segment, remainder\]"):
+        strategy.split("Hello. You")
+
+
+def test_function_must_be_callable() -> None:
+    with pytest.raises(TypeError, match="function must be callable"):
+        GuardrailsChunker("split")  # type: ignore[arg-type]
+
+
+# -- a foreign split/flush object, everywhere a chunker is accepted ----------------
+
+TEXT = "Hello there. How are you?  Fine. Bye"
+# The last delta completes no chunk: Guardrails' plain fix path then passes
+# remainder=True (after a completing delta it would drop "Bye": regression 3).
+DELTAS = ["Hello th", "ere. How", " are you?", "  Fine. B", "ye"]
+SENTENCES = ["Hello there.", "How are you?", "Fine.", "Bye"]
+
+
+def test_foreign_chunker_through_chunk_stream_and_chunking_function() -> None:
+    foreign = MelleaLikeSentences()
+    assert chunks_of(foreign, TEXT) == SENTENCES
+    stream = ChunkStream(foreign)
+    pieces = [p for d in DELTAS for p in stream.feed(d)] + stream.close()
+    assert [p.chunk for p in pieces] == SENTENCES
+    assert "".join(p.segment for p in pieces) == TEXT
+    assert chunking_function(foreign)("Hello there. How") == ["Hello there. ", "How"]
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded", "plain"])
+def test_foreign_chunker_in_a_chunked_validator(guarded: bool) -> None:
+    validator = Record(chunker=MelleaLikeSentences(), on_fail="fix")
+    assert joined(run(guard_with(validator), DELTAS, guarded=guarded)) == TEXT
+    assert validator.seen == SENTENCES
+
+
+def test_foreign_chunker_on_a_plain_validator() -> None:
+    validator = with_chunker(PlainBan("Fine", on_fail="fix"), MelleaLikeSentences())
+    guard = guard_with(validator)
+    assert joined(run(guard, DELTAS)) == TEXT.replace("Fine", "****")
+    assert validator.seen == SENTENCES
+    # Plain path: with_chunker's validate_stream streams the chunks themselves,
+    # and the last delta completes none, so the runner asks for the fragment.
+    del validator.seen[:]
+    assert joined(run(guard, DELTAS, guarded=False)) == TEXT.replace("Fine", "****")
+    assert validator.seen == SENTENCES

@@ -1,0 +1,232 @@
+"""``ChunkedValidator`` and ``merge_results``: chunking, merging, state, parity.
+
+A text validated at once (``validator.validate``, ``guard.validate``) and the
+same text streamed in any deltas (``guarded_stream``, and Guardrails' plain
+fix path) get the same verdict and the same fixed output.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any
+
+import pytest
+from guardrails.validator_base import register_validator
+from guardrails_ai.types import FailResult, PassResult
+from helpers.chunking import last_delta_completes
+from helpers.guardrails import (
+    Ban,
+    History,
+    Record,
+    cached_guard,
+    guard_with,
+    joined,
+    run,
+    slicings,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.adapters import ChunkedValidator, merge_results
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkStream,
+    ParagraphChunker,
+    WordChunker,
+    resolve_chunker,
+)
+
+words = st.sampled_from(["bad", "Bad", "One", "two", "Dr.", "U.S.", "3.14", "\U0001f600"])
+seps = st.sampled_from([" ", ". ", "! ", "? ", ".\n", "\n\n", "\r\n", "\t", ".  ", ""])
+texts = st.lists(st.tuples(words, seps).map("".join), max_size=10).map("".join)
+CHUNKERS = ["sentence", "sentence-simple", "word", "paragraph"]
+
+
+# -- batch / stream parity -----------------------------------------------------------
+
+
+@settings(max_examples=20)
+@given(data=st.data())
+def test_stream_and_batch_agree_on_verdict_and_fix(data: st.DataObject) -> None:
+    text = data.draw(texts.filter(bool), "text")  # guard.validate("") is an error
+    deltas = data.draw(slicings(text), "deltas")
+    chunker = data.draw(st.sampled_from(CHUNKERS), "chunker")
+    fix_guard, fix = cached_guard(Ban, chunker, "fix")
+    noop_guard, _ = cached_guard(Ban, chunker, "noop")
+    del fix.seen[:]
+
+    direct = fix.validate(text, {})
+    failed = isinstance(direct, FailResult)
+    fixed = direct.fix_value if isinstance(direct, FailResult) else text
+    assert failed == ("bad" in text)
+
+    batch = fix_guard.validate(text)
+    assert batch.validated_output == fixed and batch.validation_passed
+    assert noop_guard.validate(text).validation_passed is not failed
+
+    streamed = run(fix_guard, deltas)
+    assert joined(streamed) == fixed and streamed[-1].validation_passed
+    assert run(noop_guard, deltas)[-1].validation_passed is not failed
+
+    plain = joined(run(fix_guard, deltas, guarded=False))
+    logs = fix_guard.history.last.iterations.last.validator_logs
+    plain_failed = any(isinstance(log.validation_result, FailResult) for log in logs)
+    # Guardrails passes remainder=True only when the last delta completed no
+    # chunk (regression 3); otherwise the plain path stops at the last chunk.
+    assert fixed.startswith(plain)
+    assert plain_failed <= failed
+    if not deltas or not last_delta_completes(chunker, deltas):
+        assert (plain, plain_failed) == (fixed, failed)
+
+
+def test_batch_validate_chunks_like_a_stream() -> None:
+    v = Ban(on_fail="fix")
+    result = v.validate("One bad. Two.  Three bad", {})
+    assert isinstance(result, FailResult)
+    assert v.seen == ["One bad.", "Two.", "Three bad"]
+    assert result.fix_value == "One ***. Two.  Three ***"
+    assert result.validated_chunk == "One bad. Two.  Three bad"
+
+
+def test_validate_refuses_non_strings() -> None:
+    with pytest.raises(TypeError, match=r"value must be str, got int$"):
+        Record().validate(123, {})
+
+
+def test_validate_stream_refuses_non_strings() -> None:
+    with pytest.raises(TypeError, match="chunk must be str, got bytes"):
+        Record().validate_stream(b"One. ", {})
+
+
+# -- merging ------------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(text=texts)
+def test_error_spans_locate_each_failure_in_the_emitted_text(text: str) -> None:
+    result = Ban(chunker="word").validate(text, {})
+    if "bad" not in text:
+        assert isinstance(result, PassResult)
+        return
+    assert isinstance(result, FailResult)
+    assert result.validated_chunk == text
+    failing = [word for word in text.split() if "bad" in word]  # Ban: one span per chunk
+    assert [text[s.start : s.end] for s in result.error_spans or []] == ["bad"] * len(failing)
+    assert result.fix_value == text.replace("bad", "***")
+
+
+def test_merge_results_directly() -> None:
+    stream = ChunkStream("sentence")
+    pieces = stream.feed("Fine. No fix here. Ok. ") + stream.close()
+
+    def verdict(chunk: str) -> Any:
+        if chunk == "No fix here.":
+            return FailResult(error_message="no", fix_value=None)
+        if chunk == "Ok.":
+            return FailResult(error_message="short", fix_value="Okay.")
+        return PassResult()
+
+    result = merge_results(pieces, verdict, Record())
+    assert isinstance(result, FailResult)
+    assert result.fix_value == "Fine.  Okay. "  # no fix: the chunk goes, its separator stays
+    assert result.error_message == "no; short"
+    spans = [(s.start, s.end) for s in result.error_spans or []]
+    assert spans == [(6, 18), (19, 22)]
+
+
+def test_value_override_on_pass() -> None:
+    class Upper(Record):
+        override_value_on_pass = True
+
+        def check(self, value: str) -> Any:
+            return PassResult(value_override=value.upper())
+
+    result = Upper().validate("One. Two.", {})
+    assert isinstance(result, PassResult)
+    assert result.validated_chunk == "One. Two."
+    assert result.value_override == "ONE. TWO."
+
+
+def test_validate_must_return_a_result() -> None:
+    @register_validator(name="chunkwise-test/broken", data_type="string")
+    class Broken(ChunkedValidator):
+        def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+            return "yes"
+
+    with pytest.raises(TypeError, match="must return PassResult or FailResult"):
+        Broken().validate("One.", {})
+
+
+# -- chunker argument -----------------------------------------------------------------
+
+
+def test_default_and_given_chunker() -> None:
+    assert Record().chunker == resolve_chunker(Record.default_chunker)
+    assert isinstance(Record(chunker="word").chunker, WordChunker)
+    paragraph = ParagraphChunker(crlf=True)
+    assert Record(chunker=paragraph).chunker is paragraph
+    assert Record(chunker="word").get_args()["chunker"] == "word"
+    assert "chunker" not in Record().get_args()
+
+
+def test_class_default_chunker() -> None:
+    class Words(Record):
+        default_chunker = "word"
+
+    words = Words()
+    assert isinstance(words.chunker, WordChunker)
+    words.validate("a b", {})
+    assert words.seen == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("chunker", "error", "words"),
+    [
+        ("nope", ValueError, "chunker='nope' is not a known chunker; choose one of .*'sentence'"),
+        (42, TypeError, "chunker must be one of"),
+        (WordChunker, TypeError, "chunker=WordChunker is a class"),
+    ],
+)
+def test_bad_chunker(chunker: Any, error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        Record(chunker=chunker)
+
+
+# -- per-stream state -------------------------------------------------------------------
+
+
+def test_stream_state_is_per_stream_and_per_call() -> None:
+    v = History()
+    guard = guard_with(v)
+    run(guard, ["One. Tw", "o. Three"])
+    run(guard, ["Four. Five"])
+    v.validate("Six. Seven", {})
+    assert v.states == [["One.", "Two.", "Three"], ["Four.", "Five"], ["Six.", "Seven"]]
+    assert v.stream_state is None  # outside _validate
+
+
+def test_stream_state_on_plain_path() -> None:
+    v = History(on_fail="fix")
+    guard = guard_with(v)
+    run(guard, ["One. Tw", "o. Thr", "ee"], guarded=False)
+    run(guard, ["Four. Fi", "ve"], guarded=False)
+    assert v.states == [["One.", "Two.", "Three"], ["Four.", "Five"]]
+
+
+def test_direct_validate_stream_without_a_runner() -> None:
+    # No Guardrails iteration on the stack: state lives in the current context;
+    # another context (here a fresh one) has its own.
+    v = Record()
+    assert v.validate_stream("One. Tw", {}) is not None
+    assert v.validate_stream("o", {}) is None
+
+    def other() -> Any:
+        return v.validate_stream("Alpha. Beta", {}, remainder=True)
+
+    assert other_result(other).validated_chunk == "Alpha. Beta"
+    last = v.validate_stream(". End", {}, remainder=True)
+    assert last is not None and last.validated_chunk == "Two. End"
+    assert v.seen == ["One.", "Alpha.", "Beta", "Two.", "End"]
+
+
+def other_result(function: Any) -> Any:
+    return contextvars.Context().run(function)

@@ -1,0 +1,128 @@
+"""LangChain constructors sized in tokens, and heading metadata (adapters/langchain.py)."""
+
+from __future__ import annotations
+
+import itertools
+
+import bpe_openai
+import pytest
+from _text import markdown, prose
+from langchain_text_splitters import MarkdownHeaderTextSplitter, TextSplitter
+
+from guardrails_ai.chunkwise.adapters.langchain import (
+    as_langchain_splitter,
+    from_huggingface_tokenizer,
+    from_tiktoken_encoder,
+)
+from guardrails_ai.chunkwise.chunkers import limit
+
+CL100K = bpe_openai.get_encoding("cl100k_base")
+
+
+def tokens(text: str) -> int:
+    return len(CL100K.encode_ordinary(text))
+
+
+def test_from_tiktoken_encoder_fills_chunks_in_tokens_with_overlap() -> None:
+    text = prose(30_000, seed=2)
+    splitter = from_tiktoken_encoder(
+        "cl100k_base", chunk_size=200, chunk_overlap=30, add_start_index=True
+    )
+    assert isinstance(splitter, TextSplitter)
+    assert splitter._chunk_size == 200 and splitter._chunk_overlap == 30
+    docs = splitter.create_documents([text])
+    sizes = [tokens(d.page_content) for d in docs]
+    assert max(sizes) <= 200
+    assert sorted(sizes)[len(sizes) // 2] >= 160
+    starts = [d.metadata["start_index"] for d in docs]
+    ends = [s + len(d.page_content) for s, d in zip(starts, docs, strict=True)]
+    assert all(text[s:e] == d.page_content for s, e, d in zip(starts, ends, docs, strict=True))
+    pairs = [(s1, e0) for e0, s1 in zip(ends, starts[1:], strict=False) if s1 < e0]
+    assert pairs and all(tokens(text[s1:e0]) <= 30 for s1, e0 in pairs)
+    # The class spells it as LangChain does, and a model name picks its encoding.
+    same = type(splitter).from_tiktoken_encoder(
+        model_name="gpt-4", chunk_size=200, chunk_overlap=30
+    )
+    assert same.split_text(text) == splitter.split_text(text)
+
+
+def test_from_huggingface_tokenizer_counts_its_tokens() -> None:
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, pre_tokenizers, trainers
+
+    tok = tokenizers.Tokenizer(models.BPE(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.train_from_iterator(
+        prose(60_000, seed=1).splitlines(),
+        trainers.BpeTrainer(vocab_size=400, special_tokens=["[UNK]"]),
+    )
+    text = markdown(20_000, seed=3)
+    splitter = from_huggingface_tokenizer(tok, chunk_size=120, chunk_overlap=0)
+    chunks = splitter.split_text(text)
+    assert max(len(tok.encode(c, add_special_tokens=False).ids) for c in chunks) <= 120
+    assert chunks == limit("structure", max_tokens=120, tokenizer=tok, fill=True).split_text(text)
+
+
+def test_bad_sizes_are_named_as_langchain_names_them() -> None:
+    with pytest.raises(ValueError, match="chunk_size"):
+        from_tiktoken_encoder(chunk_size=0)
+    with pytest.raises(ValueError, match="chunk_overlap"):
+        from_tiktoken_encoder(chunk_size=10, chunk_overlap=10)
+
+
+DOC = """# Guide
+
+Intro paragraph.
+
+## Install
+
+Run the installer. It takes a minute.
+
+```sh
+# not a heading
+pip install it
+```
+
+### From source
+
+Clone it.
+
+Usage
+-----
+
+Call it.
+"""
+
+
+def test_headings_metadata_from_the_structure_chunker() -> None:
+    splitter = as_langchain_splitter("structure")
+    docs = splitter.create_documents([DOC], [{"source": "doc"}])
+    assert all(d.metadata["source"] == "doc" for d in docs)
+    by_text = {d.page_content.splitlines()[0]: d.metadata["headings"] for d in docs}
+    assert by_text["# Guide"] == ["Guide"]
+    assert by_text["## Install"] == ["Guide", "Install"]
+    assert by_text["### From source"] == ["Guide", "Install", "From source"]
+    assert by_text["Usage"] == ["Guide", "Usage"]
+    assert all("not a heading" not in h for d in docs for h in d.metadata["headings"])
+    # The same titles as LangChain's MarkdownHeaderTextSplitter for ATX headings.
+    header = MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2"), ("###", "h3")])
+    theirs = {
+        d.page_content.splitlines()[0].strip(): list(d.metadata.values())
+        for d in header.split_text(DOC)
+    }
+    assert theirs["Clone it."] == by_text["### From source"]
+    # Other chunkers add no headings unless asked.
+    assert "headings" not in as_langchain_splitter("sentence").create_documents([DOC])[0].metadata
+    assert as_langchain_splitter("sentence", headings=True).create_documents([DOC])[0].metadata[
+        "headings"
+    ] == ["Guide"]
+
+
+def test_every_chunk_is_in_the_text_in_order() -> None:
+    text = markdown(40_000, seed=9)
+    splitter = from_tiktoken_encoder(chunk_size=300, chunk_overlap=0, add_start_index=True)
+    docs = splitter.create_documents([text])
+    starts = [d.metadata["start_index"] for d in docs]
+    assert starts == sorted(starts)
+    for (s0, d0), (s1, _) in itertools.pairwise(zip(starts, docs, strict=True)):
+        assert s0 + len(d0.page_content) <= s1

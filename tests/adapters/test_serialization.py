@@ -1,0 +1,595 @@
+"""Guards as dicts: chunker specs, and ``Guard.to_dict()`` -> JSON -> ``from_dict`` round trips.
+
+Every chunker kind writes a spec that rebuilds an equal chunker chunking
+identically; chunkwise validators and ``with_chunker`` overrides (on the PyPI
+hub validator ``LowerCase``) survive ``to_dict`` -> ``json`` -> ``Guard.from_dict``
+/ ``AsyncGuard.from_dict`` and stream exactly as before; what cannot be written
+raises at ``to_dict()`` time.  The Guardrails facts the design relies on are
+pinned first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+from guardrails import AsyncGuard, Guard
+from guardrails_ai.lowercase import LowerCase
+from helpers.chunking import SplitFlushOnly
+from helpers.guardrails import MESSAGES, Record, arun, guard_with, joined, llm, run
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+from guardrails_ai.chunkwise.adapters import GuardrailsChunker, with_chunker
+from guardrails_ai.chunkwise.adapters.override import WITH_CHUNKER
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkingStrategy,
+    ChunkStream,
+    FixedSizeChunker,
+    Grouped,
+    LineChunker,
+    ParagraphChunker,
+    RegexChunker,
+    SentenceChunker,
+    SpecError,
+    StructureChunker,
+    WordChunker,
+    limit,
+    resolve_chunker,
+    spec_of,
+)
+
+# -- the Guardrails facts the design relies on ----------------------------------------
+
+
+def test_use_snapshots_get_args_sharing_its_values() -> None:
+    # Guard.use copies get_args() into a ValidatorReference: a new dict, the same values.
+    v = Record(chunker="word")
+    guard = guard_with(v)
+    assert guard.validators[0].kwargs is not v.get_args()
+    assert guard.validators[0].kwargs["chunker"] is v.get_args()["chunker"]
+
+
+def test_a_validator_whose_alias_is_not_its_id_is_built_again_on_every_call() -> None:
+    # Guard._fill_validator_map keeps an instance only if rail_alias, on_fail and
+    # get_args() match the recorded reference: why a with_chunker validator
+    # reports the id it is written under.
+    v = Record(on_fail="noop")
+    guard = guard_with(v)
+    v.rail_alias = "chunkwise-test/ban"
+    guard.validate("One.")
+    assert len(guard._validators) == 2
+
+
+def test_from_dict_builds_the_registered_class_from_the_recorded_kwargs() -> None:
+    rebuilt = Guard.from_dict(json.loads(json.dumps(guard_with(Record(chunker="word")).to_dict())))
+    assert rebuilt is not None
+    (v,) = rebuilt._validators
+    assert type(v) is Record and v.chunker == WordChunker()
+
+
+# -- chunker specs --------------------------------------------------------------------
+
+_ABBREVIATIONS = st.lists(st.sampled_from(["Approx.", "Foo", "bar.", "Ph.D.", "Xyz.", "q.v"]))
+_REGEXES = [
+    (r"\n\s*\n", 0, None),
+    (r"[;,]\s*", 0, None),
+    (r"(?<=[.!?])\s+", 0, None),
+    (r"^-{3,}$\n?", re.MULTILINE, None),
+    (r"and|or", re.IGNORECASE, None),
+    (r". ", re.DOTALL, None),
+    (r"[^;]+;", 0, 40),
+    (r"\s+ # blanks", re.VERBOSE | re.ASCII, None),
+]
+_leaves = st.one_of(
+    st.builds(
+        SentenceChunker,
+        mode=st.just("accurate"),
+        abbreviations=st.none() | _ABBREVIATIONS,
+    ),
+    st.just(SentenceChunker(mode="simple")),
+    st.just(WordChunker()),
+    st.builds(ParagraphChunker, crlf=st.booleans()),
+    st.builds(LineChunker, crlf=st.booleans()),
+    st.integers(1, 40).flatmap(
+        lambda size: st.builds(
+            FixedSizeChunker,
+            st.just(size),
+            st.integers(0, size - 1),
+            boundary_preference=st.sampled_from(FixedSizeChunker.preferences),
+        )
+    ),
+    st.sampled_from(_REGEXES).map(
+        lambda r: (
+            RegexChunker(re.compile(r[0], r[1]), max_match=r[2])
+            if r[1]
+            else RegexChunker(r[0], max_match=r[2])
+        )
+    ),
+    st.builds(
+        StructureChunker,
+        respect_headings=st.booleans(),
+        respect_numbered_sections=st.booleans(),
+        double_newline_as_boundary=st.booleans(),
+    ),
+    st.builds(
+        StructureChunker,
+        split_on_transitions=st.just(True),
+        transition_phrases=st.none() | st.lists(st.sampled_from(["Also,", "Next:", "Fin"])),
+    ),
+    st.just(GuardrailsChunker()),
+)
+
+
+@st.composite
+def _bounded(draw: st.DrawFn, inner: st.SearchStrategy[Any]) -> ChunkingStrategy:
+    fallback = draw(st.none() | st.lists(_leaves, max_size=2))
+    return Bounded(draw(inner), draw(st.integers(1, 60)), fallback=fallback)
+
+
+@st.composite
+def _grouped(draw: st.DrawFn, inner: st.SearchStrategy[Any]) -> Any:
+    size = draw(st.integers(1, 4))
+    max_chars = draw(st.none() | st.integers(1, 80))
+    fallback = draw(st.none() | st.lists(_leaves, max_size=2)) if max_chars else None
+    return limit(
+        draw(inner),
+        chunk_size=size,
+        max_chars=max_chars,
+        overlap=draw(st.integers(0, size - 1)),
+        fallback=fallback,
+    )
+
+
+chunkers = st.recursive(_leaves, lambda inner: _bounded(inner) | _grouped(inner), max_leaves=3)
+texts = st.one_of(
+    st.text(max_size=120),
+    st.lists(
+        st.sampled_from(
+            [
+                "Dr. Who",
+                "Approx. 5",
+                " ",
+                "\n",
+                "\n\n",
+                "\r\n",
+                "a;b",
+                "# Head",
+                "1. Item",
+                "Also, x",
+                "---",
+                "and",
+                "OR",
+                "Ph.D. It",
+                "e.g. this",
+                "x" * 30,
+                ". ",
+                "!",
+            ]
+        ),
+        max_size=30,
+    ).map("".join),
+)
+
+
+def _streamed(chunker: ChunkingStrategy, text: str, step: int) -> list[Any]:
+    stream = ChunkStream(chunker)
+    pieces = []
+    for i in range(0, len(text), step):
+        pieces += stream.feed(text[i : i + step])
+    return pieces + stream.close()
+
+
+@given(chunkers, st.lists(texts, min_size=1, max_size=3), st.integers(1, 9))
+def test_a_spec_rebuilds_an_equal_chunker_through_json(
+    chunker: ChunkingStrategy, samples: list[str], step: int
+) -> None:
+    spec = chunker.spec()
+    rebuilt = resolve_chunker(json.loads(json.dumps(spec)))
+    assert rebuilt == chunker and type(rebuilt) is type(chunker)
+    assert rebuilt.spec() == spec
+    for text in samples:
+        assert rebuilt.split_text(text) == chunker.split_text(text)
+        assert rebuilt.segments(text) == chunker.segments(text)
+        assert _streamed(rebuilt, text, step) == _streamed(chunker, text, step)
+
+
+@pytest.mark.parametrize(
+    ("chunker", "spec"),
+    [
+        (WordChunker(), {"chunker": "word"}),
+        (FixedSizeChunker(30, 5), {"chunker": "fixed", "size": 30, "tolerance": 5}),
+        (
+            SentenceChunker(abbreviations={"Approx.", "Foo"}),
+            {"chunker": "sentence", "mode": "accurate", "abbreviations": ["foo"]},
+        ),
+        (
+            RegexChunker(re.compile(r"x+", re.I | re.M), max_match=9),
+            {
+                "chunker": "regex",
+                "pattern": "x+",
+                "flags": ["IGNORECASE", "MULTILINE"],
+                "max_match": 9,
+            },
+        ),
+        (
+            limit("sentence", max_chars=200),
+            {
+                "chunker": "bounded",
+                "inner": {"chunker": "sentence", "mode": "accurate"},
+                "max_chars": 200,
+                "fallback": [{"chunker": "line"}, {"chunker": "word"}],
+            },
+        ),
+        (GuardrailsChunker(), {"chunker": "guardrails"}),
+        (
+            limit("sentence", max_tokens=64, tokenizer="cl100k_base"),
+            {
+                "chunker": "sized",
+                "inner": {"chunker": "sentence", "mode": "accurate"},
+                "max_tokens": 64,
+                "tokenizer": "cl100k_base",
+            },
+        ),
+        (
+            limit("paragraph", max_chars=500, fill=True, overlap=50),
+            {
+                "chunker": "sized",
+                "inner": {"chunker": "paragraph"},
+                "max_chars": 500,
+                "fill": True,
+                "overlap": 50,
+            },
+        ),
+    ],
+    ids=repr,
+)
+def test_documented_specs(chunker: ChunkingStrategy, spec: dict[str, Any]) -> None:
+    assert chunker.spec() == spec
+    assert resolve_chunker(spec) == chunker
+
+
+def test_an_alias_is_a_spec_without_parameters() -> None:
+    assert resolve_chunker({"chunker": "fixed"}) == resolve_chunker("fixed")
+    assert resolve_chunker({"chunker": "sentence-simple"}) == SentenceChunker(mode="simple")
+
+
+def _custom(text: str) -> list[str]:
+    return []
+
+
+class _Subclass(SentenceChunker):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("chunker", "words"),
+    [
+        (
+            SplitFlushOnly(WordChunker()),
+            r"chunker=SplitFlushOnly\(WordChunker\(\)\) .*not a chunkwise",
+        ),
+        (limit(SplitFlushOnly(WordChunker()), max_chars=9), r"chunker\.inner=SplitFlushOnly"),
+        (Bounded("word", 9, fallback=[SplitFlushOnly(WordChunker())]), r"chunker\.fallback\[0\]"),
+        (GuardrailsChunker(_custom), r"chunker\.function=<function _custom"),
+        (_Subclass(), r"rebuilds SentenceChunker"),
+    ],
+    ids=["foreign", "foreign-inner", "foreign-fallback", "function", "subclass"],
+)
+def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
+    with pytest.raises(SpecError, match=words):
+        spec_of(chunker)
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "words"),
+    [
+        ({"size": 3}, ValueError, "needs a 'chunker' key .* got keys \\['size'\\]"),
+        (
+            {"chunker": "nope"},
+            ValueError,
+            "chunker='nope', not a known kind; choose one of .*'regex'",
+        ),
+        ({"chunker": "fixed", "sise": 3}, TypeError, "'fixed'.*sise"),
+        ({"chunker": "fixed", "size": 0}, ValueError, "size must be >= 1, got 0"),
+        ({"chunker": "regex", "pattern": "a", "flags": ["NOPE"]}, ValueError, "flags item 'NOPE'"),
+        ({"chunker": "regex", "pattern": "("}, ValueError, "pattern='\\(' is not a valid regex"),
+        (
+            {"chunker": "bounded", "inner": {"chunker": "x"}, "max_chars": 3},
+            ValueError,
+            "chunker.inner spec names chunker='x'",
+        ),
+    ],
+)
+def test_bad_specs_raise_naming_the_parameter(spec: Any, error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        resolve_chunker(spec)
+
+
+# -- validators through Guard.to_dict -> JSON -> from_dict ----------------------------
+
+TEXT = (
+    "Hi. Free money now!\n\nMail john@example.com or call 555-123-4567. "
+    "Hi. Free money now!\n\nA long sentence that goes on and on without a stop"
+)
+SLICINGS = [[TEXT], [TEXT[i : i + 4] for i in range(0, len(TEXT), 4)], [TEXT[:37], TEXT[37:]]]
+
+
+def _validators() -> list[Any]:
+    return [
+        RedactPII(chunker=SentenceChunker(abbreviations=["Approx."]), on_fail="fix"),
+        BannedPhrases(["free money"], chunker=FixedSizeChunker(30, 5), on_fail="fix"),
+        NoRepetition(chunker=Grouped(SentenceChunker(abbreviations=["Hi"]), 2), on_fail="fix"),
+        MaxChunkLength(
+            max_chars=40, chunker=RegexChunker(re.compile(r"[!.]\s+", re.I)), on_fail="fix"
+        ),
+        NoRepetition(unit="paragraph", on_fail="fix"),
+        RedactPII(on_fail="fix"),
+    ]
+
+
+def _round_trip(guard: Any, cls: type) -> Any:
+    rebuilt = cls.from_dict(json.loads(json.dumps(guard.to_dict())))
+    assert isinstance(rebuilt, cls)
+    return rebuilt
+
+
+def _logs(guard: Any) -> list[tuple[str, Any, Any]]:
+    """What each validator saw and made of it in the last call."""
+    logs = guard.history.last.iterations.last.validator_logs
+    return [
+        (log.registered_name, log.value_before_validation, log.value_after_validation)
+        for log in logs
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_validators())))
+def test_chunkwise_validators_survive_to_dict_and_stream_as_before(index: int) -> None:
+    original = guard_with(_validators()[index])
+    rebuilt = _round_trip(original, Guard)
+    (v,), (w,) = original._validators, rebuilt._validators
+    assert type(w) is type(v) and w.rail_alias == v.rail_alias
+    assert w.chunker == v.chunker
+    for deltas in SLICINGS:
+        for guarded in (True, False):
+            expected = joined(run(original, deltas, guarded=guarded))
+            assert joined(run(rebuilt, deltas, guarded=guarded)) == expected
+            assert _logs(rebuilt) == _logs(original)
+    assert len(rebuilt._validators) == 1  # matched on every call, never built again
+    assert rebuilt.validate(TEXT).validated_output == original.validate(TEXT).validated_output
+
+
+def test_async_guards_survive_to_dict_and_stream_as_before() -> None:
+    original = guard_with(*_validators()[:4], asynchronous=True)
+    rebuilt = _round_trip(original, AsyncGuard)
+    assert [w.chunker for w in rebuilt._validators] == [v.chunker for v in original._validators]
+    for guarded in (True, False):
+        expected = joined(asyncio.run(arun(original, SLICINGS[1], guarded=guarded)))
+        assert joined(asyncio.run(arun(rebuilt, SLICINGS[1], guarded=guarded))) == expected
+    assert len(rebuilt._validators) == 4
+
+
+def test_the_dict_holds_each_chunker_as_its_spec() -> None:
+    data = guard_with(*_validators()).to_dict()
+    kwargs = [ref["kwargs"] for ref in data["validators"]]
+    assert kwargs[0]["chunker"] == SentenceChunker(abbreviations=["Approx."]).spec()
+    assert kwargs[1]["chunker"] == {"chunker": "fixed", "size": 30, "tolerance": 5}
+    assert kwargs[4] == {"max_repeats": 1, "unit": "paragraph"}
+    assert "chunker" not in kwargs[5]  # the default is not written: the class has it
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_a_chunker_set_after_use_is_what_to_dict_writes() -> None:
+    v = BannedPhrases(["free money"], chunker="sentence", on_fail="fix")
+    guard = guard_with(v)
+    with_chunker(v, FixedSizeChunker(40, 8))
+    assert v.get_args()["chunker"] == FixedSizeChunker(40, 8)
+    ref = json.loads(json.dumps(guard.to_dict()))["validators"][0]
+    assert ref["kwargs"]["chunker"] == {"chunker": "fixed", "size": 40, "tolerance": 8}
+    run(guard, SLICINGS[0])
+    assert len(guard._validators) == 1
+
+
+def test_a_with_chunker_subclass_of_a_chunkwise_validator_keeps_its_id() -> None:
+    Words = with_chunker(BannedPhrases, "word")
+    guard = guard_with(Words(["money"], on_fail="fix"))
+    rebuilt = _round_trip(guard, Guard)
+    (w,) = rebuilt._validators
+    assert type(w) is BannedPhrases and w.chunker == WordChunker()
+    assert joined(run(rebuilt, SLICINGS[1])) == joined(run(guard, SLICINGS[1]))
+
+
+def test_with_chunker_on_no_repetition_replaces_its_unit() -> None:
+    v = with_chunker(NoRepetition(unit="paragraph", on_fail="fix"), "sentence")
+    (w,) = _round_trip(guard_with(v), Guard)._validators
+    assert w.chunker == SentenceChunker() and "unit" not in w.get_args()
+
+
+# -- with_chunker on a hub validator (guardrails/lowercase) ----------------------------
+
+HUB_TEXT = "Hello There. Some MORE text\n\nAnd A Second Paragraph. Last Words"
+HUB_SLICINGS = [[HUB_TEXT], [HUB_TEXT[i : i + 3] for i in range(0, len(HUB_TEXT), 3)]]
+
+
+def _lowercase_forms() -> dict[str, Any]:
+    return {
+        "instance": with_chunker(LowerCase(on_fail="fix"), limit("paragraph", max_chars=30)),
+        "class": with_chunker(LowerCase, "word")(on_fail="fix"),
+        "alias": with_chunker("guardrails/lowercase", FixedSizeChunker(10, 3))(on_fail="fix"),
+    }
+
+
+@pytest.mark.parametrize("form", ["instance", "class", "alias"])
+def test_with_chunker_on_a_hub_validator_survives_to_dict(form: str) -> None:
+    v = _lowercase_forms()[form]
+    original = guard_with(v)
+    data = json.loads(json.dumps(original.to_dict()))
+    (ref,) = data["validators"]
+    assert ref["id"] == WITH_CHUNKER
+    assert ref["kwargs"]["validator"] == "guardrails/lowercase"
+    assert ref["kwargs"]["chunker"] == spec_of(v._chunking_function.chunker)
+    for cls in (Guard, AsyncGuard):
+        rebuilt = cls.from_dict(data)
+        (w,) = rebuilt._validators
+        assert isinstance(w, LowerCase) and w.rail_alias == WITH_CHUNKER
+        assert w._chunking_function.chunker == v._chunking_function.chunker
+    rebuilt = Guard.from_dict(data)
+    names = set()
+    for deltas in HUB_SLICINGS:
+        for guarded in (True, False):
+            expected = joined(run(original, deltas, guarded=guarded))
+            assert joined(run(rebuilt, deltas, guarded=guarded)) == expected
+            assert _logs(rebuilt) == _logs(original)
+            names |= {name for name, _, _ in _logs(rebuilt)}
+    assert names == {WITH_CHUNKER}  # the id it is written under (see the module docstring)
+    assert len(rebuilt._validators) == 1
+    async_rebuilt = AsyncGuard.from_dict(data)
+    assert joined(asyncio.run(arun(async_rebuilt, HUB_SLICINGS[1]))) == joined(
+        run(original, HUB_SLICINGS[1])
+    )
+
+
+def test_a_hub_validator_keeps_its_arguments_through_the_wrapper() -> None:
+    v = with_chunker(LowerCase(on_fail="noop", extra="x"), "paragraph")
+    (w,) = _round_trip(guard_with(v), Guard)._validators
+    assert w._kwargs == {"extra": "x"} and w.on_fail_descriptor == "noop"
+    assert w.get_args() == v.get_args()
+
+
+def test_a_second_with_chunker_updates_what_to_dict_writes() -> None:
+    v = with_chunker(LowerCase(on_fail="fix"), "word")
+    guard = guard_with(v)
+    with_chunker(v, "paragraph")  # after use: the recorded entry is shared
+    (ref,) = guard.to_dict()["validators"]
+    assert ref["kwargs"]["chunker"] == {"chunker": "paragraph"}
+    run(guard, HUB_SLICINGS[0])
+    assert len(guard._validators) == 1
+
+
+def test_an_unknown_wrapped_validator_is_an_error_at_from_dict() -> None:
+    data = guard_with(with_chunker(LowerCase(), "word")).to_dict()
+    data["validators"][0]["kwargs"]["validator"] = "nobody/nothing"
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match="'nobody/nothing' is not a"):
+        Guard.from_dict(data)
+    data["validators"][0]["kwargs"]["validator"] = "chunkwise/redact_pii"
+    with pytest.raises(ValueError, match="under its own id with a chunker= argument"):
+        Guard.from_dict(data)
+
+
+# -- what cannot be written fails at to_dict time -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (
+            lambda: RedactPII(chunker=SplitFlushOnly(SentenceChunker())),
+            r"RedactPII: .*SplitFlushOnly",
+        ),
+        (
+            lambda: BannedPhrases(["x"], chunker=limit(SplitFlushOnly(WordChunker()), max_chars=9)),
+            r"BannedPhrases: .*chunker\.inner=SplitFlushOnly",
+        ),
+        (
+            lambda: MaxChunkLength(max_chars=9, chunker=GuardrailsChunker(_custom)),
+            r"MaxChunkLength: .*chunker\.function=<function _custom",
+        ),
+        (
+            lambda: with_chunker(LowerCase(), SplitFlushOnly(WordChunker())),
+            r"guardrails/lowercase: .*SplitFlushOnly",
+        ),
+        (
+            lambda: with_chunker(LowerCase, GuardrailsChunker(_custom))(),
+            r"guardrails/lowercase: .*function",
+        ),
+    ],
+    ids=["foreign", "foreign-inner", "function", "hub-instance", "hub-class"],
+)
+def test_what_cannot_be_written_raises_at_to_dict(make: Any, words: str) -> None:
+    guard = guard_with(make())  # building and using it is fine
+    with pytest.raises(Exception, match=words) as raised:
+        guard.to_dict()
+    assert "cannot write this validator's chunker" in str(raised.value)
+
+
+def test_an_alias_without_a_spec_is_written_as_the_alias() -> None:
+    from guardrails_ai.chunkwise.chunkers import register_alias
+
+    register_alias("test-foreign-words", lambda: SplitFlushOnly(WordChunker()))  # type: ignore[arg-type,return-value]
+    guard = guard_with(BannedPhrases(["x"], chunker="test-foreign-words"))
+    (ref,) = json.loads(json.dumps(guard.to_dict()))["validators"]
+    assert ref["kwargs"]["chunker"] == "test-foreign-words"
+    (w,) = Guard.from_dict(guard.to_dict())._validators
+    assert isinstance(w.chunker, SplitFlushOnly)
+
+
+def test_the_plain_stream_of_a_rebuilt_guard_releases_the_same_text() -> None:
+    # guard(llm, stream=True) directly, as Guardrails documents it.
+    original = guard_with(*_validators()[:2])
+    rebuilt = _round_trip(original, Guard)
+    outputs = [
+        "".join(
+            o.validated_output or "" for o in g(llm(SLICINGS[1]), messages=MESSAGES, stream=True)
+        )
+        for g in (original, rebuilt)
+    ]
+    assert outputs[0] == outputs[1]
+
+
+# -- the Guardrails server lists such guards ------------------------------------------
+
+_SERVER_CONFIG = """
+from guardrails import Guard
+from guardrails_ai.lowercase import LowerCase
+from guardrails_ai.chunkwise import BannedPhrases, RedactPII
+from guardrails_ai.chunkwise.adapters import with_chunker
+from guardrails_ai.chunkwise.chunkers import FixedSizeChunker, SentenceChunker
+
+guard = Guard(name="chunky").use(
+    RedactPII(chunker=SentenceChunker(abbreviations=["Approx."]), on_fail="fix"),
+    BannedPhrases(["free money"], chunker=FixedSizeChunker(30, 5), on_fail="fix"),
+    with_chunker(LowerCase(on_fail="fix"), "paragraph"),
+)
+"""
+
+_LIST_GUARDS = """
+import json, sys
+from fastapi.testclient import TestClient
+from guardrails_api.app import create_app
+
+response = TestClient(create_app(config=sys.argv[1])).get("/guards")
+print(json.dumps({"status": response.status_code, "body": response.json()}))
+"""
+
+
+def test_the_guardrails_server_lists_the_guard_with_its_chunkers(tmp_path: Any) -> None:
+    # guardrails-api's GET /guards answered 400 for every guard holding a chunker object.
+    pytest.importorskip("guardrails_api")
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.py"
+    config.write_text(_SERVER_CONFIG, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _LIST_GUARDS, str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=True,
+    )
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 200
+    (guard,) = answer["body"]
+    chunkers = [ref["kwargs"]["chunker"] for ref in guard["validators"]]
+    assert chunkers == [
+        SentenceChunker(abbreviations=["Approx."]).spec(),
+        {"chunker": "fixed", "size": 30, "tolerance": 5},
+        {"chunker": "paragraph"},
+    ]
+    assert Guard.from_dict(guard) is not None

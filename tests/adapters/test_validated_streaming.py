@@ -1,0 +1,481 @@
+"""``enable_validated_streaming()``: every Guard streams validate-then-release.
+
+Real ``Guard``/``AsyncGuard`` objects and custom LLM callables throughout.
+With the opt-in on, ``guard(llm, stream=True)``, AsyncGuard streams and the
+at-once paths (``guard.validate``, non-streamed calls) all run chunkwise's
+pipeline, so a streamed text equals the same text validated at once for every
+slicing and every validator order; ``disable_validated_streaming()`` puts
+Guardrails' own functions back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from guardrails import validator_service
+from guardrails.errors import ValidationError
+from guardrails.run.async_stream_runner import AsyncStreamRunner
+from guardrails.run.stream_runner import StreamRunner
+from guardrails_ai.lowercase import LowerCase
+from helpers.guardrails import (
+    MESSAGES,
+    Ban,
+    History,
+    Record,
+    async_llm,
+    guard_with,
+    joined,
+    llm,
+    slicings,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+import guardrails_ai.chunkwise as chunkwise
+from guardrails_ai.chunkwise import (
+    BannedPhrases,
+    NoRepetition,
+    RedactPII,
+    disable_validated_streaming,
+    enable_validated_streaming,
+    validated_streaming_enabled,
+)
+from guardrails_ai.chunkwise.adapters import (
+    async_guarded_stream,
+    guarded_stream,
+    validated_streaming,
+    with_chunker,
+)
+
+
+@pytest.fixture(autouse=True)
+def enabled() -> Iterator[None]:
+    """Every test starts with the opt-in on and leaves it off."""
+    enable_validated_streaming()
+    yield
+    disable_validated_streaming()
+
+
+def streamed(guard: Any, deltas: list[str]) -> list[Any]:
+    return list(guard(llm(deltas), messages=MESSAGES, stream=True))
+
+
+async def astreamed(guard: Any, deltas: list[str]) -> list[Any]:
+    return [o async for o in await guard(async_llm(deltas), messages=MESSAGES, stream=True)]
+
+
+# -- several fix validators: streamed == guard.validate, every order -----------------
+
+SENTENCES = [
+    "Hi.",
+    "Free money now.",
+    "Mail ann@example.org today.",
+    "Send it to ann@example.org.",
+    "Send it to bob@example.net.",
+    "Call me at 555-123-4567.",
+    "Call me.",
+    "free money is here",
+    "Thanks.",
+    "Bye.",
+]
+texts = st.lists(
+    st.tuples(st.sampled_from(SENTENCES), st.sampled_from([" ", "  ", "\n", "\n\n", " \r\n"])),
+    min_size=1,
+    max_size=8,
+).map(lambda parts: "".join(s + sep for s, sep in parts))
+
+
+def three_fixers() -> list[Any]:
+    return [
+        RedactPII(on_fail="fix"),
+        BannedPhrases(["free money"], on_fail="fix"),
+        NoRepetition(on_fail="fix"),
+    ]
+
+
+ORDERS = [guard_with(*order) for order in itertools.permutations(three_fixers())]
+ASYNC_ORDERS = [
+    guard_with(*order, asynchronous=True) for order in itertools.permutations(three_fixers())
+]
+
+
+@given(st.data())
+def test_three_fix_validators_streamed_equal_validate_in_every_order(data: st.DataObject) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text), "deltas")
+    for guard in ORDERS:
+        once = guard.validate(text)
+        outcomes = streamed(guard, deltas)
+        assert joined(outcomes) == once.validated_output
+        assert outcomes[-1].validation_passed is once.validation_passed
+        assert (
+            joined(guarded_stream(guard, llm(deltas), messages=MESSAGES)) == once.validated_output
+        )
+
+
+@given(st.data())
+def test_async_guard_streams_equal_validate(data: st.DataObject) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text), "deltas")
+    guard = data.draw(st.sampled_from(ASYNC_ORDERS), "guard")
+    once = asyncio.run(guard.validate(text))
+    outcomes = asyncio.run(astreamed(guard, deltas))
+    assert joined(outcomes) == once.validated_output
+    assert outcomes[-1].validation_passed is once.validation_passed
+
+
+def test_two_fixers_regression_hi_free_money() -> None:
+    guard = guard_with(RedactPII(on_fail="fix"), BannedPhrases(["free money"], on_fail="fix"))
+    outcomes = streamed(guard, ["Hi. Free money", " now. Bye."])
+    assert joined(outcomes) == guard.validate("Hi. Free money now. Bye.").validated_output
+    assert joined(outcomes) == "Hi. **** ***** now. Bye."
+    assert all("Free" not in (o.validated_output or "") for o in outcomes)
+
+
+def test_readme_guard_keeps_both_sentences_once_redacted() -> None:
+    # The pipeline: after redaction the second sentence repeats the first, at once too.
+    guard = guard_with(RedactPII(on_fail="fix"), NoRepetition(on_fail="fix"))
+    text = "Send it to ann@example.org. Send it to bob@example.net. Thanks."
+    once = guard.validate(text).validated_output
+    assert once == joined(streamed(guard, [text[i : i + 3] for i in range(0, len(text), 3)]))
+    assert once.count("<EMAIL>") == 1
+
+
+# -- each on_fail --------------------------------------------------------------------
+
+
+def test_filter_keeps_paragraph_breaks() -> None:
+    text = "Keep one.\n\nMail a@b.org now. Say bad word here.\n\nKeep two.\n"
+    guard = guard_with(RedactPII(on_fail="filter"))
+    expected = "Keep one.\n\nSay bad word here.\n\nKeep two.\n"
+    assert guard.validate(text).validated_output == expected
+    for size in (1, 4, 7, len(text)):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert joined(streamed(guard, deltas)) == expected
+
+
+def test_filter_of_a_whole_paragraph_does_not_double_the_blank_line() -> None:
+    text = "Keep one.\n\nMail a@b.org now.\n\nKeep two."
+    guard = guard_with(RedactPII(on_fail="filter"))
+    assert joined(streamed(guard, [text])) == "Keep one.\n\nKeep two."
+
+
+def test_noop_releases_everything_and_reports_failure_as_at_once() -> None:
+    guard = guard_with(RedactPII(on_fail="noop"))
+    text = "Hi. Mail a@b.org now. Bye"
+    outcomes = streamed(guard, [text[:9], text[9:]])
+    assert joined(outcomes) == text  # the trailing fragment too
+    assert outcomes[-1].validation_passed is False
+    assert guard.validate(text).validation_passed is False
+
+
+REFRAIN_TEXT = "Hello there. Next one. free money. Bye."
+
+
+@pytest.mark.parametrize(
+    "deltas", [[REFRAIN_TEXT], ["Hello there. Next", " one. free money. Bye."]]
+)
+def test_refrain_releases_the_same_prefix_for_every_slicing(deltas: list[str]) -> None:
+    guard = guard_with(BannedPhrases(["free money"], on_fail="refrain"))
+    outcomes = streamed(guard, deltas)
+    # "Next one. free money." is one sentence (a lower-case word follows the stop).
+    assert joined(outcomes) == "Hello there. "
+    assert outcomes[-1].validation_passed is False
+    once = guard.validate(REFRAIN_TEXT)
+    assert not once.validated_output and once.validation_passed is False
+
+
+def released_before_error(stream: Iterator[Any]) -> str:
+    released = []
+    with pytest.raises(ValidationError):
+        for outcome in stream:
+            released.append(outcome)
+    return joined(released)
+
+
+@functools.cache
+def stopping_guard(order: tuple[int, ...], on_fail: str) -> Any:
+    parts = [
+        RedactPII(on_fail="fix"),
+        BannedPhrases(["free money"], on_fail=on_fail),
+        NoRepetition(on_fail="fix"),
+    ]
+    return guard_with(*(parts[i] for i in order))
+
+
+@pytest.mark.parametrize("on_fail", ["refrain", "exception"])
+@given(data=st.data())
+def test_what_is_released_before_a_stop_depends_on_the_text_alone(
+    on_fail: str, data: st.DataObject
+) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text), "deltas")
+    order = data.draw(st.permutations(range(3)), "order")
+    guard = stopping_guard(tuple(order), on_fail)
+    if on_fail == "refrain":
+        reference = joined(streamed(guard, [text]))
+        assert joined(streamed(guard, deltas)) == reference
+        assert joined(guarded_stream(guard, llm(deltas), messages=MESSAGES)) == reference
+        return
+    if "free money" not in text.lower():
+        assert joined(streamed(guard, deltas)) == guard.validate(text).validated_output
+        return
+    reference = released_before_error(iter(streamed_lazily(guard, [text])))
+    assert released_before_error(streamed_lazily(guard, deltas)) == reference
+    assert "free money" not in reference.lower()
+    with pytest.raises(ValidationError):
+        guard.validate(text)
+
+
+def streamed_lazily(guard: Any, deltas: list[str]) -> Iterator[Any]:
+    return iter(guard(llm(deltas), messages=MESSAGES, stream=True))
+
+
+def test_exception_raises_before_the_failing_text_and_records_it() -> None:
+    guard = guard_with(Ban("bad", on_fail="exception"))
+    released = released_before_error(streamed_lazily(guard, ["One. Two bad", ". Three."]))
+    assert released == "One. "
+    assert guard.history.last.error and "bad" in guard.history.last.error
+
+
+def test_async_guard_exception_and_refrain() -> None:
+    guard = guard_with(Ban("bad", on_fail="refrain"), asynchronous=True)
+    assert joined(asyncio.run(astreamed(guard, ["One. Two bad. Th", "ree."]))) == "One. "
+
+    async def until_error() -> str:
+        guard = guard_with(Ban("bad", on_fail="exception"), asynchronous=True)
+        released = []
+        with pytest.raises(ValidationError):
+            async for o in await guard(
+                async_llm(["One. Two bad. ", "x"]), messages=MESSAGES, stream=True
+            ):
+                released.append(o)
+        return joined(released)
+
+    assert asyncio.run(until_error()) == "One. "
+
+
+def test_async_guarded_stream_uses_the_pipeline_without_the_opt_in() -> None:
+    disable_validated_streaming()
+    guard = guard_with(
+        RedactPII(on_fail="fix"), BannedPhrases(["free money"], on_fail="fix"), asynchronous=True
+    )
+
+    async def collect() -> list[Any]:
+        return [
+            o
+            async for o in async_guarded_stream(
+                guard, async_llm(["Hi. Free money", " now. Bye."]), messages=MESSAGES
+            )
+        ]
+
+    assert joined(asyncio.run(collect())) == "Hi. **** ***** now. Bye."
+
+
+# -- a hub validator with with_chunker -------------------------------------------------
+
+
+@pytest.mark.parametrize("lower_first", [True, False])
+def test_hub_validator_with_chunker_streams_as_it_validates(lower_first: bool) -> None:
+    lower = with_chunker(LowerCase(on_fail="fix"), "sentence")
+    pii = RedactPII(on_fail="fix")
+    guard = guard_with(*((lower, pii) if lower_first else (pii, lower)))
+    text = "Please MAIL a@b.org. Then Stop."
+    once = guard.validate(text).validated_output
+    assert once == (
+        "please mail <EMAIL>. then stop." if lower_first else "please mail <email>. then stop."
+    )
+    for size in (1, 3, 8):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert joined(streamed(guard, deltas)) == once
+
+
+# -- concurrency ---------------------------------------------------------------------
+
+
+def test_concurrent_threads_never_mix() -> None:
+    history = History()
+    guard = guard_with(history, Ban("bad", on_fail="fix"))
+    texts_ = [f"Stream {n} says bad. Then {n} more. End {n}" for n in range(8)]
+    results: dict[int, str] = {}
+
+    def worker(n: int) -> None:
+        text = texts_[n]
+        results[n] = joined(streamed(guard, [text[i : i + 2] for i in range(0, len(text), 2)]))
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for n, text in enumerate(texts_):
+        assert results[n] == text.replace("bad", "***")
+    assert sorted(map(tuple, history.states)) == sorted(
+        (f"Stream {n} says bad.", f"Then {n} more.", f"End {n}") for n in range(8)
+    )
+
+
+def test_concurrent_tasks_never_mix() -> None:
+    guard = guard_with(Ban("bad", on_fail="fix"), NoRepetition(on_fail="fix"), asynchronous=True)
+    texts_ = [f"Task {n} is bad. Task {n} is bad. Done {n}" for n in range(8)]
+
+    async def one(text: str) -> str:
+        return joined(await astreamed(guard, [text[i : i + 3] for i in range(0, len(text), 3)]))
+
+    async def all_() -> list[str]:
+        return await asyncio.gather(*(one(t) for t in texts_))
+
+    outputs = asyncio.run(all_())
+    for n, out in enumerate(outputs):
+        assert out == asyncio.run(guard.validate(texts_[n])).validated_output
+        assert out.startswith(f"Task {n} is ***.") and out.endswith(f"Done {n}")
+
+
+# -- the switch ------------------------------------------------------------------------
+
+PATCHED = [
+    (StreamRunner, "step"),
+    (AsyncStreamRunner, "async_step"),
+    (validator_service, "validate"),
+    (validator_service, "async_validate"),
+]
+
+
+def test_disable_restores_guardrails_exactly_and_both_are_idempotent() -> None:
+    disable_validated_streaming()
+    assert not validated_streaming_enabled()
+    originals = [vars(owner)[name] for owner, name in PATCHED]
+    guard = guard_with(RedactPII(on_fail="fix"), BannedPhrases(["free money"], on_fail="fix"))
+    deltas = ["Hi. Free money", " now. Bye."]
+    plain = [(o.validated_output, o.validation_passed) for o in streamed(guard, deltas)]
+    enable_validated_streaming()
+    enable_validated_streaming()
+    assert validated_streaming_enabled()
+    assert all(
+        vars(owner)[name] is not original
+        for (owner, name), original in zip(PATCHED, originals, strict=True)
+    )
+    assert joined(streamed(guard, deltas)) == "Hi. **** ***** now. Bye."
+    disable_validated_streaming()
+    disable_validated_streaming()
+    assert not validated_streaming_enabled()
+    assert all(
+        vars(owner)[name] is original
+        for (owner, name), original in zip(PATCHED, originals, strict=True)
+    )
+    assert [(o.validated_output, o.validation_passed) for o in streamed(guard, deltas)] == plain
+    enable_validated_streaming()
+
+
+def test_exported_from_the_package_and_the_adapters() -> None:
+    for name in (
+        "enable_validated_streaming",
+        "disable_validated_streaming",
+        "validated_streaming_enabled",
+    ):
+        assert getattr(chunkwise, name) is getattr(validated_streaming, name)
+        assert name in chunkwise.__all__
+
+
+def test_enable_from_many_threads_at_once() -> None:
+    disable_validated_streaming()
+    barrier = threading.Barrier(8)
+
+    def flip() -> None:
+        barrier.wait()
+        enable_validated_streaming()
+
+    threads = [threading.Thread(target=flip) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert validated_streaming_enabled()
+    disable_validated_streaming()
+    assert "chunkwise" not in (vars(StreamRunner)["step"].__doc__ or "")
+    enable_validated_streaming()
+
+
+def test_guards_without_validators_and_at_once_without_validators_are_unchanged() -> None:
+    guard = guard_with()
+    assert joined(streamed(guard, ["a. ", "b"])) == "a. b"
+    assert guard.validate("a. b").validated_output == "a. b"
+
+
+# -- what the history keeps, and linear cost -------------------------------------------
+
+
+def test_history_keeps_the_whole_texts_and_one_log_per_validator() -> None:
+    guard = guard_with(Record(), Ban("bad", on_fail="fix"))
+    text = "One bad. Two. Three bad"
+    streamed(guard, [text[i : i + 2] for i in range(0, len(text), 2)])
+    call = guard.history.last
+    iteration = call.iterations.last
+    assert iteration.outputs.raw_output == text == call.raw_outputs.last
+    assert iteration.outputs.guarded_output == "One ***. Two. Three ***" == call.guarded_output
+    logs = iteration.outputs.validator_logs
+    assert [log.registered_name for log in logs] == ["chunkwise-test/record", "chunkwise-test/ban"]
+    assert logs[1].validation_result.outcome == "fail"
+    spans = call.iterations.last.error_spans_in_output
+    assert [(s.start, s.end) for s in spans] == [(4, 7), (20, 23)]
+
+
+def _calls(function: Any) -> int:
+    """Python function calls made while ``function`` runs (a count, not a time)."""
+    count = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        function()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("via", ["guard", "guarded_stream"])
+def test_work_per_delta_does_not_grow_with_the_response(via: str) -> None:
+    guard = guard_with(RedactPII(on_fail="fix"), BannedPhrases(["free money"], on_fail="fix"))
+    sentence = "Mail ann@example.org about free money. Then we talk. "
+
+    def stream(n: int) -> None:
+        text = sentence * n
+        deltas = [text[i : i + 4] for i in range(0, len(text), 4)]
+        if via == "guard":
+            streamed(guard, deltas)
+        else:
+            list(guarded_stream(guard, llm(deltas), messages=MESSAGES))
+
+    stream(5)  # warm caches
+    small, large = _calls(lambda: stream(150)), _calls(lambda: stream(600))
+    assert large <= 4.4 * small, (small, large)
+    assert len(guard.history.last.iterations.last.outputs.validator_logs) == 2
+
+
+def test_at_once_uses_the_pipeline_under_the_async_validator_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Guardrails' default service runs each validator on the original and merges the
+    # fixes; with the opt-in, validate() is the pipeline whichever service is selected.
+    monkeypatch.setenv("GUARDRAILS_RUN_SYNC", "false")
+    lower = with_chunker(LowerCase(on_fail="fix"), "sentence")
+    guard = guard_with(lower, RedactPII(on_fail="fix"))
+    text = "Mail a@b.org. Bye."
+    once = guard.validate(text)
+    assert (
+        once.validated_output
+        == "mail <EMAIL>. bye."
+        == joined(streamed(guard, [text[:7], text[7:]]))
+    )
+    assert once.validation_passed

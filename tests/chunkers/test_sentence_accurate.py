@@ -1,0 +1,382 @@
+"""SentenceChunker(mode="accurate"): one test per rule, properties, bad input, cost.
+
+The labelled cases live in ``sentence_cases.py`` (written for this project);
+each rule test checks its cases chunked at once and streamed one character at
+a time.  The properties run on random texts built from the fragments the rules
+care about, sliced into random deltas, with the scanner's window and piece
+sizes shrunk so that trimming and piecewise scanning happen on short texts.
+The cost test counts work (regex characters examined, Python lines executed in
+the scanner, window size) instead of timing anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import Any
+
+import pytest
+from helpers.sentence_cases import CASES, FRAGMENTS, KNOWN_MISSES, Case
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkStream,
+    SentenceChunker,
+    resolve_chunker,
+)
+from guardrails_ai.chunkwise.chunkers import sentence_rules as rules
+from guardrails_ai.chunkwise.chunkers.abbreviations import (
+    DEFAULT_ABBREVIATIONS,
+    FINAL,
+    MEDIAL,
+    PREFIX,
+    abbreviation_table,
+)
+
+ACCURATE = SentenceChunker()
+
+
+def streamed(chunker: SentenceChunker, text: str, size: int = 1) -> list[str]:
+    """The chunks of ``text`` fed to a ChunkStream ``size`` characters at a time."""
+    stream = ChunkStream(chunker)
+    pieces = []
+    for i in range(0, len(text), size):
+        pieces += stream.feed(text[i : i + size])
+    pieces += stream.close()
+    assert "".join(p.segment for p in pieces) == text
+    return [p.chunk for p in pieces if p.chunk is not None]
+
+
+def check(cases: list[Case], chunker: SentenceChunker = ACCURATE) -> None:
+    for text, sentences in cases:
+        assert chunker.split_text(text) == sentences, text
+        assert streamed(chunker, text) == sentences, text
+
+
+# -- one test per rule ---------------------------------------------------------
+
+
+def test_titles_never_end_a_sentence() -> None:
+    check(CASES["titles"])
+
+
+def test_latin_abbreviations() -> None:
+    check(CASES["latin"])
+
+
+def test_multi_period_abbreviations_and_times_of_day() -> None:
+    check(CASES["multi_period"])
+
+
+def test_abbreviation_that_ends_its_sentence() -> None:
+    # MEDIAL abbreviations end a sentence before a sentence starter only.
+    check(CASES["abbreviation_ends_sentence"])
+    check([("Made in the U.S. Army depots.", ["Made in the U.S. Army depots."])])
+
+
+def test_initials() -> None:
+    check(CASES["initials"])
+
+
+def test_decimals_versions_money_and_times() -> None:
+    check(CASES["numbers"])
+
+
+def test_email_addresses_and_urls() -> None:
+    check(CASES["addresses"])
+
+
+def test_numbered_and_lettered_list_items() -> None:
+    check(CASES["lists"])
+
+
+def test_bullets_and_headings() -> None:
+    check(CASES["bullets"])
+
+
+def test_ellipses_inside_and_at_the_end() -> None:
+    check(CASES["ellipses"])
+
+
+def test_quotations_parentheticals_and_footnote_marks() -> None:
+    check(CASES["quotes_and_parentheses"])
+
+
+def test_exclamation_and_question_runs() -> None:
+    check(CASES["exclamations"])
+
+
+def test_cjk_terminators_need_no_whitespace() -> None:
+    check(CASES["cjk"])
+
+
+def test_blank_lines_end_a_sentence_single_breaks_do_not() -> None:
+    check(CASES["blank_lines"])
+
+
+def test_plain_sentences() -> None:
+    check(CASES["plain"])
+
+
+@pytest.mark.xfail(strict=True, reason="documented limits of the MEDIAL and FINAL rules")
+@pytest.mark.parametrize("case", KNOWN_MISSES, ids=["name-after-Inc", "p.m.-before-a-name"])
+def test_known_misses(case: Case) -> None:
+    check([case])
+
+
+def test_whitespace_is_never_inside_a_chunk_edge() -> None:
+    text = "  \n Hello there.  \t\n\n  Next one!\u3000 Last bit  \n"
+    assert ACCURATE.split(text) == ["Hello there.", "Next one!"]
+    assert ACCURATE.flush(text) == ["Last bit"]
+    assert ACCURATE.segments(text)[0] == "  \n Hello there.  \t\n\n  "
+    assert ACCURATE.split("   ") == [] and ACCURATE.flush("   ") == []
+
+
+def test_end_of_stream_keeps_one_fragment() -> None:
+    # Undecided candidates at the end belong to the fragment: one chunk at most.
+    text = "He moved to the U.S. It"
+    assert ACCURATE.split(text) == []
+    assert ACCURATE.flush(text) == ["He moved to the U.S. It"]
+    assert ACCURATE.split_text("Done. ") == ["Done."]
+
+
+def test_withholds_until_the_next_word_decides() -> None:
+    stream = ChunkStream(SentenceChunker())
+    assert stream.feed("Our office is in the U.S.") == []
+    assert stream.feed(" ") == []
+    assert stream.feed("I") == []  # "I." (an initial) or "It"?
+    assert stream.feed("t") == []  # "It" or "Italy"?
+    (piece,) = stream.feed(" ")
+    assert piece.chunk == "Our office is in the U.S."
+    assert piece.segment == "Our office is in the U.S. "
+    assert stream.feed("opens. ") == []
+    assert [p.chunk for p in stream.feed("Then")] == ["It opens."]
+
+
+# -- abbreviations= -------------------------------------------------------------
+
+
+def test_user_abbreviations_extend_the_defaults() -> None:
+    text = "Meet at Blk. Seven first. Dr. Lee runs it."
+    assert SentenceChunker().split_text(text) == [
+        "Meet at Blk.",
+        "Seven first.",
+        "Dr. Lee runs it.",
+    ]
+    for given_ in (["Blk."], {"blk"}, ("BLK",), frozenset({"Blk"}), (w for w in ["blk."])):
+        chunker = SentenceChunker(abbreviations=given_)
+        assert chunker.split_text(text) == ["Meet at Blk. Seven first.", "Dr. Lee runs it."]
+    # Even abbreviations ending with a bracket or a digit are honoured.
+    odd = SentenceChunker(abbreviations=["Fig)", "Tab2019"])
+    assert odd.split_text("See Fig). Panel one. Tab2019. Rows agree.") == [
+        "See Fig). Panel one.",
+        "Tab2019. Rows agree.",
+    ]
+    # An added abbreviation still ends a sentence before a sentence starter.
+    assert SentenceChunker(abbreviations=["Blk"]).split_text("Go to Blk. The end.") == [
+        "Go to Blk.",
+        "The end.",
+    ]
+
+
+def test_abbreviation_table() -> None:
+    table = abbreviation_table(["Dr.", "Zz.Top.", "Approx"])
+    assert table["dr"] == PREFIX and table["approx"] == PREFIX  # known kinds are kept
+    assert table["zz.top"] == MEDIAL
+    assert table["etc"] == FINAL
+    assert set(DEFAULT_ABBREVIATIONS) <= set(table)
+    assert abbreviation_table(None) == dict(DEFAULT_ABBREVIATIONS)
+
+
+def test_mode_default_aliases_and_repr() -> None:
+    assert SentenceChunker().mode == "accurate"
+    assert resolve_chunker("sentence") == SentenceChunker()
+    assert resolve_chunker("sentence-simple") == SentenceChunker(mode="simple")
+    assert repr(SentenceChunker(abbreviations=["Blk."])) == (
+        "SentenceChunker(mode='accurate', abbreviations=['blk'])"
+    )
+    assert SentenceChunker(abbreviations=["Dr"]) == SentenceChunker()
+    assert SentenceChunker(mode="simple").split_text("Dr. Lee came.") == ["Dr.", "Lee came."]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"abbreviations": "Dr."}, TypeError, ["abbreviations", "'Dr.'"]),
+        ({"abbreviations": 5}, TypeError, ["abbreviations", "int"]),
+        ({"abbreviations": [b"Dr."]}, TypeError, ["abbreviations", "bytes"]),
+        ({"abbreviations": ["Dr.", None]}, TypeError, ["abbreviations", "None"]),
+        ({"abbreviations": [""]}, ValueError, ["abbreviations", "''"]),
+        ({"abbreviations": ["."]}, ValueError, ["abbreviations", "'.'"]),
+        ({"abbreviations": ["et al."]}, ValueError, ["abbreviations", "'et al.'"]),
+        ({"mode": "simple", "abbreviations": ["Dr."]}, ValueError, ["abbreviations", "simple"]),
+        ({"mode": "smart"}, ValueError, ["mode", "'smart'"]),
+    ],
+)
+def test_bad_input_names_the_parameter(
+    kwargs: dict[str, Any], error: type[Exception], words: list[str]
+) -> None:
+    with pytest.raises(error) as caught:
+        SentenceChunker(**kwargs)
+    for word in words:
+        assert word in str(caught.value)
+
+
+# -- properties -----------------------------------------------------------------
+
+
+texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
+
+
+def slices(text: str, cuts: list[int]) -> list[str]:
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+@pytest.mark.parametrize("window", ["default", "small"])
+@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=30))
+def test_delta_invariance_and_lossless(window: str, text: str, cuts: list[int]) -> None:
+    # "small": the window is trimmed after every delta, long deltas are
+    # scanned in 5-character pieces.
+    patch = {"_SLACK": 0, "_PIECE": 5, "_LONG": 5} if window == "small" else {}
+    saved = {k: getattr(rules, k) for k in patch}
+    try:
+        for k, v in patch.items():
+            setattr(rules, k, v)
+        chunker = SentenceChunker(abbreviations=["Blk"])
+        want = chunker.split(text) + chunker.flush(text)
+        stream = ChunkStream(chunker)
+        pieces = []
+        for delta in slices(text, cuts):
+            pieces += stream.feed(delta)
+        pieces += stream.close()
+        assert [p.chunk for p in pieces if p.chunk is not None] == want
+        assert "".join(p.segment for p in pieces) == text
+        assert chunker.split_text(text) == want
+    finally:
+        for k, v in saved.items():
+            setattr(rules, k, v)
+
+
+@given(text=texts, at=st.integers(min_value=0))
+def test_decisions_are_never_taken_back(text: str, at: int) -> None:
+    # The cuts found in any prefix are the first cuts of the whole text.
+    prefix = text[: at % (len(text) + 1)]
+    early = ACCURATE.locate(prefix).cuts
+    assert ACCURATE.locate(text).cuts[: len(early)] == early
+
+
+@given(text=texts)
+def test_chunks_are_stripped_and_flush_is_one_fragment(text: str) -> None:
+    layout = ACCURATE.locate(text)
+    for chunk in ACCURATE.split(text):
+        assert chunk and chunk == chunk.strip()
+    rest = ACCURATE.flush(text)
+    assert len(rest) <= 1 and all(r and r == r.strip() for r in rest)
+    if rest:
+        assert rest[0] == text[layout.tail :].strip()
+    else:
+        assert not text[layout.tail :].strip()
+
+
+# -- cost -----------------------------------------------------------------------
+
+
+class _Counting:
+    """A compiled pattern that adds the characters each call examines to a counter."""
+
+    def __init__(self, pattern: Any, counter: list[int]) -> None:
+        self._pattern = pattern
+        self._counter = counter
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        m = self._pattern.search(string, pos, endpos)
+        self._counter[0] += (m.start() if m else min(endpos, len(string))) - pos + 1
+        return m
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        m = self._pattern.match(string, pos, endpos)
+        self._counter[0] += (m.end() if m else pos) - pos + 1
+        return m
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        self._counter[0] += min(endpos, len(string)) - pos + 1
+        return self._pattern.fullmatch(string, pos, endpos)
+
+
+def work(text: str, size: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Regex characters examined + scanner lines executed + window kept, per stream.
+
+    The window slack is made small so that a short text reaches the steady
+    state of the window's size.
+    """
+    counter = [0]
+    monkeypatch.setattr(rules, "_SLACK", 16)
+    for name in dir(rules):
+        value = getattr(rules, name)
+        if hasattr(value, "pattern") and hasattr(value, "search"):
+            monkeypatch.setattr(rules, name, _Counting(value, counter))
+    filename = rules.__file__
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != filename:
+            return None
+        if event == "line":
+            counter[0] += 1
+        return tracer
+
+    scanner = SentenceChunker().scanner()
+    sys.settrace(tracer)
+    try:
+        for i in range(0, len(text), size):
+            scanner.feed(text[i : i + size])
+            counter[0] += len(scanner._buf)  # what the next delta is joined to
+        scanner.finish()
+    finally:
+        sys.settrace(None)
+        monkeypatch.undo()
+    return counter[0]
+
+
+ADVERSARIAL = {
+    "dots": ".",
+    "spaced dots": ". ",
+    "spaces": " ",
+    "newlines": " \n",
+    "digits": "7",
+    "digit dots": "7.",
+    "capitals": "A",
+    "initials": "A. ",
+    "dotted": "U.S.",
+    "brackets": "([",
+    "closers": '.)"',
+    "footnotes": "x.[1",
+    "bangs": "!?",
+    "cjk": "\u3002",
+    "abbreviation then spaces": "U.S." + " " * 50,
+}
+
+
+@pytest.mark.parametrize("unit", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
+@pytest.mark.parametrize("size", [1, 9])
+def test_work_grows_linearly(unit: str, size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 500
+    small = work(unit * (n // len(unit)), size, monkeypatch)
+    large = work(unit * (4 * n // len(unit)), size, monkeypatch)
+    assert large <= 4.4 * small + 200, (small, large)
+    assert large <= 400 * 4 * n, large  # a bounded amount of work per character
+
+
+# -- through a real Guard ---------------------------------------------------------
+
+
+def test_validators_see_whole_sentences_through_a_guard() -> None:
+    from helpers.guardrails import Record, cached_guard, joined, run
+
+    guard, validator = cached_guard(Record, "sentence", "noop")
+    validator.seen.clear()
+    text = "Dr. Lee moved to the U.S. It was 3.14 p.m. Bye now."
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    assert joined(run(guard, deltas)) == text
+    assert validator.seen == ["Dr. Lee moved to the U.S.", "It was 3.14 p.m.", "Bye now."]

@@ -1,0 +1,205 @@
+# ruff: noqa: RUF001, RUF003
+# (Sentences of other scripts, some of whose letters look Latin.)
+"""``SentenceChunker(language=...)``: the language rules pinned by examples of
+our own, and the invariants (lossless, delta invariance, linear work) in every
+language.  The fast paths are checked against the rules in every language in
+``tests/chunkers/test_sentence_fast_paths.py``."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers.chunking import stream
+from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence_languages import LANGUAGES
+
+ALL = ["auto", *LANGUAGES]
+
+# (language, text, sentences): each rule in a few sentences of our own.
+EXAMPLES = [
+    # Full-width decimal points (any language): a "．" or "｡" between digits.
+    ("auto", "温度は２４．５度でした。明日は雨。", ["温度は２４．５度でした。", "明日は雨。"]),
+    ("auto", "価格は３．２９％です。次へ。", ["価格は３．２９％です。", "次へ。"]),
+    ("auto", "Build ７｡１ ships today. Next.", ["Build ７｡１ ships today.", "Next."]),
+    ("auto", "Version ３．２ is out.", ["Version ３．２ is out."]),
+    ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
+    # CJK titles and quotations closed before a particle.
+    ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),
+    ("ja", "彼は「はい。」と答えた。それで終わり。",
+     ["彼は「はい。」と答えた。", "それで終わり。"]),
+    ("ja", "「行こう！」「うん。」", ["「行こう！」", "「うん。」"]),
+    # Ordinals: always in German, Danish and Slovak; before a month everywhere.
+    ("de", "Er wurde 2. Sieger im Rennen. Toll.", ["Er wurde 2. Sieger im Rennen.", "Toll."]),
+    ("auto", "Wir treffen uns am 3. März in Bonn. Danach essen wir.",
+     ["Wir treffen uns am 3. März in Bonn.", "Danach essen wir."]),
+    ("sk", "Stretneme sa 5. Mája v Trnave. Príď.", ["Stretneme sa 5. Mája v Trnave.", "Príď."]),
+    ("en", "We won 2. Others lost.", ["We won 2.", "Others lost."]),
+    # German and Danish closing quotes after the terminator.
+    ("de", "Sie rief: „Komm sofort.“ Dann ging sie.",
+     ["Sie rief: „Komm sofort.“", "Dann ging sie."]),
+    ("da", "Han sagde: »Kom nu.« Hun kom.", ["Han sagde: »Kom nu.«", "Hun kom."]),
+    # Abbreviations and sentence starters of each language.
+    ("de", "Ich kaufe Obst, z. B. Äpfel und Birnen. Fertig.",
+     ["Ich kaufe Obst, z. B. Äpfel und Birnen.", "Fertig."]),
+    ("de", "Wir nehmen Brot bzw. Kuchen mit.", ["Wir nehmen Brot bzw. Kuchen mit."]),
+    ("da", "Vi handlede hos Jensen & Co. Det var billigt.",
+     ["Vi handlede hos Jensen & Co.", "Det var billigt."]),
+    ("da", "Mødet er kl. 10 i morgen.", ["Mødet er kl. 10 i morgen."]),
+    ("sk", "Kúpili sme ovocie, napr. Jablká a hrušky. Hotovo.",
+     ["Kúpili sme ovocie, napr. Jablká a hrušky.", "Hotovo."]),
+    ("kk", "Бүгін проф. Асанов келді. Ол қуанды.", ["Бүгін проф. Асанов келді.", "Ол қуанды."]),
+    ("ru", "Вчера приехал проф. Иванов. Мы рады.", ["Вчера приехал проф. Иванов.", "Мы рады."]),
+    ("es", "Saludé a la Srta. Gómez en la puerta. Luego entré.",
+     ["Saludé a la Srta. Gómez en la puerta.", "Luego entré."]),
+    ("it", "Ho parlato con l'Avv. Rossi ieri. Era stanco.",
+     ["Ho parlato con l'Avv. Rossi ieri.", "Era stanco."]),
+    ("pt", "Falei com a Sra. Lima hoje. Ela riu.", ["Falei com a Sra. Lima hoje.", "Ela riu."]),
+    ("nl", "Bel dhr. Jansen morgen. Hij wacht.", ["Bel dhr. Jansen morgen.", "Hij wacht."]),
+    ("pl", "Przyszedł dr Nowak, tzw. Szef zespołu. Dobrze.",
+     ["Przyszedł dr Nowak, tzw. Szef zespołu.", "Dobrze."]),
+    ("fr", "Nous avons vu Mme. Leroy hier. Elle va bien.",
+     ["Nous avons vu Mme. Leroy hier.", "Elle va bien."]),
+    ("bg", "Дойде д-р Петров. Всички се зарадваха.", ["Дойде д-р Петров.", "Всички се зарадваха."]),
+    ("el", "Ήρθε ο κ. Παπάς. Όλοι χάρηκαν.", ["Ήρθε ο κ. Παπάς.", "Όλοι χάρηκαν."]),
+    # Terminators of other scripts (every language), and those a language types in ASCII.
+    ("auto", "Նա եկավ։ Մենք ուրախ ենք։", ["Նա եկավ։", "Մենք ուրախ ենք։"]),
+    ("hy", "Ես տուն եմ գնում: Դու ինչ ես անում:", ["Ես տուն եմ գնում:", "Դու ինչ ես անում:"]),
+    ("auto", "Ես տուն եմ գնում: Դու ինչ ես անում:", ["Ես տուն եմ գնում: Դու ինչ ես անում:"]),
+    ("auto", "मैं घर जा रहा हूँ। तुम कहाँ हो?", ["मैं घर जा रहा हूँ।", "तुम कहाँ हो?"]),
+    ("hi", "वह आया॥ हम खुश हैं।", ["वह आया॥", "हम खुश हैं।"]),
+    ("ar", "هل ستأتي غدا؟ سأنتظرك هناك.", ["هل ستأتي غدا؟", "سأنتظرك هناك."]),
+    ("auto", "Really‼ Yes.", ["Really‼", "Yes."]),
+    ("el", "Πού είσαι; Σε περιμένω.", ["Πού είσαι;", "Σε περιμένω."]),
+    ("auto", "Note this; Then go.", ["Note this; Then go."]),
+    # Inline lists: the chunk ends before the next marker of the same form.
+    ("auto", "1. Wash the cups 2. Dry them 3. Put them away",
+     ["1. Wash the cups", "2. Dry them", "3. Put them away"]),
+    ("auto", "1.) Red paint. 2.) Blue paint.", ["1.) Red paint.", "2.) Blue paint."]),
+    ("auto", "a.) Red b.) Green", ["a.) Red", "b.) Green"]),
+    ("auto", "• 4. Buy milk • 5. Buy bread", ["• 4. Buy milk", "• 5. Buy bread"]),
+    ("auto", "⁃7. Call Sam ⁃8. Call Kim", ["⁃7. Call Sam", "⁃8. Call Kim"]),
+    ("auto", "1. Start here 3. Then there", ["1. Start here 3.", "Then there"]),
+    ("auto", "We counted 1. Then 2. Then more.", ["We counted 1.", "Then 2.", "Then more."]),
+    # Elisions, labels before numbers, dashes before a lower-case word.
+    ("auto", '"He wrote that the rest [...]" (Hale 12). Then we left.',
+     ['"He wrote that the rest [...]" (Hale 12).', "Then we left."]),
+    ("auto", "Ask for N°. 42 at the desk. Thanks.", ["Ask for N°. 42 at the desk.", "Thanks."]),
+    ("auto", "Wait! - she called after him. He stopped.",
+     ["Wait! - she called after him.", "He stopped."]),
+    ("auto", "Wait! — Then he stopped.", ["Wait!", "— Then he stopped."]),
+    # A lower-case word never starts a sentence (documented limit: "npm").
+    ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
+     ["Wear a hat, e.g. a wide one.", "Use npm. npm is great."]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "text", "sentences"), EXAMPLES)
+def test_language_rules(language: str, text: str, sentences: list[str]) -> None:
+    chunker = SentenceChunker(language=language)
+    assert chunker.split_text(text) == sentences
+    # Streamed one character at a time: the same sentences.
+    chunks = [p.chunk for p in stream(chunker, list(text)) if p.chunk is not None]
+    assert chunks == sentences
+
+
+def test_the_language_is_checked_and_named() -> None:
+    with pytest.raises(ValueError, match=r"language='xx' is not a supported language"):
+        SentenceChunker(language="xx")
+    with pytest.raises(TypeError, match=r"language must be a language code.*int"):
+        SentenceChunker(language=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"language must be"):
+        SentenceChunker(language=["de"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"language='de' applies to mode='accurate' only"):
+        SentenceChunker(mode="simple", language="de")
+    assert SentenceChunker(mode="simple", language="auto").mode == "simple"
+
+
+def test_language_codes_are_normalised_and_shown() -> None:
+    chunker = SentenceChunker(language=" DE ")
+    assert chunker.language == "de"
+    assert repr(chunker) == "SentenceChunker(mode='accurate', language='de')"
+    assert chunker == SentenceChunker(language="de") != SentenceChunker()
+    assert repr(SentenceChunker()) == "SentenceChunker(mode='accurate')"
+    added = SentenceChunker(language="de", abbreviations=["Abt."])
+    assert added.abbreviations == frozenset({"abt"})  # "bzw" is the language's own
+
+
+# Tokens of every script, with terminators, closers, list markers and numbers.
+TOKENS = [
+    "Wort", "und", "Juni", "12", "3", "z.", "B.", "bzw.", "Co.", "Det", "napr.", "проф.", "Иванов",
+    "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
+    "３．２", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)", "npm", "e.g.",
+]  # fmt: skip
+MARKS = ["", "", ".", "!", "?", ":", ";", "։", "।", "؟", "。", "．", "“", "»", '."', "...", "‼"]
+GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]
+texts = st.lists(
+    st.tuples(st.sampled_from(TOKENS), st.sampled_from(MARKS), st.sampled_from(GAPS)).map("".join),
+    max_size=30,
+).map("".join) | st.text(max_size=80)
+
+
+@pytest.mark.parametrize("language", ALL)
+@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=12))
+def test_every_language_is_lossless_and_delta_invariant(
+    language: str, text: str, cuts: list[int]
+) -> None:
+    chunker = SentenceChunker(language=language)
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    deltas = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    pieces = stream(chunker, deltas)
+    assert "".join(p.segment for p in pieces) == text
+    chunks = [p.chunk for p in pieces if p.chunk is not None]
+    assert chunks == chunker.split(text) + chunker.flush(text)
+    assert "".join(chunker.segments(text)) == text
+
+
+def many_scripts(size: int) -> str:
+    """A deterministic text of ``size`` characters mixing every script's
+    words, terminators, list markers and numbers."""
+    words = [t for t in TOKENS if t.strip()]
+    out: list[str] = []
+    total = 0
+    for i in itertools.count():
+        piece = words[i * 7 % len(words)] + MARKS[i * 5 % len(MARKS)]
+        piece += GAPS[i * 3 % len(GAPS)]
+        out.append(piece)
+        total += len(piece)
+        if total >= size:
+            break
+    return "".join(out)[:size]
+
+
+KB = 1000
+
+
+@pytest.mark.parametrize("language", ALL)
+def test_streaming_work_grows_linearly_in_every_language(
+    monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    text = many_scripts(200 * KB)
+    chunker = SentenceChunker(language=language)
+    one, two = stream_work(monkeypatch, chunker, text, (100 * KB, 200 * KB))
+    assert one.calls > 0, "no pattern was counted: the proxies are not in use"
+    assert two.total / one.total <= MAX_DOUBLING, (one, two)
+    assert two.total <= MAX_WORK_PER_CHAR * 200 * KB, two
+
+
+def test_a_validator_takes_a_language_through_its_chunker() -> None:
+    # NoRepetition on German sentences: "am 3. Mai" does not end one, so the
+    # repeated sentence is the whole date sentence, streamed or at once.
+    from helpers.guardrails import guard_with, joined, run
+
+    from guardrails_ai.chunkwise import NoRepetition
+
+    text = "Wir kommen am 3. Mai an. Wir kommen am 3. Mai an. Bis dann."
+    german = NoRepetition(chunker=SentenceChunker(language="de"), on_fail="fix")
+    guard = guard_with(german)
+    once = guard.validate(text).validated_output
+    assert once == "Wir kommen am 3. Mai an.  Bis dann."  # (the repeat is dropped, its space kept)
+    deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
+    assert joined(run(guard, deltas)) == once

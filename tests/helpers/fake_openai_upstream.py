@@ -1,0 +1,190 @@
+"""A local OpenAI-compatible upstream for the server tests and benchmarks (stdlib only).
+
+``python tests/helpers/fake_openai_upstream.py [--delay-ms 5]`` binds 127.0.0.1 on a free
+port, prints ``PORT <n>`` on stdout once it accepts connections, and answers
+``POST /v1/chat/completions`` by echoing the last user message back:
+
+* ``"stream": true``: server-sent events, one ``chat.completion.chunk`` per delta
+  of 1-7 characters (the slicing is seeded by the text, so it is repeatable),
+  ``--delay-ms`` between deltas, a last chunk with ``finish_reason: "stop"``
+  and ``data: [DONE]``;
+* otherwise one ``chat.completion`` holding the whole text.
+
+``GET /stats`` answers ``{"streams": n, "max_in_flight": m}``: how many streams
+were served and the most that were in flight at once since the previous
+``GET /stats`` (which resets both).  Tests use it to see that a server
+overlapped its streams without timing anything.
+
+It is what LiteLLM talks to when the server runs with
+``OPENAI_BASE_URL=http://127.0.0.1:<n>/v1``; no network, no API key checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODEL = "gpt-4o-mini"
+
+
+def deltas(text: str) -> list[str]:
+    """``text`` cut into pieces of 1-7 characters, the same cut for the same text."""
+    rng = random.Random(text)
+    pieces, at = [], 0
+    while at < len(text):
+        size = rng.randint(1, 7)
+        pieces.append(text[at : at + size])
+        at += size
+    return pieces
+
+
+def _last_user_text(body: dict[str, Any]) -> str:
+    for message in reversed(body.get("messages") or []):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):  # content parts
+                return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return str(content or "")
+    return ""
+
+
+class Stats:
+    """Streams served and the most in flight at once (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.in_flight = self.most = self.streams = 0
+
+    def begin(self) -> None:
+        with self.lock:
+            self.in_flight += 1
+            self.streams += 1
+            self.most = max(self.most, self.in_flight)
+
+    def end(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
+
+    def take(self) -> dict[str, int]:
+        with self.lock:
+            taken = {"streams": self.streams, "max_in_flight": self.most}
+            self.streams, self.most = 0, self.in_flight
+            return taken
+
+
+STATS = Stats()
+
+
+class Handler(BaseHTTPRequestHandler):
+    delay = 0.0
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") != "/stats":
+            self.send_error(404)
+            return
+        self._json(STATS.take())
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self.send_error(404)
+            return
+        text = _last_user_text(body)
+        created = int(time.time())
+        ident = f"chatcmpl-fake-{abs(hash(text)) % 10**12}"
+        if body.get("stream"):
+            STATS.begin()
+            try:
+                self._stream(text, ident, created)
+            finally:
+                STATS.end()
+        else:
+            self._json(
+                {
+                    "id": ident,
+                    "object": "chat.completion",
+                    "created": created,
+                    "model": MODEL,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }
+            )
+
+    def _json(self, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(self, text: str, ident: str, created: int) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+        def event(delta: dict[str, Any], finish: str | None) -> None:
+            chunk = {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": MODEL,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+            self.wfile.flush()
+
+        event({"role": "assistant", "content": ""}, None)
+        for piece in deltas(text):
+            if self.delay:
+                time.sleep(self.delay)
+            event({"content": piece}, None)
+        event({}, "stop")
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # the benchmarks open hundreds of streams at once
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--delay-ms", type=float, default=0.0, help="pause before each delta")
+    parser.add_argument("--port", type=int, default=0, help="0: a free port")
+    args = parser.parse_args(argv)
+    Handler.delay = args.delay_ms / 1000
+    server = Server(("127.0.0.1", args.port), Handler)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""Labelled sentence-boundary cases for ``SentenceChunker(mode="accurate")``.
+
+Written for this project, one group per rule of :mod:`chunkers.sentence_rules`.
+Each case is ``(text, sentences)``: ``sentences`` are verbatim substrings of
+``text`` separated only by whitespace, exactly what ``split_text`` must return.
+``tests/chunkers/test_sentence_accurate.py`` checks every case (one test per rule) and
+``benchmarks/sentence_accuracy.py`` scores both modes on them.
+"""
+
+from __future__ import annotations
+
+Case = tuple[str, list[str]]
+
+CASES: dict[str, list[Case]] = {
+    "titles": [
+        (
+            "We met Dr. Okafor at noon. Mrs. Lin arrived later.",
+            ["We met Dr. Okafor at noon.", "Mrs. Lin arrived later."],
+        ),
+        (
+            "Prof. Haddad and Mr. Ruiz disagreed. St. Albans hosted them.",
+            ["Prof. Haddad and Mr. Ruiz disagreed.", "St. Albans hosted them."],
+        ),
+        ("Ask Ms. Nguyen or Sen. Park about it.", ["Ask Ms. Nguyen or Sen. Park about it."]),
+    ],
+    "latin": [
+        (
+            "Bring fruit, e.g. Apples or pears. Leave the rest, i.e. The heavy bags.",
+            ["Bring fruit, e.g. Apples or pears.", "Leave the rest, i.e. The heavy bags."],
+        ),
+        (
+            "We sold pens, paper, etc. The shop closed at six.",
+            ["We sold pens, paper, etc.", "The shop closed at six."],
+        ),
+        (
+            "Compare Rome vs. Carthage, cf. Chapter two. Then decide.",
+            ["Compare Rome vs. Carthage, cf. Chapter two.", "Then decide."],
+        ),
+    ],
+    "multi_period": [
+        (
+            "The U.S. Navy sailed from the U.K. Coast. It was cold.",
+            ["The U.S. Navy sailed from the U.K. Coast.", "It was cold."],
+        ),
+        (
+            "She moved to the U.S.A. Her brother stayed.",
+            ["She moved to the U.S.A.", "Her brother stayed."],
+        ),
+        (
+            "The train left at 7 a.m. and arrived by 9 p.m. The trip was long.",
+            ["The train left at 7 a.m. and arrived by 9 p.m.", "The trip was long."],
+        ),
+        (
+            "He earned a Ph.D. Then he taught.",
+            ["He earned a Ph.D.", "Then he taught."],
+        ),
+    ],
+    "abbreviation_ends_sentence": [
+        (
+            "Our office is in the U.S. It opens daily.",
+            ["Our office is in the U.S.", "It opens daily."],
+        ),
+        (
+            "They founded Brightline Ltd. However, it failed.",
+            ["They founded Brightline Ltd.", "However, it failed."],
+        ),
+    ],
+    "initials": [
+        (
+            "J. R. R. Tolkien wrote it. C. S. Lewis read it.",
+            ["J. R. R. Tolkien wrote it.", "C. S. Lewis read it."],
+        ),
+        (
+            "The memo came from Maria T. Velasco. She signed it.",
+            ["The memo came from Maria T. Velasco.", "She signed it."],
+        ),
+    ],
+    "numbers": [
+        (
+            "Pi is about 3.14 and e is 2.718. Both are irrational.",
+            ["Pi is about 3.14 and e is 2.718.", "Both are irrational."],
+        ),
+        (
+            "Install v1.2.3 or v2.0. Older builds fail.",
+            ["Install v1.2.3 or v2.0.", "Older builds fail."],
+        ),
+        (
+            "Coffee costs $4.50 here. Tea is $3.",
+            ["Coffee costs $4.50 here.", "Tea is $3."],
+        ),
+        (
+            "The bus leaves at 10.30 and again at 10:45 a.m. daily. We took the first.",
+            ["The bus leaves at 10.30 and again at 10:45 a.m. daily.", "We took the first."],
+        ),
+        ("We counted 1,200. Nobody checked.", ["We counted 1,200.", "Nobody checked."]),
+        ("See No. 7 and pp. 12 for details.", ["See No. 7 and pp. 12 for details."]),
+        (
+            "Tickets cost Rs. 450 each. Kids in Gr. 3 go free. We sold 12. 30 remain.",
+            ["Tickets cost Rs. 450 each.", "Kids in Gr. 3 go free.", "We sold 12.", "30 remain."],
+        ),
+    ],
+    "addresses": [
+        (
+            "Write to help.desk@example.org. We answer within a day.",
+            ["Write to help.desk@example.org.", "We answer within a day."],
+        ),
+        (
+            "The page is at https://docs.example.net/guide/v2.html today. Read it.",
+            ["The page is at https://docs.example.net/guide/v2.html today.", "Read it."],
+        ),
+        (
+            "Visit example.com. Nothing else is needed.",
+            ["Visit example.com.", "Nothing else is needed."],
+        ),
+        ("Go to www.Example.co.uk/Start?id=3 now.", ["Go to www.Example.co.uk/Start?id=3 now."]),
+    ],
+    "lists": [
+        (
+            "1. Preheat the oven.\n2. Mix the flour.\n3. Bake it",
+            ["1. Preheat the oven.", "2. Mix the flour.", "3. Bake it"],
+        ),
+        (
+            "Steps:\na) open the lid\nb) pour slowly\n(c) close it",
+            ["Steps:", "a) open the lid", "b) pour slowly", "(c) close it"],
+        ),
+        (
+            "12. Twelve is the last item.",
+            ["12. Twelve is the last item."],
+        ),
+        (
+            "B. Second option here. C. Third option here.",
+            ["B. Second option here.", "C. Third option here."],
+        ),
+    ],
+    "bullets": [
+        (
+            "Pack these:\n- a tent\n- two ropes\n\u2022 one stove",
+            ["Pack these:", "- a tent", "- two ropes", "\u2022 one stove"],
+        ),
+        (
+            "* Fast. Really fast.\n* Cheap",
+            ["* Fast.", "Really fast.", "* Cheap"],
+        ),
+        (
+            "# Setup\nRun the installer first.",
+            ["# Setup", "Run the installer first."],
+        ),
+        (
+            "Intro line\n## Usage\nCall it.",
+            ["Intro line", "## Usage", "Call it."],
+        ),
+    ],
+    "ellipses": [
+        (
+            "I thought... maybe not. Then... Silence fell.",
+            ["I thought... maybe not.", "Then...", "Silence fell."],
+        ),
+        (
+            "Wait . . . listen. It stopped . . . The end.",
+            ["Wait . . . listen.", "It stopped . . .", "The end."],
+        ),
+        (
+            "Hmm\u2026 perhaps. Fine\u2026 We go now. So.... That was it.",
+            ["Hmm\u2026 perhaps.", "Fine\u2026", "We go now.", "So....", "That was it."],
+        ),
+    ],
+    "quotes_and_parentheses": [
+        (
+            'He said "Stop." Then he left.',
+            ['He said "Stop."', "Then he left."],
+        ),
+        (
+            "(See the notes above.) Next we test.",
+            ["(See the notes above.)", "Next we test."],
+        ),
+        (
+            "\u201cAre you sure?\u201d she asked. \u2018Yes.\u2019 He nodded.",
+            ["\u201cAre you sure?\u201d she asked.", "\u2018Yes.\u2019", "He nodded."],
+        ),
+        (
+            'The sign read "Closed." the whole week.',
+            ['The sign read "Closed." the whole week.'],
+        ),
+        (
+            "It was proven twice.[3] Later work agreed.",
+            ["It was proven twice.[3]", "Later work agreed."],
+        ),
+    ],
+    "exclamations": [
+        (
+            "Really?! You did that? Wow!!! Tell me more.",
+            ["Really?!", "You did that?", "Wow!!!", "Tell me more."],
+        ),
+        (
+            "Run! he shouted. Nobody moved.",
+            ["Run! he shouted.", "Nobody moved."],
+        ),
+        (
+            "She works at Yahoo! and likes it.",
+            ["She works at Yahoo! and likes it."],
+        ),
+    ],
+    "cjk": [
+        (
+            "\u4eca\u5929\u5f88\u597d\u3002\u6211\u4eec\u53bb\u516c\u56ed\uff01\u4f60\u6765\u5417\uff1f",
+            [
+                "\u4eca\u5929\u5f88\u597d\u3002",
+                "\u6211\u4eec\u53bb\u516c\u56ed\uff01",
+                "\u4f60\u6765\u5417\uff1f",
+            ],
+        ),
+        (
+            "\u300c\u672c\u5f53\u3002\u300d\u5f7c\u306f\u8a00\u3063\u305f\u3002 Then English.",
+            [
+                "\u300c\u672c\u5f53\u3002\u300d",
+                "\u5f7c\u306f\u8a00\u3063\u305f\u3002",
+                "Then English.",
+            ],
+        ),
+    ],
+    "blank_lines": [
+        (
+            "Release notes\n\nThe parser is faster. It uses less memory.",
+            ["Release notes", "The parser is faster.", "It uses less memory."],
+        ),
+        (
+            "A line that wraps\nonto the next one. Done.",
+            ["A line that wraps\nonto the next one.", "Done."],
+        ),
+    ],
+    "plain": [
+        (
+            "The cat sat.  The dog barked.\nThe bird sang.",
+            ["The cat sat.", "The dog barked.", "The bird sang."],
+        ),
+        ("It rained. 42 people came.", ["It rained.", "42 people came."]),
+    ],
+}
+
+#: True segmentations the accurate rules get wrong, kept in the score (see the
+#: rule for a MEDIAL abbreviation before a name-like word, and for ``p.m.``).
+KNOWN_MISSES: list[Case] = [
+    (
+        "She works at Acme Inc. Bob works there too.",
+        ["She works at Acme Inc.", "Bob works there too."],
+    ),
+    ("The call starts at 5 p.m. Eastern time.", ["The call starts at 5 p.m. Eastern time."]),
+]
+
+
+def all_cases() -> list[tuple[str, str, list[str]]]:
+    """Every case as ``(rule, text, sentences)``."""
+    return [(rule, text, sents) for rule, cases in CASES.items() for text, sents in cases]
+
+
+#: Pieces the accurate scanner's property tests join into random texts: every kind
+#: of candidate end, closer, opener and space the rules and fast paths decide on.
+FRAGMENTS = [
+    "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
+    "J.", "R.", "I.", "Tolkien",
+    "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
+    "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
+    "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
+    "- ", "\u2022 ", "# ", "## Head", "\nvalue", "\n```", "\n\u0663. x", "\n]",
+    "...", ". . .", "\u2026", "....", "?!", "!!!", "?", "!", ".",
+    '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
+    "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
+    " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",
+]  # fmt: skip

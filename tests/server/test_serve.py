@@ -1,0 +1,383 @@
+"""``chunkwise serve`` and ``guardrails start`` + ``serve_validated()``, as real processes.
+
+A local OpenAI-compatible upstream (``fake_openai_upstream.py``: SSE deltas of
+1-7 characters, 2 ms apart) answers LiteLLM, pointed at it through
+``OPENAI_BASE_URL`` in the servers' environment; the ``openai`` client (and
+``httpx`` for the raw event stream) calls the servers as a user would.  Three
+servers start once, in parallel, for the module:
+
+* ``chunkwise serve --config config.py`` (one worker);
+* ``chunkwise serve --config config.py --workers 2``;
+* ``guardrails start --config opted_in.py``, whose config calls
+  ``serve_validated()`` and opts in to raw text (``CHUNKWISE_RAW_LLM_OUTPUT``).
+
+What each response must be is computed in this process with ``guarded_stream``
+over the same guard and text (one delta: chunking is delta-invariant).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+from guardrails.errors import ValidationError
+from helpers.guardrails import MESSAGES, llm
+from helpers.server import (
+    free_port,
+    server_env,
+    start_server,
+    start_upstream,
+    stop,
+    worker_pids,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.adapters import guarded_stream
+from guardrails_ai.chunkwise.cli import main
+from guardrails_ai.chunkwise.server.completions import coalesced
+from guardrails_ai.chunkwise.server.events import guardrails_field
+
+CONFIG = """\
+from guardrails import Guard
+from guardrails_ai.chunkwise import BannedPhrases, RedactPII
+
+def _guard(on_fail):
+    return Guard(name=on_fail).use(
+        RedactPII(on_fail=on_fail), BannedPhrases(["free money"], on_fail="fix")
+    )
+
+exception, noop, fix, filter, refrain = map(
+    _guard, ["exception", "noop", "fix", "filter", "refrain"]
+)
+# guardrails-api's own routes find a guard by id only
+plain = Guard(id="plain", name="plain").use(RedactPII(on_fail="fix"))
+"""
+OPTED_IN = (
+    CONFIG
+    + """
+from guardrails_ai.chunkwise.server import serve_validated
+
+serve_validated()
+CHUNKWISE_RAW_LLM_OUTPUT = True
+"""
+)
+ON_FAIL = ["exception", "noop", "fix", "filter", "refrain"]
+#: Personal data in the middle and in the trailing fragment (no terminator).
+TEXT = (
+    "Hello there. Mail me at john@example.com now. Card 4111 1111 1111 1111 is on file. "
+    "Free money for all. Bye jane@example.org"
+)
+#: What on_fail exception may release before the first failure: the text before it,
+#: or less (the last validator may still hold the first sentence, by slicing).
+OK_BEFORE_FAILURE = ["", "Hello there.", "Hello there. "]
+PII = ["john@example.com", "4111 1111 1111 1111", "jane@example.org"]
+MODEL = "gpt-4o-mini"
+
+
+@dataclass
+class Servers:
+    upstream: int
+    serve: int
+    workers: int
+    start: int
+    serve_pid: int
+    workers_pid: int
+    logs: list[Path]
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    folder = tmp_path_factory.mktemp("serve")
+    (folder / "config.py").write_text(CONFIG, encoding="utf-8")
+    (folder / "opted_in.py").write_text(OPTED_IN, encoding="utf-8")
+    upstream, upstream_port = start_upstream(delay_ms=2)
+    env = server_env(upstream_port)
+    chunkwise = [sys.executable, "-m", "guardrails_ai.chunkwise", "serve"]
+    guardrails = str(Path(sys.executable).with_name("guardrails"))
+    ports = [free_port() for _ in range(3)]
+    commands = [
+        [*chunkwise, "--config", "config.py", "--port", str(ports[0])],
+        [*chunkwise, "--config", "config.py", "--port", str(ports[1]), "--workers", "2"],
+        [guardrails, "start", "--config", "opted_in.py", "--port", str(ports[2])],
+    ]
+    logs = [folder / f"server{i}.log" for i in range(3)]
+    procs = []
+    try:
+        with ThreadPoolExecutor(3) as pool:  # the three start at once
+            futures = [
+                pool.submit(start_server, cmd, port, env, folder, log.open("wb"))
+                for cmd, port, log in zip(commands, ports, logs, strict=True)
+            ]
+            for future in futures:
+                try:
+                    procs.append(future.result())
+                except Exception:
+                    for other in futures:  # stop the ones that did start
+                        if other.done() and other.exception() is None:
+                            stop(other.result())
+                    raise
+        yield Servers(upstream_port, *ports, procs[0].pid, procs[1].pid, logs)
+    finally:
+        for proc in procs:
+            stop(proc)
+        stop(upstream)
+
+
+def client(port: int, guard: str) -> openai.OpenAI:
+    return openai.OpenAI(
+        base_url=f"http://127.0.0.1:{port}/guards/{guard}/openai/v1",
+        api_key="unused",
+        max_retries=0,
+        timeout=60,
+    )
+
+
+@dataclass
+class Expected:
+    text: str
+    passed: bool
+    failed: bool  # raised (on_fail exception)
+
+
+@pytest.fixture(scope="module")
+def guards() -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec(compile(CONFIG, "config.py", "exec"), namespace)
+    return {name: namespace[name] for name in ON_FAIL}
+
+
+def expected(guard: Any, text: str) -> Expected:
+    """What chunkwise's pipeline releases for ``text`` through ``guard``, in process."""
+    released, passed = [], True
+    try:
+        for outcome in guarded_stream(guard, llm([text]), messages=MESSAGES):
+            released.append(outcome.validated_output or "")
+            passed = outcome.validation_passed
+    except ValidationError:
+        return Expected("".join(released), False, True)
+    return Expected("".join(released), passed, False)
+
+
+def stream(port: int, guard: str, text: str) -> tuple[str, list[dict[str, Any]]]:
+    """The joined ``delta.content`` and each event's ``guardrails`` field."""
+    events = client(port, guard).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": text}], stream=True
+    )
+    content, fields = [], []
+    for event in events:
+        content.append(event.choices[0].delta.content or "")
+        fields.append((event.model_extra or {}).get("guardrails") or {})
+    return "".join(content), fields
+
+
+def raw_events(port: int, guard: str, text: str) -> tuple[int, list[str]]:
+    """The HTTP status and the ``data:`` payloads of a streamed completion."""
+    body = {"model": MODEL, "stream": True, "messages": [{"role": "user", "content": text}]}
+    url = f"http://127.0.0.1:{port}/guards/{guard}/openai/v1/chat/completions"
+    with httpx.stream("POST", url, json=body, timeout=60) as answer:
+        lines = [line for line in answer.iter_lines() if line.startswith("data: ")]
+        return answer.status_code, [line[len("data: ") :] for line in lines]
+
+
+def summaries(fields: list[dict[str, Any]]) -> list[Any]:
+    return [summary for field in fields for summary in field.get("validation_summaries") or []]
+
+
+# -- the command's own errors (no server started) -------------------------------------------
+
+
+def test_serve_without_a_config_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--config", str(tmp_path / "missing.py")]) == 2
+    assert capsys.readouterr().err.strip().endswith("missing.py: no such file")
+    (tmp_path / "config.py").write_text(CONFIG, encoding="utf-8")
+    assert main(["serve", "--config", str(tmp_path / "config.py"), "--workers", "0"]) == 2
+
+
+# -- the response layer's parts, in process -------------------------------------------------
+
+
+async def _source(texts: list[str], pauses: list[bool], error: bool) -> AsyncIterator[str]:
+    for text, pause in zip(texts, pauses, strict=False):
+        if pause:
+            await asyncio.sleep(0)
+        yield text
+    if error:
+        raise ConnectionError("upstream went away")
+
+
+@settings(max_examples=60)
+@given(
+    texts=st.lists(st.text(min_size=1, max_size=5), max_size=20),
+    pauses=st.lists(st.booleans(), min_size=20, max_size=20),
+    error=st.booleans(),
+)
+def test_coalesced_deltas_lose_and_reorder_nothing(
+    texts: list[str], pauses: list[bool], error: bool
+) -> None:
+    received: list[str] = []
+
+    async def consume() -> None:
+        async for text in coalesced(_source(texts, pauses, error)):
+            received.append(text)
+
+    if error:
+        with pytest.raises(ConnectionError):
+            asyncio.run(consume())
+    else:
+        asyncio.run(consume())
+    assert "".join(received) == "".join(texts)
+    assert all(received) and len(received) <= len(texts)
+
+
+def test_raw_llm_output_is_shown_only_when_opted_in() -> None:
+    outcome = {"raw_llm_output": "secret", "validated_output": "ok", "validation_passed": True}
+    assert "raw_llm_output" not in guardrails_field(outcome, [], raw=False)
+    assert guardrails_field(outcome, [], raw=True)["raw_llm_output"] == "secret"
+
+
+# -- every on_fail, streamed and not -----------------------------------------------------
+
+
+@pytest.mark.parametrize("on_fail", ["noop", "fix", "filter", "refrain"])
+def test_streamed_and_whole_release_validated_text(
+    servers: Servers, guards: dict[str, Any], on_fail: str
+) -> None:
+    want = expected(guards[on_fail], TEXT)
+    streamed, fields = stream(servers.serve, on_fail, TEXT)
+    whole = client(servers.serve, on_fail).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": TEXT}]
+    )
+    extra = whole.model_extra or {}
+    assert streamed == want.text
+    assert whole.choices[0].message.content == want.text
+    assert fields[-1]["validation_passed"] is want.passed
+    assert extra["guardrails"]["validation_passed"] is want.passed
+    assert summaries(fields) == extra["guardrails"]["validation_summaries"]
+    assert summaries(fields), "RedactPII fails on this text in every mode"
+    assert all("raw_llm_output" not in field for field in [*fields, extra["guardrails"]])
+    if on_fail != "noop":  # noop releases the failing text, as documented
+        assert not any(pii in streamed for pii in PII)
+    else:  # the trailing fragment was validated too: both e-mail addresses are reported
+        reasons = [summary["failure_reason"] for summary in summaries(fields)]
+        assert reasons.count("Text contains personal data: e-mail address") == 2
+
+
+def test_exception_ends_the_stream_with_one_error_event(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    """HTTP 200, text released before the failure, ONE error event, ``[DONE]``."""
+    assert expected(guards["exception"], TEXT).failed
+    status, events = raw_events(servers.serve, "exception", TEXT)
+    assert status == 200
+    assert events[-1] == "[DONE]"
+    payloads = [json.loads(event) for event in events[:-1]]
+    errors = [p for p in payloads if "error" in p]
+    assert len(errors) == 1 and payloads[-1] is errors[0]
+    assert errors[0]["error"]["code"] == "validation_failed"
+    released = "".join(p["choices"][0]["delta"]["content"] for p in payloads[:-1])
+    assert released in OK_BEFORE_FAILURE  # what precedes the e-mail address, or less
+    assert not any(pii in event for event in events for pii in PII)
+
+
+def test_exception_through_the_openai_client(servers: Servers) -> None:
+    received = []
+    with pytest.raises(openai.APIError, match="Validation failed"):
+        events = client(servers.serve, "exception").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": TEXT}], stream=True
+        )
+        for event in events:
+            received.append(event.choices[0].delta.content or "")
+    assert "".join(received) in OK_BEFORE_FAILURE
+    with pytest.raises(openai.BadRequestError) as raised:
+        client(servers.serve, "exception").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": TEXT}]
+        )
+    assert not any(pii in raised.value.response.text for pii in PII)
+
+
+def test_all_pass_is_lossless(servers: Servers) -> None:
+    text = "Line one.\n\n  Line two has  spaces.\r\nAnd no terminator"
+    streamed, fields = stream(servers.serve, "exception", text)
+    assert streamed == text
+    assert fields[-1]["validation_passed"] is True and not summaries(fields)
+
+
+def test_unknown_guard_is_an_openai_error(servers: Servers) -> None:
+    with pytest.raises(openai.NotFoundError, match="no guard named"):
+        client(servers.serve, "nope").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "hi"}]
+        )
+
+
+def test_validate_route_keeps_raw_text_from_clients(servers: Servers) -> None:
+    """guardrails-api's own ``/validate`` (the LLM called by the server) loses ``rawLlmOutput``."""
+    body = {"model": MODEL, "messages": [{"role": "user", "content": TEXT}]}
+    answers = {
+        port: httpx.post(f"http://127.0.0.1:{port}/guards/plain/validate", json=body, timeout=60)
+        for port in (servers.serve, servers.start)
+    }
+    assert answers[servers.serve].status_code == 200
+    assert answers[servers.serve].json().get("rawLlmOutput") is None
+    assert not any(pii in answers[servers.serve].text for pii in PII)
+    assert answers[servers.start].json()["rawLlmOutput"] == TEXT  # opted in
+
+
+# -- concurrency and workers ---------------------------------------------------------------
+
+
+def _text(i: int) -> str:
+    return f"Stream {i} says hello. Mail {i} at user{i}@example.com now. Bye {i}"
+
+
+def test_32_concurrent_streams_overlap_and_never_mix(servers: Servers) -> None:
+    httpx.get(f"http://127.0.0.1:{servers.upstream}/stats")  # reset the counters
+    with ThreadPoolExecutor(32) as pool:
+        results = list(pool.map(lambda i: stream(servers.serve, "fix", _text(i))[0], range(32)))
+    assert results == [_text(i).replace(f"user{i}@example.com", "<EMAIL>") for i in range(32)]
+    stats = httpx.get(f"http://127.0.0.1:{servers.upstream}/stats").json()
+    assert stats["streams"] == 32
+    # One worker had several upstream streams open at once (a server that
+    # streams inside its event loop, as guardrails-api 0.4.4 does, has one).
+    assert stats["max_in_flight"] >= 4
+
+
+def test_workers_2_runs_two_processes(servers: Servers) -> None:
+    assert len(worker_pids(servers.workers_pid)) == 2
+    assert len(worker_pids(servers.serve_pid)) <= 1
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda i: stream(servers.workers, "fix", _text(i))[0], range(8)))
+    assert results == [_text(i).replace(f"user{i}@example.com", "<EMAIL>") for i in range(8)]
+
+
+# -- guardrails start with serve_validated() in its config -----------------------------------
+
+
+def test_guardrails_start_with_serve_validated(servers: Servers, guards: dict[str, Any]) -> None:
+    want = expected(guards["fix"], TEXT)
+    streamed, fields = stream(servers.start, "fix", TEXT)
+    assert streamed == want.text
+    # this config opted in: raw text is in the guardrails field, never in delta.content
+    assert "".join(field.get("raw_llm_output") or "" for field in fields) == TEXT
+    status, events = raw_events(servers.start, "exception", TEXT)
+    assert status == 200 and events[-1] == "[DONE]" and "error" in json.loads(events[-2])
+
+
+def test_no_server_printed_a_traceback(servers: Servers) -> None:
+    """Runs last: every request above, failures included, left no traceback in the logs."""
+    for log in servers.logs:
+        text = log.read_text(encoding="utf-8", errors="replace")
+        assert "Traceback" not in text, f"{log.name}:\n{text[-3000:]}"
+        assert "Exception in ASGI application" not in text
+        assert not any(pii in text for pii in PII), log.name

@@ -1,0 +1,92 @@
+"""Per-validator windows: chunks sized to what a model validator can take.
+
+``with_chunker(validator, limit("sentence", max_tokens=N, tokenizer=...))`` is
+the way to fit a validator's window: checked on a real hub validator this
+package did not write (``guardrails_ai.lowercase.LowerCase``, PyPI
+``guardrails-ai-lowercase``) through a real ``Guard``, on this package's four
+validators given the same chunker, and on ``chunkwise guard --max-tokens``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bpe_openai
+import pytest
+from guardrails_ai.lowercase import LowerCase
+from helpers.guardrails import guard_with, joined, run
+
+from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+from guardrails_ai.chunkwise.adapters import with_chunker
+from guardrails_ai.chunkwise.chunkers import limit
+
+CL100K = bpe_openai.get_encoding("cl100k_base")
+WINDOW = 24
+
+TEXT = (
+    "The first sentence is short. "
+    "The second sentence runs on and on, with clause after clause, list after list, "
+    "and no end in sight for a model with a small window, until it finally stops here. "
+    "\uff34\uff48\uff45 third has wide letters 日本語 and an emoji 🙂. Bye"
+)
+
+
+def tokens(text: str) -> int:
+    return len(CL100K.encode_ordinary(text))
+
+
+class SeenLowerCase(LowerCase):  # type: ignore[misc]
+    """The hub validator, recording every value it is asked to validate."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seen: list[str] = []
+
+    def validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+        self.seen.append(value)
+        return super().validate(value, metadata)
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "plain"])
+def test_a_hub_validator_sees_chunks_within_its_token_window(guarded: bool) -> None:
+    window = limit("sentence", max_tokens=WINDOW, tokenizer="cl100k_base")
+    validator = with_chunker(SeenLowerCase(on_fail="fix"), window)
+    deltas = [TEXT[i : i + 5] for i in range(0, len(TEXT), 5)]
+    out = joined(run(guard_with(validator), deltas, guarded=guarded))
+    expected = TEXT.lower()
+    assert out == expected if guarded else expected.startswith(out)
+    assert validator.seen and all(tokens(v) <= WINDOW for v in validator.seen), validator.seen
+    assert max(tokens(v) for v in validator.seen) > WINDOW // 2
+    # Sentences that fit stay whole; the long one is cut at words.
+    assert "The first sentence is short." in validator.seen
+    assert [c for c in validator.seen if c.strip()] == [c for c in window.split_text(TEXT)][
+        : len([c for c in validator.seen if c.strip()])
+    ]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda chunker: BannedPhrases(["forbidden words"], chunker=chunker, on_fail="fix"),
+        lambda chunker: MaxChunkLength(max_words=200, chunker=chunker, on_fail="fix"),
+        lambda chunker: NoRepetition(chunker=chunker, on_fail="fix"),
+    ],
+    ids=["BannedPhrases", "MaxChunkLength", "NoRepetition"],
+)
+def test_our_validators_take_the_same_window(make: Any) -> None:
+    window = limit("sentence", max_tokens=WINDOW, tokenizer=CL100K)
+    validator = make(window)
+    assert validator.chunker is window
+    deltas = [TEXT[i : i + 7] for i in range(0, len(TEXT), 7)]
+    once = guard_with(validator).validate(TEXT)
+    streamed = joined(run(guard_with(make(window)), deltas))
+    assert streamed == once.validated_output
+    chunks = window.split_text(TEXT)
+    assert all(tokens(c) <= WINDOW for c in chunks)
+
+
+def test_redact_pii_refuses_a_window_that_can_cut_an_entity() -> None:
+    # Its default chunker bounds what it sees and cuts only where no entity can be;
+    # a token window with a word fallback can cut an address in two.
+    with pytest.raises(ValueError, match=r"cuts a .* in two"):
+        RedactPII(chunker=limit("sentence", max_tokens=WINDOW, tokenizer=CL100K))

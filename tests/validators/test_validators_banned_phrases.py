@@ -1,0 +1,201 @@
+"""BannedPhrases: documented examples, Unicode tricks, fixes, bad arguments, streams."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from guardrails.errors import ValidationError
+from guardrails_ai.types import FailResult, PassResult
+from helpers.guardrails import (
+    MESSAGES,
+    arun,
+    guard_with,
+    joined,
+    llm,
+    run,
+    slicings,
+    validated_and_streamed,
+)
+from helpers.prose import BANNED_FOR_PROSE, PROSE
+from helpers.validator_checks import assert_verdict
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import BannedPhrases
+from guardrails_ai.chunkwise.adapters import guarded_stream
+
+PHRASES = ["bad word", "evil", "guaranteed returns"]
+FIX = BannedPhrases(PHRASES, on_fail="fix")
+GUARD = guard_with(FIX)
+ASYNC_GUARD = guard_with(BannedPhrases(PHRASES, on_fail="fix"), asynchronous=True)
+RAISE_GUARD = guard_with(BannedPhrases(PHRASES, on_fail="exception"))
+
+
+def check(text: str) -> Any:
+    return FIX.validate(text, {})
+
+
+# -- documented examples ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("A BAD word here.", "A *** **** here."),
+        ("This is bad\n\t  word.", "This is ***\n\t  ****."),
+        ("Evil, EVIL and eViL!", "****, **** and ****!"),
+        # full-width letters
+        ("\uff45\uff56\uff49\uff4c plans.", "**** plans."),
+        # zero-width space, joiner, non-joiner, word joiner and soft hyphen inside
+        ("e\u200bv\u200di\u200cl.", "*******."),
+        ("e\u2060v\u00adil.", "******."),
+        # a ligature and a compatibility form: "\ufb01" is "fi"
+        ("Guaranteed returns \u2460.", "********** ******* \u2460."),
+        # whole words only
+        ("Evildoers and medieval bad words are fine.", None),
+        ("bad_word, bad-words and badword are fine.", None),
+    ],
+)
+def test_examples(text: str, fixed: str | None) -> None:
+    assert_verdict(check(text), fixed)
+    if fixed is not None:
+        assert len(fixed) == len(text)  # a mask keeps every offset
+
+
+def test_error_spans_locate_matches_in_the_original() -> None:
+    text = "Oh. So \uff25\uff36\uff29\uff2c and bad \u200bword!"
+    result = check(text)
+    assert isinstance(result, FailResult)
+    found = [(text[s.start : s.end], s.reason) for s in result.error_spans]
+    assert found == [
+        ("\uff25\uff36\uff29\uff2c", "banned phrase: phrases[1]"),
+        ("bad \u200bword", "banned phrase: phrases[0]"),
+    ]
+    assert result.error_message == "Text contains banned phrases: phrases[1], phrases[0]"
+
+
+def test_overlapping_phrases_one_span() -> None:
+    validator = BannedPhrases(["foo bar", "bar baz"], mask="#")
+    result = validator.validate("A foo bar baz!", {})
+    assert isinstance(result, FailResult)
+    assert result.fix_value == "A ### ### ###!"
+    [span] = result.error_spans
+    assert (span.start, span.end) == (2, 13)
+    assert span.reason == "banned phrase: phrases[0], phrases[1]"
+
+
+def test_no_false_positives_on_prose() -> None:
+    validator = BannedPhrases(list(BANNED_FOR_PROSE))
+    assert isinstance(validator.validate(PROSE, {}), PassResult)
+    # The words are there inside longer words, and as whole words they are found.
+    assert "class" in PROSE and "Scunthorpe" in PROSE
+    assert isinstance(validator.validate(PROSE + " What the hell.", {}), FailResult)
+
+
+def test_other_chunkers_keep_phrases_whole() -> None:
+    by_paragraph = BannedPhrases(["stop. now"], chunker="paragraph", on_fail="fix")
+    result = by_paragraph.validate("Please stop.  Now!\n\nOk.", {})
+    assert isinstance(result, FailResult) and result.fix_value == "Please *****  ***!\n\nOk."
+    by_word = BannedPhrases(["evil"], chunker="word")
+    assert isinstance(by_word.validate("so EVIL", {}), FailResult)
+
+
+# -- bad arguments -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"phrases": "evil"}, TypeError, r"phrases must be a list of str, got str 'evil'"),
+        ({"phrases": []}, ValueError, r"phrases must not be empty"),
+        ({"phrases": ["ok", 3]}, TypeError, r"phrases must hold str only, got int: 3"),
+        ({"phrases": [" \u200b "]}, ValueError, r"phrases\[0\] has no visible characters"),
+        ({"phrases": ["x"], "mask": ""}, ValueError, r"mask must be one non-space character"),
+        ({"phrases": ["x"], "mask": "**"}, ValueError, r"got '\*\*'"),
+        ({"phrases": ["x"], "mask": " "}, ValueError, r"mask must be one non-space"),
+        ({"phrases": ["x"], "mask": 1}, TypeError, r"mask must be a str of one character, got int"),
+        (
+            {"phrases": ["bad word"], "chunker": "word"},
+            ValueError,
+            r"phrases\[0\] would be cut into 2 chunks by chunker=WordChunker\(\)",
+        ),
+        ({"phrases": ["ok", "stop. now"]}, ValueError, r"phrases\[1\] would be cut into 2 chunks"),
+        ({"phrases": ["x"], "on_fail": "explode"}, ValueError, r"on_fail='explode' is not an"),
+        ({"phrases": ["x"], "on_fail": 3}, TypeError, r"on_fail must be an on-fail action"),
+        ({"phrases": ["stop\uff0e now"]}, ValueError, r"would be cut into 2 chunks"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        BannedPhrases(**kwargs)
+
+
+# -- adversarial streams ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deltas", "expected"),
+    [
+        (["It is a b", "ad wo", "rd, really."], "It is a *** ****, really."),
+        (["It is a bad", " ", "word"], "It is a *** ****"),  # at the end, no terminator
+        (["e\u200d", "vil!"], "*****!"),  # a zero-width joiner, then the border
+        (["\uff45\uff56", "\uff49\uff4c"], "****"),
+        (["EVIL", "DOERS are fine."], "EVILDOERS are fine."),  # not a whole word after all
+    ],
+)
+def test_phrase_across_delta_borders(deltas: list[str], expected: str) -> None:
+    assert joined(run(GUARD, deltas)) == expected
+    assert joined(run(GUARD, deltas, guarded=False)) == expected
+    assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == expected
+
+
+def test_exception_raised_before_the_phrase_is_released() -> None:
+    released: list[str] = []
+    with pytest.raises(ValidationError, match=r"banned phrases: phrases\[1\]"):
+        for outcome in guarded_stream(
+            RAISE_GUARD, llm(["Fine. ", "So e", "vil", " it is. More."]), messages=MESSAGES
+        ):
+            released.append(outcome.validated_output or "")
+    assert "".join(released) == "Fine. "
+
+
+_PIECES = [
+    "It is",
+    "a",
+    "BAD",
+    "word",
+    "e\u200bvil",
+    "\uff45\uff56\uff49\uff4c",
+    "evildoer",
+    "guaranteed",
+    "returns",
+    ".",
+    "!",
+    "\n",
+    "fine",
+]
+
+
+@given(
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14)
+    .map(" ".join)
+    .flatmap(lambda text: st.tuples(st.just(text), slicings(text)))
+)
+def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    # Plain guard(..., stream=True) loses the trailing fragment when the last
+    # delta also completed a chunk (Guardrails then never asks for the
+    # remainder): what it releases is a prefix.
+    validated_and_streamed(GUARD, text, deltas)
+    result = FIX.validate(text, {})
+    if isinstance(result, FailResult):
+        # The mask keeps the length, and nothing outside the spans changes.
+        assert len(result.fix_value) == len(text)
+        inside = {i for s in result.error_spans for i in range(s.start, s.end)}
+        assert all(
+            a == b
+            for i, (a, b) in enumerate(zip(text, result.fix_value, strict=True))
+            if i not in inside
+        )

@@ -1,0 +1,131 @@
+"""MaxChunkLength: bounds, the truncating fix, bad arguments, streams."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from guardrails_ai.types import FailResult, PassResult
+from helpers.guardrails import arun, guard_with, joined, validated_and_streamed
+from helpers.prose import PROSE
+from helpers.validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import MaxChunkLength
+from guardrails_ai.chunkwise.max_chunk_length import ELLIPSIS
+
+WORDS = MaxChunkLength(max_words=4, on_fail="fix")
+GUARD = guard_with(WORDS)
+ASYNC_GUARD = guard_with(MaxChunkLength(max_words=4, on_fail="fix"), asynchronous=True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "text", "fixed"),
+    [
+        ({"max_words": 4}, "One two three four.", None),
+        ({"max_words": 4}, "One two three four five.", "One two three four\u2026"),
+        ({"max_words": 2}, "One  two\tthree.", "One  two\u2026"),
+        ({"max_chars": 10}, "Short one.", None),
+        ({"max_chars": 10}, "Rather long words.", "Rather\u2026"),
+        ({"max_chars": 10}, "Supercalifragilistic.", "Supercali\u2026"),  # one word too long
+        ({"max_chars": 1}, "Hi.", "\u2026"),
+        ({"max_words": 3, "max_chars": 12}, "a b c d e f.", "a b c\u2026"),
+        ({"max_words": 3, "max_chars": 12}, "alpha beta gamma.", "alpha beta\u2026"),
+    ],
+)
+def test_examples(kwargs: dict[str, Any], text: str, fixed: str | None) -> None:
+    validator = MaxChunkLength(**kwargs)
+    result = assert_verdict(validator.validate(text, {}), fixed)
+    if result is None:
+        return
+    [span] = result.error_spans
+    assert fixed == text[: span.start] + ELLIPSIS and span.end == len(text)
+    # The fix is itself within bounds.
+    assert isinstance(validator.validate(fixed, {}), PassResult)
+
+
+def test_reason_names_the_bounds() -> None:
+    validator = MaxChunkLength(max_words=2, max_chars=8)
+    result = validator.validate("One two three four.", {})
+    assert isinstance(result, FailResult)
+    assert result.error_spans[0].reason == (
+        "chunk too long: 4 words (at most 2) and 19 characters (at most 8)"
+    )
+
+
+def test_every_sentence_checked_separately() -> None:
+    result = WORDS.validate("One two three four five. Six. Seven eight nine ten eleven!", {})
+    assert isinstance(result, FailResult)
+    assert result.fix_value == "One two three four\u2026 Six. Seven eight nine ten\u2026"
+    assert len(result.error_spans) == 2
+
+
+def test_paragraph_chunker() -> None:
+    validator = MaxChunkLength(max_words=6, chunker="paragraph", on_fail="fix")
+    text = "One. Two. Three.\n\nA b c d e f g h."
+    result = validator.validate(text, {})
+    assert isinstance(result, FailResult)
+    assert result.fix_value == "One. Two. Three.\n\nA b c d e f\u2026"
+
+
+def test_no_false_positives_on_prose() -> None:
+    assert isinstance(MaxChunkLength(max_words=30).validate(PROSE, {}), PassResult)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({}, ValueError, r"give max_words or max_chars \(or both\); got neither"),
+        ({"max_words": 0}, ValueError, r"max_words must be >= 1, got 0"),
+        ({"max_chars": -3}, ValueError, r"max_chars must be >= 1, got -3"),
+        ({"max_words": True}, TypeError, r"max_words must be an int, got bool: True"),
+        ({"max_chars": 2.5}, TypeError, r"max_chars must be an int, got float: 2.5"),
+        ({"max_words": "3"}, TypeError, r"max_words must be an int, got str: '3'"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        MaxChunkLength(**kwargs)
+
+
+def test_get_args_show_only_given_bounds() -> None:
+    assert MaxChunkLength(max_chars=9).get_args() == {"max_chars": 9}
+    assert MaxChunkLength(max_words=3, max_chars=9).to_prompt() == (
+        "chunkwise/max_chunk_length: max_words=3 max_chars=9"
+    )
+
+
+@given(
+    st.text(alphabet=st.sampled_from("ab \n\t\u00e9\u4e00"), max_size=80),
+    st.one_of(st.none(), st.integers(1, 8)),
+    st.integers(1, 40),
+)
+def test_fix_is_within_bounds_and_keeps_the_start(text: str, words: int | None, chars: int) -> None:
+    validator = MaxChunkLength(max_words=words, max_chars=chars)
+    result = validator._validate(text, {})
+    if isinstance(result, PassResult):
+        assert len(text) <= chars and (words is None or len(text.split()) <= words)
+        return
+    fixed = result.fix_value
+    assert fixed.endswith(ELLIPSIS) and text.startswith(fixed[: -len(ELLIPSIS)])
+    assert len(fixed) <= chars and (words is None or len(fixed.split()) <= words)
+    assert_fix_within_spans(text, result)
+
+
+_SENTENCES = [
+    "One two three four five six.",
+    "Short one.",
+    "A b c d",
+    "Yes!",
+    "This one has exactly five.",
+    "Tiny",
+]
+
+
+@given(texts_and_deltas(_SENTENCES))
+def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    once = validated_and_streamed(GUARD, text, deltas)
+    assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == once.validated_output

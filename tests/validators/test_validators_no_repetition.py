@@ -1,0 +1,198 @@
+"""NoRepetition: normalised repeats, per-response state, isolation between streams."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from guardrails_ai.types import FailResult, PassResult
+from helpers.guardrails import (
+    MESSAGES,
+    arun,
+    async_llm,
+    guard_with,
+    joined,
+    llm,
+    run,
+    validated_and_streamed,
+)
+from helpers.prose import PROSE
+from helpers.validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
+from hypothesis import given
+
+from guardrails_ai.chunkwise import NoRepetition
+from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream
+from guardrails_ai.chunkwise.chunkers import ParagraphChunker
+
+FIX = NoRepetition(on_fail="fix")
+GUARD = guard_with(FIX)
+NOOP_GUARD = guard_with(NoRepetition(on_fail="noop"))
+ASYNC_GUARD = guard_with(NoRepetition(on_fail="fix"), asynchronous=True)
+
+
+def check(text: str, validator: NoRepetition = FIX) -> Any:
+    return validator.validate(text, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("I am fine. I am fine. Bye.", "I am fine.  Bye."),
+        ("I am fine. I AM   fine. I\tam fine.", "I am fine.  "),
+        ("I am \uff26\uff29\uff2e\uff25. I am fine.", "I am \uff26\uff29\uff2e\uff25. "),
+        ("Loop. Loop. Loop. Loop", "Loop.   Loop"),  # the last has no full stop
+        ("Fine. Fine! Fine? Fine", None),  # punctuation counts
+        ("One. Two. Three.", None),
+    ],
+)
+def test_examples(text: str, fixed: str | None) -> None:
+    result = assert_verdict(check(text), fixed)
+    if result:
+        assert_fix_within_spans(text, result)
+
+
+def test_spans_and_message_name_the_occurrence() -> None:
+    result = check("Again. Again. Again.")
+    assert isinstance(result, FailResult)
+    assert [(s.start, s.end) for s in result.error_spans] == [(7, 13), (14, 20)]
+    assert [s.reason for s in result.error_spans] == [
+        "occurrence 2 of a unit allowed 1 time(s)",
+        "occurrence 3 of a unit allowed 1 time(s)",
+    ]
+    assert result.error_message.startswith("Repeated text: 6 characters, occurrence 2")
+    assert "Again" not in result.error_message
+
+
+def test_max_repeats() -> None:
+    twice = NoRepetition(max_repeats=2, on_fail="fix")
+    result = check("Yes. Yes. Yes. No. Yes.", twice)
+    assert isinstance(result, FailResult) and result.fix_value == "Yes. Yes.  No. "
+
+
+def test_paragraph_unit() -> None:
+    by_paragraph = NoRepetition(unit="paragraph")
+    assert isinstance(by_paragraph.chunker, ParagraphChunker)
+    assert by_paragraph.get_args() == {"max_repeats": 1, "unit": "paragraph"}
+    assert isinstance(NoRepetition(**by_paragraph.get_args()).chunker, ParagraphChunker)
+    text = "Same line. Same line.\n\nA paragraph.\n\nA  PARAGRAPH."
+    result = check(text, by_paragraph)
+    assert isinstance(result, FailResult)
+    [span] = result.error_spans
+    assert text[span.start : span.end] == "A  PARAGRAPH."
+
+
+def test_no_false_positives_on_prose() -> None:
+    assert isinstance(check(PROSE), PassResult)
+    assert isinstance(check(PROSE, NoRepetition(unit="paragraph")), PassResult)
+    assert isinstance(check(PROSE + " " + PROSE.split(". ")[3] + "."), FailResult)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"max_repeats": 0}, ValueError, r"max_repeats must be >= 1, got 0"),
+        ({"max_repeats": True}, TypeError, r"max_repeats must be an int, got bool: True"),
+        ({"max_repeats": "2"}, TypeError, r"max_repeats must be an int, got str: '2'"),
+        ({"unit": "word"}, ValueError, r"unit='word' is not a unit; choose one of 'sentence', "),
+        (
+            {"unit": "sentence", "chunker": "paragraph"},
+            ValueError,
+            r"give unit='sentence' or chunker='paragraph', not both",
+        ),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        NoRepetition(**kwargs)
+
+
+# -- state per response ----------------------------------------------------------------
+
+
+def test_each_call_starts_from_zero() -> None:
+    for _ in range(3):
+        assert isinstance(check("Hello. World."), PassResult)
+        assert joined(run(GUARD, ["Hello. ", "World."])) == "Hello. World."
+        assert "Hello. World.".startswith(joined(run(GUARD, ["Hello. ", "World."], guarded=False)))
+        assert GUARD.validate("Hello. World.").validated_output == "Hello. World."
+
+
+def test_repeat_across_delta_borders_and_at_the_end() -> None:
+    deltas = ["Go on", ". Go", " o", "n. Stop", ". GO   ON."]
+    assert joined(run(GUARD, deltas)) == "Go on.  Stop. "
+    assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == "Go on.  Stop. "
+    outcomes = run(NOOP_GUARD, deltas)
+    assert joined(outcomes) == "".join(deltas)
+    assert not outcomes[-1].validation_passed
+
+
+def test_interleaved_streams_never_share_state() -> None:
+    # Two responses through one guard, advanced alternately: each repeats only
+    # its own sentences.
+    a = guarded_stream(GUARD, llm(["Alpha. ", "Beta. ", "Alpha."]), messages=MESSAGES)
+    b = guarded_stream(GUARD, llm(["Beta. ", "Alpha. ", "Gamma."]), messages=MESSAGES)
+    out: dict[str, list[str]] = {"a": [], "b": []}
+    pending = {"a": a, "b": b}
+    while pending:
+        for name, stream in list(pending.items()):
+            try:
+                out[name].append(next(stream).validated_output or "")
+            except StopIteration:
+                del pending[name]
+    assert "".join(out["a"]) == "Alpha. Beta. "
+    assert "".join(out["b"]) == "Beta. Alpha. Gamma."
+
+
+def test_concurrent_threads_never_share_state() -> None:
+    results: dict[int, str] = {}
+
+    def worker(i: int) -> None:
+        deltas = [f"Line {i}. ", "Shared. ", f"Line {i}. ", "Shared."]
+        results[i] = joined(run(GUARD, deltas, guarded=False))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for i in range(4):
+        assert results[i] == f"Line {i}. Shared.  "
+
+
+def test_concurrent_async_tasks_never_share_state() -> None:
+    guard = guard_with(NoRepetition(on_fail="fix"), asynchronous=True)
+
+    async def one(i: int) -> str:
+        deltas = [f"Task {i}. ", "Same. ", "Same. ", f"Task {i}."]
+        stream = async_guarded_stream(guard, async_llm(deltas), messages=MESSAGES)
+        return "".join([o.validated_output or "" async for o in stream])
+
+    async def main() -> list[str]:
+        return await asyncio.gather(*(one(i) for i in range(4)))
+
+    for i, text in enumerate(asyncio.run(main())):
+        assert text == f"Task {i}. Same.  "
+
+
+_SENTENCES = [
+    "Again.",
+    "again.",
+    "AGAIN!",
+    "Once more, with  feeling.",
+    "once more, with feeling.",
+    "New thought",
+    "Different?",
+]
+
+
+@given(texts_and_deltas(_SENTENCES))
+def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    validated_and_streamed(GUARD, text, deltas)
+    noop = run(NOOP_GUARD, deltas)
+    result = check(text)
+    assert all(o.validation_passed for o in noop) == isinstance(result, PassResult)
+    if isinstance(result, FailResult):
+        assert_fix_within_spans(text, result)

@@ -1,0 +1,162 @@
+"""RedactPII never releases an entity its chunker split: runs with no boundary, every offset.
+
+The default chunker cuts a run with no sentence end and no word gap only where
+no entity can be (``_pii_cuts``); these tests put an entity at every offset
+around the ceiling, in minified JSON, CSV, Markdown tables and long runs, and
+check that it is redacted whole, at once and streamed in random slicings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from guardrails_ai.types import FailResult
+from helpers.guardrails import guard_with, joined, run, slicings
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import RedactPII
+from guardrails_ai.chunkwise._pii import find_entities
+from guardrails_ai.chunkwise._pii_cuts import MARGIN, EntityCuts, safe_cut
+from guardrails_ai.chunkwise.chunkers import ChunkStream, split_spans
+from guardrails_ai.chunkwise.redact_pii import MAX_CHARS
+
+FIX = RedactPII(on_fail="fix")
+GUARD = guard_with(FIX)
+
+#: Entities found without any label, one or more per kind and shape.
+ENTITIES = [
+    "jo@example.com",
+    "sam.o'neil+billing@example.co.uk",
+    "a{b}@example.com",
+    "user@example.xn--p1ai",
+    "4111111111111111",
+    "4111 1111 1111 1111",
+    "5555-5555-5555-4444",
+    "378282246310005",
+    "DE89370400440532013000",
+    "DE89 3704 0044 0532 0130 00",
+    "GB82WEST12345698765432",
+    "+44 20 7946 0958",
+    "(415) 555-0123",
+    "01 23 45 67 89",
+    "030/1234567",
+    "98765 43210",
+    "192.168.10.20",
+    "2001:db8::8a2e:370:7334",
+]
+
+#: (before, after) the entity in each structure; ``{pad}`` is the run with no boundary.
+STRUCTURES = [
+    ('{{"note":"{pad}","v":"', '"}}'),  # minified JSON
+    ("{pad},", ",x,y\n"),  # CSV
+    ("| {pad} | ", " |\n"),  # Markdown table row
+    ("{pad} ", ""),  # a long run, then the entity
+]
+PADS = ["x", "ab", "1a", "-x_", "a.b"]
+
+
+def _text(structure: int, pad: str, length: int, entity: str) -> tuple[str, int]:
+    before, after = STRUCTURES[structure]
+    head = before.format(pad=(pad * length)[:length])
+    return head + entity + after.format(pad=""), len(head)
+
+
+def _covered(result: Any, start: int, end: int) -> bool:
+    return isinstance(result, FailResult) and any(
+        s.start <= start and end <= s.end for s in result.error_spans
+    )
+
+
+@pytest.mark.parametrize("entity", ENTITIES)
+def test_entity_at_every_offset_around_the_ceiling(entity: str) -> None:
+    # Before: the 1016-character hard cut fell inside the entity for the
+    # paddings that put it across the ceiling ('{"note":"' + 'x' * 990 + ...).
+    for structure in range(len(STRUCTURES)):
+        for length in range(MAX_CHARS - len(entity) - 40, MAX_CHARS + 10):
+            text, start = _text(structure, "x", length, entity)
+            result = FIX.validate(text, {})
+            assert _covered(result, start, start + len(entity)), (structure, length)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, len(STRUCTURES) - 1),
+    st.sampled_from(PADS),
+    st.integers(0, 3 * MAX_CHARS),
+    st.sampled_from(ENTITIES),
+    st.data(),
+)
+def test_entity_never_leaks_at_once_or_streamed(
+    structure: int, pad: str, length: int, entity: str, data: st.DataObject
+) -> None:
+    text, start = _text(structure, pad, length, entity)
+    result = FIX.validate(text, {})
+    assert _covered(result, start, start + len(entity))
+    assert isinstance(result, FailResult) and entity not in result.fix_value
+    deltas = data.draw(slicings(text, max_deltas=8))
+    streamed = joined(run(GUARD, deltas))
+    assert streamed == GUARD.validate(text).validated_output
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([*ENTITIES, "x" * 40, ",", '","', "|", "1,2,3"]), max_size=120))
+def test_default_chunks_hold_every_entity_of_the_text(parts: list[str]) -> None:
+    # Dense entities with no whitespace or sentence end between them: every
+    # entity of the whole text lies inside one chunk.
+    text = ",".join(parts)
+    spans = split_spans(FIX.chunker, text)
+    assert all(b - a <= MAX_CHARS for a, b in spans)
+    for e in find_entities(text):
+        assert any(a <= e.start and e.end <= b for a, b in spans), text[e.start : e.end]
+
+
+def test_chunks_streamed_equal_chunks_at_once_on_runs() -> None:
+    text = "".join(_text(0, "x", n, "jo@example.com")[0] for n in range(900, 1100, 37))
+    whole = [text[a:b] for a, b in split_spans(FIX.chunker, text)]
+    stream = ChunkStream(FIX.chunker)
+    pieces = []
+    for i in range(0, len(text), 4):
+        pieces += stream.feed(text[i : i + 4])
+    pieces += stream.close()
+    assert [p.chunk for p in pieces if p.chunk] == whole
+
+
+def test_safe_cut_stays_outside_entities_and_labels() -> None:
+    window = "y" * 300 + ",Phone: 4155550123," + "z" * 200 + ",jo@example.com," + "w" * MARGIN
+    p = safe_cut(window)
+    assert p is not None and p <= len(window) - MARGIN
+    for e in find_entities(window):
+        assert not e.start < p < e.end
+    # Inside the label and number: never.
+    label = window.index("Phone")
+    for q in range(label + 1, window.index("4155550123") + 10):
+        cut = safe_cut(window[: q + MARGIN])
+        assert cut is None or not label < cut < label + 18
+    assert safe_cut("x" * MARGIN) is None
+    assert repr(EntityCuts()) == "EntityCuts()"
+
+
+def test_fallback_cut_count_is_linear() -> None:
+    # A run with no boundary: each fallback cut moves on by about
+    # MAX_CHARS - MARGIN characters, so the number of detector passes grows
+    # with the length, not its square.
+    calls = []
+    import guardrails_ai.chunkwise._pii_cuts as cuts
+
+    real = cuts.find_entities
+
+    def counting(text: str, *args: Any) -> Any:
+        calls.append(len(text))
+        return real(text, *args)
+
+    cuts.find_entities = counting  # type: ignore[assignment]
+    try:
+        for n in (20_000, 80_000):
+            calls.clear()
+            split_spans(FIX.chunker, "x" * n)
+            assert len(calls) <= n // (MAX_CHARS - MARGIN) + 1
+            assert all(c == MAX_CHARS + 1 for c in calls)
+    finally:
+        cuts.find_entities = real  # type: ignore[assignment]

@@ -1,0 +1,233 @@
+"""RedactPII: entities by pattern plus checksum, placeholders, entities in streams."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from guardrails.errors import ValidationError
+from guardrails_ai.types import FailResult, PassResult
+from helpers.guardrails import (
+    MESSAGES,
+    arun,
+    guard_with,
+    joined,
+    llm,
+    run,
+    validated_and_streamed,
+)
+from helpers.prose import PROSE
+from helpers.validator_checks import assert_fix_within_spans, texts_and_deltas
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import RedactPII
+from guardrails_ai.chunkwise.adapters import guarded_stream
+from guardrails_ai.chunkwise.chunkers import ChunkStream
+from guardrails_ai.chunkwise.redact_pii import MAX_CHARS
+
+FIX = RedactPII(on_fail="fix")
+GUARD = guard_with(FIX)
+ASYNC_GUARD = guard_with(RedactPII(on_fail="fix"), asynchronous=True)
+RAISE_GUARD = guard_with(RedactPII(on_fail="exception"))
+
+#: One valid sample per entity, and what the fix puts in its place.
+SAMPLES = {
+    "john.doe@example.com": "<EMAIL>",
+    "+44 20 7946 0958": "<PHONE>",
+    "(415) 555-0123": "<PHONE>",
+    "4111 1111 1111 1111": "<CARD>",
+    "5555-5555-5555-4444": "<CARD>",
+    "DE89 3704 0044 0532 0130 00": "<IBAN>",
+    "GB82WEST12345698765432": "<IBAN>",
+    "192.168.10.20": "<IP_ADDRESS>",
+    "2001:db8::8a2e:370:7334": "<IP_ADDRESS>",
+}
+#: Look-alikes whose checksum or range fails: never redacted.
+INVALID = [
+    "4111 1111 1111 1112",
+    "5555-5555-5555-4445",
+    "DE89 3704 0044 0532 0130 01",
+    "GB82WEST12345698765433",
+    "256.168.10.20",
+    "2001:db8::8a2e::7334",
+    "+44 20",
+]
+#: Where an entity may stand in a sentence.
+CONTEXTS = [
+    "{}",
+    "Contact {} today.",
+    "Contact: {}. Then leave.",
+    "Is it {}? Yes.",
+    "Write to {}!\nThen wait.",
+    "(see {})",
+    "\u201cUse {}.\u201d She said so.",
+]
+
+
+def check(text: str, validator: RedactPII = FIX) -> Any:
+    return validator.validate(text, {})
+
+
+@pytest.mark.parametrize(("entity", "placeholder"), SAMPLES.items())
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_each_entity_replaced_in_every_context(entity: str, placeholder: str, context: str) -> None:
+    text = context.format(entity)
+    result = check(text)
+    assert isinstance(result, FailResult)
+    assert result.fix_value == context.format(placeholder)
+    [span] = result.error_spans
+    assert text[span.start : span.end] == entity
+    assert_fix_within_spans(text, result)
+
+
+@pytest.mark.parametrize("lookalike", INVALID)
+def test_invalid_checksums_are_left_alone(lookalike: str) -> None:
+    assert isinstance(check(f"Number {lookalike} here."), PassResult)
+
+
+def test_reasons_and_message() -> None:
+    result = check("Mail a@example.com, card 4111111111111111, host ::1.")
+    assert isinstance(result, FailResult)
+    assert [s.reason for s in result.error_spans] == [
+        "e-mail address",
+        "payment card number",
+        "IPv6 address",
+    ]
+    assert result.error_message == (
+        "Text contains personal data: e-mail address, payment card number, IPv6 address"
+    )
+    assert result.fix_value == "Mail <EMAIL>, card <CARD>, host <IP_ADDRESS>."
+
+
+def test_entities_subset() -> None:
+    only_email = RedactPII(entities=["email"], on_fail="fix")
+    result = check("a@example.com 4111111111111111", only_email)
+    assert isinstance(result, FailResult) and result.fix_value == "<EMAIL> 4111111111111111"
+    assert only_email.entities == ("email",)
+    assert RedactPII(entities=("card", "card", "iban")).entities == ("card", "iban")
+
+
+def test_no_false_positives_on_prose() -> None:
+    assert isinstance(check(PROSE), PassResult)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (
+            {"entities": ["email", "ssn"]},
+            ValueError,
+            r"entities: unknown 'ssn'; valid names are 'email', 'phone', 'card', 'iban', "
+            r"'ipv4', 'ipv6'",
+        ),
+        ({"entities": "email"}, TypeError, r"entities must be a list of str, got str 'email'"),
+        ({"entities": []}, ValueError, r"entities must not be empty"),
+        ({"entities": [None]}, TypeError, r"entities must hold str only, got NoneType"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        RedactPII(**kwargs)
+
+
+@pytest.mark.parametrize("entity", SAMPLES)
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_default_chunker_never_splits_an_entity(entity: str, context: str) -> None:
+    chunks = FIX.chunker.split(context.format(entity)) + FIX.chunker.flush(context.format(entity))
+    assert any(entity in chunk for chunk in chunks), chunks
+
+
+def test_ceiling_bounds_the_hold_back() -> None:
+    # No sentence ever ends: chunks still come, none over the ceiling.
+    text = "and then we walked on " * 200
+    stream = ChunkStream(FIX.chunker)
+    chunks = []
+    for i in range(0, len(text), 7):
+        chunks += [p.chunk for p in stream.feed(text[i : i + 7]) if p.chunk]
+        assert len(stream.pending) <= MAX_CHARS
+    assert chunks and all(len(c) <= MAX_CHARS for c in chunks)
+
+
+_WORDS = ["and", "then", "the", "money", "went", "to", "account", "or", "card", "call"]
+
+
+@settings(max_examples=25)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_WORDS), st.sampled_from(sorted(SAMPLES))),
+        min_size=MAX_CHARS // 5,
+        max_size=MAX_CHARS // 2,
+    )
+)
+def test_long_unpunctuated_text_keeps_entities_whole(words: list[str]) -> None:
+    # Sentences longer than the ceiling are cut, but between two lower-case
+    # words, never inside an entity written with spaces; entities one space
+    # apart may be redacted as one, but no character of one stays visible and
+    # no ordinary word is touched.
+    text = " ".join(words)
+    chunks = FIX.chunker.split(text) + FIX.chunker.flush(text)
+    assert all(len(c) <= MAX_CHARS for c in chunks)
+    result = check(text)
+    spans = result.error_spans if isinstance(result, FailResult) else []
+    redacted = {i for s in spans for i in range(s.start, s.end)}
+    start = 0
+    for word in words:
+        inside = [i in redacted for i in range(start, start + len(word))]
+        assert all(inside) if word in SAMPLES else not any(inside), word
+        start += len(word) + 1
+
+
+# -- streams -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("entity", "placeholder"), SAMPLES.items())
+def test_entity_straddling_every_delta_border(entity: str, placeholder: str) -> None:
+    text = f"Reach me at {entity}. Thanks"
+    expected = f"Reach me at {placeholder}. Thanks"
+    start = text.index(entity)
+    for cut in range(start + 1, start + len(entity)):
+        deltas = [text[:cut], text[cut:]]
+        assert joined(run(GUARD, deltas)) == expected, deltas
+
+
+@pytest.mark.parametrize(("entity", "placeholder"), SAMPLES.items())
+def test_entity_ends_the_stream_without_terminator(entity: str, placeholder: str) -> None:
+    text = f"Sure. It is {entity}"
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    expected = f"Sure. It is {placeholder}"
+    assert joined(run(GUARD, deltas)) == expected
+    assert joined(run(GUARD, deltas, guarded=False)) == expected
+    assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == expected
+
+
+def test_exception_before_release() -> None:
+    released = []
+    deltas = ["All good so far. ", "My card is 4111 ", "1111 1111 1111", " ok?"]
+    with pytest.raises(ValidationError, match="payment card number"):
+        for outcome in guarded_stream(RAISE_GUARD, llm(deltas), messages=MESSAGES):
+            released.append(outcome.validated_output)
+    assert "".join(released).rstrip() == "All good so far."
+
+
+_SENTENCES = [
+    *(f"Reach me at {e}." for e in SAMPLES),
+    *(f"Not PII: {e}!" for e in INVALID),
+    "Plain text with no data.",
+    "Card 4111 1111 1111 1111 expires soon, IBAN DE89370400440532013000 too",
+    "Call +1 415 555 0123 or mail x@example.org",
+    "Version 3.12 shipped at 10:30 on 2024-11-05.",
+]
+
+
+@given(texts_and_deltas(_SENTENCES))
+def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    once = validated_and_streamed(GUARD, text, deltas)
+    result = check(text)
+    if isinstance(result, FailResult):
+        assert_fix_within_spans(text, result)
+        assert result.fix_value == once.validated_output
+    else:
+        assert once.validated_output == text
