@@ -160,7 +160,8 @@ async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
 
     For OpenAI-compatible providers LiteLLM's stream wraps the ``openai`` SDK's
     own stream of ``ChatCompletionChunk`` objects: that is read directly (LiteLLM
-    rebuilds each chunk, about 3 ms apiece; its callbacks are not run).  Any
+    rebuilds each chunk, at a cost that dominates a served stream: see
+    ``benchmarks/served_streams.py``; its callbacks are not run).  Any
     other provider's chunks go through LiteLLM's wrapper.
     """
     raw = getattr(response, "completion_stream", None)
