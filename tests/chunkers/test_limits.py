@@ -8,11 +8,10 @@ boundary-smart-splitter regressions and parameter checking.
 
 from __future__ import annotations
 
-import itertools
 import re
 
 import pytest
-from helpers.chunking import stream
+from helpers.chunking import sliced, stream
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -71,16 +70,6 @@ texts = st.one_of(
 )
 
 
-@st.composite
-def sliced(draw: st.DrawFn) -> tuple[str, list[str]]:
-    text = draw(texts)
-    if draw(st.integers(0, 3)) == 0:
-        return text, list(text)
-    cuts = draw(st.lists(st.integers(0, len(text)), max_size=min(len(text), 12)))
-    bounds = [0, *sorted(cuts), len(text)]
-    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
-
-
 def word_at(text: str, i: int) -> str:
     """The whitespace-free run around the gap before ``text[i]``."""
     a = i
@@ -114,14 +103,14 @@ def check_stream(chunker: ChunkingStrategy, text: str, deltas: list[str], bound:
 
 
 @inner_params
-@given(sliced(), st.integers(1, 30))
+@given(sliced(texts), st.integers(1, 30))
 def test_bounded_stream(inner: object, case: tuple[str, list[str]], max_chars: int) -> None:
     text, deltas = case
     check_stream(Bounded(inner, max_chars), text, deltas, max_chars)  # type: ignore[arg-type]
 
 
 @inner_params
-@given(sliced(), st.integers(1, 30), st.integers(1, 4))
+@given(sliced(texts), st.integers(1, 30), st.integers(1, 4))
 def test_grouped_stream(
     inner: object, case: tuple[str, list[str]], max_chars: int, size: int
 ) -> None:
@@ -132,7 +121,7 @@ def test_grouped_stream(
 
 
 @inner_params
-@given(sliced(), st.integers(1, 4))
+@given(sliced(texts), st.integers(1, 4))
 def test_grouped_without_ceiling_groups_units(
     inner: object, case: tuple[str, list[str]], size: int
 ) -> None:
