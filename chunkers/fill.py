@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .fallback import levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
 from .paragraph import ParagraphChunker
@@ -64,22 +65,10 @@ from .stream import scanner_for
 from .structure import ATX, StructureChunker
 from .word import WordChunker
 
-__all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
+__all__ = ["MIN_FILL", "Sized"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
-
-#: The levels below each built-in chunker, largest first (line level included).
-_BELOW: dict[str, tuple[str, ...]] = {
-    "structure": ("paragraph", "line", "sentence", "word"),
-    "paragraph": ("line", "sentence", "word"),
-    "line": ("sentence", "word"),
-    "sentence": ("line", "word"),
-    "sentence-simple": ("line", "word"),
-    "fixed": ("word",),
-    "word": (),
-}
-_DEFAULT_BELOW = ("sentence", "word")
 
 #: With ``fill``, a chunk closed at a section, paragraph or line boundary is at
 #: least this full (of the limit); else the next level down closes it.
@@ -93,24 +82,6 @@ _CAP = 16
 #: pre-tokenizers start a token: " word", but "\n\n" then "word").
 _SPLIT = re.compile(r"(?=[^\S\r\n]\S)|(?<=[\r\n])(?=\S)")
 _NO_CUTS: list[Cut] = []
-
-
-def levels_below(strategy: Strategy) -> tuple[Strategy, ...]:
-    """The fallback levels below ``strategy``, largest first (hard cut implied)."""
-    alias = getattr(strategy, "alias", "") if isinstance(strategy, ChunkingStrategy) else ""
-    if alias == "sentence" and getattr(strategy, "mode", "") == "simple":
-        alias = "sentence-simple"
-    return tuple(resolve_chunker(name) for name in _BELOW.get(alias, _DEFAULT_BELOW))
-
-
-def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
-    """The strategies of a ``fallback=`` list (largest first); ``TypeError`` naming it."""
-    if isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
-        raise TypeError(
-            f"fallback must be a list of chunkers (largest first) or None, "
-            f"got {type(fallback).__name__}: {fallback!r:.80}"
-        )
-    return tuple(resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback))
 
 
 def _capped(part: str) -> list[str]:
