@@ -383,8 +383,11 @@ class _SizedScanner(Scanner):
             start, end = span
             if self._held is not None and self._held >= p:
                 start = self._held
-            if start < p:
-                start = self._content_from(p, end)
+            if start < p or not self._cfg._fits(self._text(start, end)):
+                # The rest of a cut unit, or a unit that fits only without its
+                # lead (whitespace the inner chunker keeps, as "\x85"): the
+                # held-back text was measured from its first non-whitespace.
+                start = self._content_from(max(start, p), end)
                 if start == end:
                     return None
             return start, end
