@@ -213,21 +213,28 @@ class _PieceMeter(_Meter):
         return total
 
     def reanchor(self, p: int, c: int, code: bool = False) -> bool:
-        """At a crossing ``c``: when ``text[p:c]`` measured exactly is within the
-        limit after all, count on from ``c`` with that measure (at most
+        """At a crossing ``c``: when ``text[p:b]`` (``b`` the last piece boundary
+        at or before ``c - 2``) measured exactly is within the limit after all, count on
+        from ``b`` with that measure (at most
         :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
         block that may still fit) and return true: the estimate was high (the
         unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
         most = 3 * _ANCHORS if code else _ANCHORS
-        if done >= most or c <= (anchor[1] if done and anchor is not None else p):
+        # Up to the last piece boundary a token never spans, as one may span c
+        # (inside a run of spaces, say: "  1" is " ", " ", "1"); a boundary is
+        # known one character after it, so the last one before c - 1 is known
+        # from text[:c] alone, whatever the slicing (delta invariance).
+        k = bisect_right(self.b, c - 2) - 1
+        at = self.b[k] if k >= 0 else p
+        if done >= most or at <= (anchor[1] if done and anchor is not None else p):
             return False
         # As a chunk starts: after its lead (a lead space can merge into a token).
-        exact = self.m(self.text(p, c).lstrip())
+        exact = self.m(self.text(p, at).lstrip())
         if exact > self.limit:
             return False
-        self.anchor = (p, c, exact, done + 1)
+        self.anchor = (p, at, exact, done + 1)
         self._scan = None
         return True
 

@@ -119,6 +119,11 @@ def test_final_fragment_within_a_small_token_ceiling(level: str, fill: bool) -> 
     text = "\x850:0\u00d8"
     assert tokens(text) == 7
     check(limit(level, max_tokens=6, tokenizer=CL100K, fill=fill), text, list(text), CL100K)
+    # Two spaces then a digit are three tokens, " " " " "1", though "  " alone is
+    # one: the held-back text was measured exactly up to the middle of the run.
+    text = "\U0001f642.  1."
+    assert tokens(text) == 7
+    check(limit(level, max_tokens=6, tokenizer=CL100K, fill=fill), text, list(text), CL100K)
 
 
 @pytest.mark.parametrize("level", LEVELS)
