@@ -225,13 +225,19 @@ class _PieceMeter(_Meter):
         # Up to the last piece boundary a token never spans, as one may span c
         # (inside a run of spaces, say: "  1" is " ", " ", "1"); a boundary is
         # known one character after it, so the last one before c - 1 is known
-        # from text[:c] alone, whatever the slicing (delta invariance).
+        # from text[:c] alone, whatever the slicing (delta invariance).  With
+        # no new boundary there (inside a long piece), up to c, counting one
+        # token more for the token c may split.
         k = bisect_right(self.b, c - 2) - 1
         at = self.b[k] if k >= 0 else p
-        if done >= most or at <= (anchor[1] if done and anchor is not None else p):
+        last = anchor[1] if done and anchor is not None else p
+        split = 0
+        if at <= last:
+            at, split = c, 1
+        if done >= most or at <= last:
             return False
         # As a chunk starts: after its lead (a lead space can merge into a token).
-        exact = self.m(self.text(p, at).lstrip())
+        exact = self.m(self.text(p, at).lstrip()) + split
         if exact > self.limit:
             return False
         self.anchor = (p, at, exact, done + 1)
