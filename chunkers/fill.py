@@ -459,6 +459,18 @@ class Sized(ChunkingStrategy):
     def scanner(self) -> Scanner:
         return _SizedScanner(self)
 
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Sized:
+        """The same chunker with another fallback chain."""
+        return Sized(
+            self.inner,
+            self.limit,
+            length=self.measure,
+            fill=self.fill,
+            overlap=self.overlap,
+            fallback=fallback,
+            param=self._param,
+        )
+
     def _fits(self, chunk: str) -> bool:
         return self.measure.additive or self.measure(chunk) <= self.limit
 

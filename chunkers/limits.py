@@ -320,6 +320,10 @@ class Bounded(ChunkingStrategy):
         spans = bounded_spans(self.inner, self.max_chars, self.fallback, text)
         return self.locate(text).spans() if spans is None else spans
 
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Bounded:
+        """The same chunker with another fallback chain."""
+        return Bounded(self.inner, self.max_chars, fallback=fallback)
+
     def _params(self) -> dict[str, object]:
         return {"inner": self.inner, "max_chars": self.max_chars, "fallback": self.fallback}
 
@@ -414,6 +418,18 @@ class Grouped(ChunkingStrategy):
                 back -= 1
             i = j - back
         return spans
+
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Grouped:
+        """The same chunker with another fallback chain (itself without ``max_chars``)."""
+        if self.max_chars is None:
+            return self
+        return Grouped(
+            self.inner,
+            self.chunk_size,
+            max_chars=self.max_chars,
+            overlap=self.overlap,
+            fallback=fallback,
+        )
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"inner": self.inner, "chunk_size": self.chunk_size}
