@@ -189,16 +189,26 @@ _TiktokenShaped = tiktoken_shaped
 
 
 def locate(text: str, chunks: list[str]) -> list[tuple[int, int]] | None:
-    """Spans of ``chunks`` found in order in ``text`` (None if one is missing)."""
-    spans = []
-    pos = 0
-    for chunk in chunks:
-        at = text.find(chunk, pos)
-        if at < 0:
-            return None
-        spans.append((at, at + len(chunk)))
-        pos = at + 1
-    return spans
+    """Spans of ``chunks`` found in order in ``text`` (None if one is missing).
+
+    Each chunk is looked for from the end of the one before (chunks that do not
+    overlap, as every row here makes them): looking from the previous start
+    instead finds a short chunk (``"<img"``) at an earlier occurrence inside
+    the previous chunk and reports a cut that is not there.  Chunks that do
+    overlap are looked for from the previous start.
+    """
+    for overlapping in (False, True):
+        spans = []
+        pos = 0
+        for chunk in chunks:
+            at = text.find(chunk, pos)
+            if at < 0:
+                break
+            spans.append((at, at + len(chunk)))
+            pos = at + 1 if overlapping else at + len(chunk)
+        else:
+            return spans
+    return None
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

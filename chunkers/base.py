@@ -31,6 +31,7 @@ __all__ = [
     "Layout",
     "Scanner",
     "SplitFlush",
+    "check_text",
 ]
 
 
@@ -62,6 +63,13 @@ class Layout:
     cuts: tuple[Cut, ...]
     tail: int
     fragment: tuple[int, int] | None
+
+    def spans(self) -> list[tuple[int, int]]:
+        """``(start, end)`` of every chunk ``split_text`` returns: the cuts, then the fragment."""
+        spans = [(c.start, c.end) for c in self.cuts]
+        if self.fragment:
+            spans.append(self.fragment)
+        return spans
 
 
 class Scanner(ABC):
@@ -119,7 +127,7 @@ class ChunkingStrategy(ABC):
 
     def locate(self, text: str) -> Layout:
         """Return the offsets of every chunk of ``text`` and of its fragment."""
-        _check_text(text)
+        check_text(text)
         scanner = self.scanner()
         cuts = tuple(scanner.feed(text))
         fragment = scanner.finish()
@@ -137,11 +145,11 @@ class ChunkingStrategy(ABC):
 
     def split_text(self, text: str) -> list[str]:
         """Chunk a whole document: ``split(text) + flush(text)`` in one pass."""
-        layout = self.locate(text)
-        chunks = [text[c.start : c.end] for c in layout.cuts]
-        if layout.fragment:
-            chunks.append(text[layout.fragment[0] : layout.fragment[1]])
-        return chunks
+        return [text[a:b] for a, b in self.split_spans(text)]
+
+    def split_spans(self, text: str) -> list[tuple[int, int]]:
+        """``(start, end)`` offsets of the chunks :meth:`split_text` returns, in order."""
+        return self.locate(text).spans()
 
     def segments(self, text: str) -> list[str]:
         """Return the lossless segments of ``text``: ``"".join(...) == text``."""
@@ -180,6 +188,7 @@ class ChunkingStrategy(ABC):
         return hash(repr(self))
 
 
-def _check_text(text: object) -> None:
+def check_text(text: object) -> None:
+    """``TypeError`` unless ``text`` is a ``str`` (naming its type, never its value)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")

@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .fallback import levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
 from .paragraph import ParagraphChunker
@@ -64,22 +65,10 @@ from .stream import scanner_for
 from .structure import ATX, StructureChunker
 from .word import WordChunker
 
-__all__ = ["MIN_FILL", "Sized", "levels_below", "resolve_levels"]
+__all__ = ["MIN_FILL", "Sized"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
-
-#: The levels below each built-in chunker, largest first (line level included).
-_BELOW: dict[str, tuple[str, ...]] = {
-    "structure": ("paragraph", "line", "sentence", "word"),
-    "paragraph": ("line", "sentence", "word"),
-    "line": ("sentence", "word"),
-    "sentence": ("line", "word"),
-    "sentence-simple": ("line", "word"),
-    "fixed": ("word",),
-    "word": (),
-}
-_DEFAULT_BELOW = ("sentence", "word")
 
 #: With ``fill``, a chunk closed at a section, paragraph or line boundary is at
 #: least this full (of the limit); else the next level down closes it.
@@ -93,24 +82,6 @@ _CAP = 16
 #: pre-tokenizers start a token: " word", but "\n\n" then "word").
 _SPLIT = re.compile(r"(?=[^\S\r\n]\S)|(?<=[\r\n])(?=\S)")
 _NO_CUTS: list[Cut] = []
-
-
-def levels_below(strategy: Strategy) -> tuple[Strategy, ...]:
-    """The fallback levels below ``strategy``, largest first (hard cut implied)."""
-    alias = getattr(strategy, "alias", "") if isinstance(strategy, ChunkingStrategy) else ""
-    if alias == "sentence" and getattr(strategy, "mode", "") == "simple":
-        alias = "sentence-simple"
-    return tuple(resolve_chunker(name) for name in _BELOW.get(alias, _DEFAULT_BELOW))
-
-
-def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
-    """The strategies of a ``fallback=`` list (largest first); ``TypeError`` naming it."""
-    if isinstance(fallback, (str, bytes)) or not isinstance(fallback, Sequence):
-        raise TypeError(
-            f"fallback must be a list of chunkers (largest first) or None, "
-            f"got {type(fallback).__name__}: {fallback!r:.80}"
-        )
-    return tuple(resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback))
 
 
 def _capped(part: str) -> list[str]:
@@ -242,21 +213,34 @@ class _PieceMeter(_Meter):
         return total
 
     def reanchor(self, p: int, c: int, code: bool = False) -> bool:
-        """At a crossing ``c``: when ``text[p:c]`` measured exactly is within the
-        limit after all, count on from ``c`` with that measure (at most
+        """At a crossing ``c``: when ``text[p:b]`` (``b`` the last piece boundary
+        at or before ``c - 2``) measured exactly is within the limit after all, count on
+        from ``b`` with that measure (at most
         :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
         block that may still fit) and return true: the estimate was high (the
         unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
         most = 3 * _ANCHORS if code else _ANCHORS
-        if done >= most or c <= (anchor[1] if done and anchor is not None else p):
+        # Up to the last piece boundary a token never spans, as one may span c
+        # (inside a run of spaces, say: "  1" is " ", " ", "1"); a boundary is
+        # known one character after it, so the last one before c - 1 is known
+        # from text[:c] alone, whatever the slicing (delta invariance).  With
+        # no new boundary there (inside a long piece), up to c, counting one
+        # token more for the token c may split.
+        k = bisect_right(self.b, c - 2) - 1
+        at = self.b[k] if k >= 0 else p
+        last = anchor[1] if done and anchor is not None else p
+        split = 0
+        if at <= last:
+            at, split = c, 1
+        if done >= most or at <= last:
             return False
         # As a chunk starts: after its lead (a lead space can merge into a token).
-        exact = self.m(self.text(p, c).lstrip())
+        exact = self.m(self.text(p, at).lstrip()) + split
         if exact > self.limit:
             return False
-        self.anchor = (p, c, exact, done + 1)
+        self.anchor = (p, at, exact, done + 1)
         self._scan = None
         return True
 
@@ -412,8 +396,11 @@ class _SizedScanner(Scanner):
             start, end = span
             if self._held is not None and self._held >= p:
                 start = self._held
-            if start < p:
-                start = self._content_from(p, end)
+            if start < p or not self._cfg._fits(self._text(start, end)):
+                # The rest of a cut unit, or a unit that fits only without its
+                # lead (whitespace the inner chunker keeps, as "\x85"): the
+                # held-back text was measured from its first non-whitespace.
+                start = self._content_from(max(start, p), end)
                 if start == end:
                     return None
             return start, end
@@ -471,6 +458,18 @@ class Sized(ChunkingStrategy):
 
     def scanner(self) -> Scanner:
         return _SizedScanner(self)
+
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Sized:
+        """The same chunker with another fallback chain."""
+        return Sized(
+            self.inner,
+            self.limit,
+            length=self.measure,
+            fill=self.fill,
+            overlap=self.overlap,
+            fallback=fallback,
+            param=self._param,
+        )
 
     def _fits(self, chunk: str) -> bool:
         return self.measure.additive or self.measure(chunk) <= self.limit

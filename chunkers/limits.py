@@ -54,18 +54,16 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from itertools import compress
-from operator import sub
+from collections.abc import Mapping, Sequence
+from typing import overload
 
-from ._wholetext import line_chunks, reporter, unit_groups, unit_spans
-from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush
-from .fences import closed_to_cuts, inside
-from .fill import Sized, resolve_levels
+from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush, check_text
+from .fallback import content_from, fallback_cut, levels_below, resolve_levels
+from .fill import Sized
 from .line import LineChunker
 from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
+from .replay import bounded_line_chunks, bounded_replay, bounded_spans, grouped_replay, reporter
 from .sizing import measure_for
 from .stream import scanner_for
 
@@ -73,28 +71,7 @@ __all__ = ["Bounded", "Grouped", "Sized", "fallback_chain", "limit", "split_span
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
-#: The whole-document replay of a Bounded chunker: chunk starts and ends, the
-#: offset at which a stream reports each fallback cut (by index), the fragment,
-#: and the inner chunker's report function and look-ahead bound.
-_Replay = tuple[list[int], list[int], dict[int, int], Span | None, Callable[[str, int], int], int]
-
 _NO_CUTS: list[Cut] = []
-
-#: The fallback chain below each built-in chunker, by alias.
-_CHAINS: dict[str, tuple[str, ...]] = {
-    "structure": ("paragraph", "line", "sentence", "word"),
-    "paragraph": ("line", "sentence", "word"),
-    "line": ("sentence", "word"),
-    "sentence": ("line", "word"),
-    "fixed": ("word",),
-    "word": (),
-}
-_DEFAULT_CHAIN = ("sentence", "word")
-
-
-def _check_text_arg(text: object) -> None:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, got {type(text).__name__}")
 
 
 def _check_max_chars(value: object) -> int | None:
@@ -106,9 +83,7 @@ def fallback_chain(chunker: ChunkerSpec) -> tuple[Strategy, ...]:
     strategy = resolve_chunker(chunker)
     while isinstance(strategy, (Bounded, Grouped)):
         strategy = strategy.inner
-    alias = getattr(strategy, "alias", "") if isinstance(strategy, ChunkingStrategy) else ""
-    names = _CHAINS.get(alias, _DEFAULT_CHAIN)
-    return tuple(resolve_chunker(name) for name in names)
+    return levels_below(strategy)
 
 
 def split_spans(chunker: ChunkerSpec, text: str) -> list[Span]:
@@ -123,61 +98,16 @@ def split_spans(chunker: ChunkerSpec, text: str) -> list[Span]:
     if callable(own):
         spans: list[Span] = own(text)
         return spans
-    return _layout_spans(_layout(strategy, text))
+    return _layout(strategy, text).spans()
 
 
 def _layout(strategy: Strategy, text: str) -> Layout:
     if isinstance(strategy, ChunkingStrategy):
         return strategy.locate(text)
-    _check_text_arg(text)
+    check_text(text)
     scanner = scanner_for(strategy)
     cuts = tuple(scanner.feed(text))
     return Layout(cuts, cuts[-1].stop if cuts else 0, scanner.finish())
-
-
-def _layout_spans(layout: Layout) -> list[Span]:
-    spans = [(c.start, c.end) for c in layout.cuts]
-    if layout.fragment:
-        spans.append(layout.fragment)
-    return spans
-
-
-def _fallback(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
-    """Chunk span, relative to ``window`` (``limit + 1`` characters), of the next segment.
-
-    The last boundary within ``limit`` of the first level that has one; else a
-    whitespace lead on its own (so that the word after it is not cut); else a
-    hard cut at ``limit``.
-    """
-    closed = (
-        closed_to_cuts(window, None, _span_length, limit) if "`" in window or "~" in window else []
-    )
-    for level in levels:
-        cuts = scanner_for(level).feed(window)
-        last = None
-        for cut in cuts:
-            if cut.end > limit:
-                break
-            if not closed or not inside(cut.end, closed):
-                last = cut
-        if last is not None:
-            start = cuts[0].start
-            # A line keeps its trailing blanks; a piece cut from a larger unit does not.
-            return start, start + (len(window[start : last.end].rstrip()) or last.end - start)
-    lead = len(window) - len(window.lstrip())
-    if 0 < lead < len(window):
-        return 0, lead  # whitespace that cannot travel with the word after it
-    return 0, limit  # hard cut
-
-
-def _span_length(a: int, b: int) -> int:
-    return b - a
-
-
-def _content_from(text: str, start: int, end: int) -> int:
-    """First non-whitespace offset in ``text[start:end]``, or ``end``."""
-    part = text[start:end]
-    return end - len(part.lstrip())
 
 
 class _Paced(Scanner):
@@ -257,7 +187,7 @@ class _BoundedScanner(_Paced):
 
     def _content_from(self, start: int, end: int) -> int:
         """First non-whitespace offset in ``[start, end)``, or ``end``."""
-        return _content_from(self._slice(start, self._fed), 0, end - start) + start
+        return content_from(self._slice(start, self._fed), 0, end - start) + start
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
@@ -277,7 +207,7 @@ class _BoundedScanner(_Paced):
     def _at_checkpoint(self, out: list[Cut]) -> None:
         p = self._p
         window = self._slice(p, p + self._limit + 1)
-        start, end = _fallback(self._levels, self._limit, window)
+        start, end = fallback_cut(self._levels, self._limit, window)
         self._emit(out, p + start, p + end)
         self._trusted = False
 
@@ -365,12 +295,13 @@ class Bounded(ChunkingStrategy):
         """As :meth:`ChunkingStrategy.locate`; a faster path for whole documents.
 
         When it is known at which offset the inner scanner reports each cut
-        (word, simple sentence, paragraph and line chunkers), the inner chunker
-        runs once over the whole text and the checkpoints are replayed over its
-        cuts, instead of feeding it slice by slice.  Both paths give the same
-        layout (tested).
+        (word, simple sentence, paragraph and line chunkers), the streaming
+        decisions are replayed over the inner chunker's cuts of the whole text
+        (:func:`~.replay.bounded_replay`) instead of feeding the scanner slice
+        by slice.  Both paths give the same layout (property-tested).
         """
-        fast = self._replay(text)
+        check_text(text)
+        fast = bounded_replay(self.inner, self.max_chars, self.fallback, text)
         if fast is None:
             return super().locate(text)
         starts, ends, _, fragment, _, _ = fast
@@ -379,138 +310,19 @@ class Bounded(ChunkingStrategy):
 
     def split_text(self, text: str) -> list[str]:
         if isinstance(self.inner, LineChunker) and type(self.inner) is LineChunker:
-            _check_text_arg(text)
-            return self._line_chunks(text, self.inner.crlf)
+            check_text(text)
+            return bounded_line_chunks(self.inner, self.max_chars, self.fallback, text)
         return [text[a:b] for a, b in self.split_spans(text)]
-
-    def _line_chunks(self, text: str, crlf: bool) -> list[str]:
-        """:meth:`split_text` for lines: :func:`line_chunks` where no line needs a
-        fallback cut, the general path over a slice around each line that does,
-        from the end of the line before it up to the first line after it that is
-        taken whole (a fresh start again)."""
-        fast = line_chunks(text, self.max_chars, crlf)
-        if fast is None:
-            return self._general_chunks(text, 0)
-        lines, fallbacks = fast
-        margin = 2 * self.max_chars + 8  # as in Grouped._replay
-        chunks: list[str] = []
-        pos = done = 0  # a fresh start, and how many of ``lines`` end by it
-        for a, b, count in fallbacks:
-            if b <= pos:
-                continue  # inside the slice already taken by the general path
-            if a < pos:
-                return chunks + self._general_chunks(text, pos)
-            chunks += lines[done:count]
-            q = b + 2 * margin
-            if q >= len(text):
-                return chunks + self._general_chunks(text, a)
-            part = text[a:q]
-            spans = self.split_spans(part)
-            units = unit_spans(self.inner, part)
-            assert units is not None
-            index = {span: u for u, span in enumerate(zip(units[0], units[1], strict=True))}
-            k = next((k for k, span in enumerate(spans) if span[1] >= b - a and span in index), -1)
-            if k < 0 or spans[k][1] > len(part) - margin:
-                return chunks + self._general_chunks(text, a)
-            chunks += [part[s:e] for s, e in spans[: k + 1]]
-            pos, done = a + spans[k][1], count + index[spans[k]] + 1
-        return chunks + lines[done:]
-
-    def _general_chunks(self, text: str, start: int) -> list[str]:
-        """The chunks of ``text[start:]`` by the general path (``start`` a fresh start)."""
-        part = text[start:] if start else text
-        return [part[a:b] for a, b in self.split_spans(part)]
-
-    def _replay(self, text: str) -> _Replay | None:
-        """The whole-document fast path (see :meth:`locate`), or ``None``."""
-        _check_text_arg(text)
-        inner = scanner_for(self.inner)
-        known = reporter(inner)
-        if known is None:
-            return None
-        reported, lag = known
-        known_units = unit_spans(self.inner, text)
-        if known_units is None:
-            units = inner.feed(text)
-            fragment = inner.finish()
-            unit_starts = [u.start for u in units]
-            unit_ends = [u.end for u in units]
-        else:
-            unit_starts, unit_ends, fragment = known_units
-        limit, levels, n = self.max_chars, self.fallback, len(text)
-        # Units that may not be taken whole at once: every other unit is, as long
-        # as the one before it was (reported before the checkpoint, and fitting).
-        room = limit + 1 - max(lag, 1)
-        gaps = map(sub, unit_ends, [0, *unit_ends])
-        careful = list(compress(range(len(unit_ends)), map(room.__lt__, gaps)))
-        careful.append(len(unit_ends))
-        starts: list[int] = []
-        ends: list[int] = []
-        forced: dict[int, int] = {}  # index of a fallback cut -> offset it is reported at
-        p = k = 0
-
-        def force() -> None:
-            nonlocal p
-            c = p + limit + 1
-            a, b = _fallback(levels, limit, text[p:c])
-            forced[len(ends)] = c
-            starts.append(p + a)
-            p += b
-            ends.append(p)
-
-        count, ci = len(unit_ends), 0  # careful[ci]: the next careful unit from k on
-        while k < count:
-            if p == (unit_ends[k - 1] if k else 0):
-                while careful[ci] < k:
-                    ci += 1
-                if careful[ci] > k:  # taken whole up to the next careful unit
-                    starts += unit_starts[k : careful[ci]]
-                    ends += unit_ends[k : careful[ci]]
-                    k = careful[ci]
-                    p = unit_ends[k - 1]
-                    continue
-            # A careful unit, or any unit after a fallback cut until p is a unit end again.
-            start, end = unit_starts[k], unit_ends[k]
-            k += 1
-            d = reported(text, end)
-            while d > p + limit + 1:  # no cut reported by the checkpoint: a fallback cut
-                force()
-            if end <= p:
-                continue
-            if start < p:
-                start = _content_from(text, p, end)
-                if start == end:
-                    continue
-            if end - p > limit:
-                force()  # reported at the checkpoint itself, one character too long
-                if start < p:
-                    start = _content_from(text, p, end)
-                    if start == end:
-                        continue
-            starts.append(start)
-            ends.append(end)
-            p = end
-        while p + limit < n:
-            force()
-        if fragment is not None and fragment[1] > p:
-            if fragment[0] < p:
-                fragment = (_content_from(text, p, fragment[1]), fragment[1])
-            if fragment[0] == fragment[1]:
-                fragment = None
-        else:
-            fragment = None
-        return starts, ends, forced, fragment, reported, lag
 
     def split_spans(self, text: str) -> list[Span]:
         """Offsets of the chunks ``split_text(text)`` returns."""
-        fast = self._replay(text)
-        if fast is None:
-            return _layout_spans(self.locate(text))
-        starts, ends, _, fragment, _, _ = fast
-        spans = list(zip(starts, ends, strict=True))
-        if fragment:
-            spans.append(fragment)
-        return spans
+        check_text(text)
+        spans = bounded_spans(self.inner, self.max_chars, self.fallback, text)
+        return self.locate(text).spans() if spans is None else spans
+
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Bounded:
+        """The same chunker with another fallback chain."""
+        return Bounded(self.inner, self.max_chars, fallback=fallback)
 
     def _params(self) -> dict[str, object]:
         return {"inner": self.inner, "max_chars": self.max_chars, "fallback": self.fallback}
@@ -574,119 +386,22 @@ class Grouped(ChunkingStrategy):
         return Layout(tuple(Cut(a, b, b) for a, b in cuts), cuts[-1][1] if cuts else 0, fragment)
 
     def _replay(self, text: str) -> tuple[list[Span], Span | None] | None:
-        """The groups the stream would cut: by :func:`unit_groups` where it applies,
-        the general path (:meth:`_replay_general`) over slices around fallback cuts."""
+        """The groups and fragment by :func:`~.replay.grouped_replay`, or ``None``."""
         if not isinstance(self.units, Bounded) or self.max_chars is None:
             return None
-        _check_text_arg(text)
-        size, limit, n = self.chunk_size, self.max_chars, len(text)
-        packed = unit_groups(self.inner, text, size, limit)
-        if packed is None:
-            return self._replay_general(text)
-        groups, fragment, stop = packed
-        # Groups that end this far before the end of a slice are decided by text
-        # inside it (checkpoints, what reports a unit, fallback windows).
-        margin = 2 * limit + 8
-        while stop is not None:
-            q = stop + 4 * margin
-            part = text[stop:q]
-            general = self._replay_general(part)
-            assert general is not None
-            resume = taken = 0
-            if q < n:
-                spans = unit_spans(self.inner, part)
-                assert spans is not None
-                unit_ends = set(spans[1])
-                for i, (_, b) in enumerate(general[0]):
-                    if b > len(part) - margin:
-                        break
-                    if b in unit_ends:  # a group that ends where a unit ends: a fresh start
-                        resume, taken = b, i + 1
-            if not resume:
-                if q < n:
-                    part = text[stop:]
-                    general = self._replay_general(part)
-                    assert general is not None
-                groups += _shift(general[0], stop)
-                tail = general[1]
-                return groups, (stop + tail[0], stop + tail[1]) if tail else None
-            groups += _shift(general[0][:taken], stop)
-            more = unit_groups(self.inner, text, size, limit, stop + resume)
-            assert more is not None
-            groups += more[0]
-            fragment, stop = more[1], more[2]
-        return groups, fragment
-
-    def _replay_general(self, text: str) -> tuple[list[Span], Span | None] | None:
-        """:meth:`_replay` over :meth:`Bounded._replay`, for any inner chunker."""
-        assert isinstance(self.units, Bounded) and self.max_chars is not None
-        fast = self.units._replay(text)
-        if fast is None:
-            return None
-        starts, ends, forced, fragment, reported, lag = fast
-        size, limit, n = self.chunk_size, self.max_chars, len(text)
-        if not forced:
-            return _group_units(text, starts, ends, fragment, size, limit, reported, lag)
-        groups: list[Span] = []
-        p = count = first = last = 0
-        pending_forced = sorted(forced, reverse=True)  # popped in increasing order
-        i, m = 0, len(ends)
-        while i < m:
-            while pending_forced and pending_forced[-1] < i:
-                pending_forced.pop()
-            if count:
-                # Units surely taken as they come: reported before the checkpoint,
-                # fitting, not a fallback cut, and the group not yet full.
-                c = p + limit + 1
-                sure = p + (min(limit, limit + 1 - lag) if c <= n else limit)
-                stop = min(i + size - count, pending_forced[-1] if pending_forced else m)
-                j = bisect_right(ends, sure, i, max(i, stop))
-                if j > i:
-                    count += j - i
-                    last = ends[j - 1]
-                    i = j
-                    if count == size:
-                        groups.append((first, last))
-                        p, count = last, 0
-                    continue
-            a, b = starts[i], ends[i]
-            c = p + limit + 1
-            if count and c <= n and (i in forced or b + lag > c):
-                at = forced.get(i)
-                if (reported(text, b) if at is None else at) > c:
-                    groups.append((first, last))  # the checkpoint closes the group
-                    p, count = last, 0
-            if count and b - p > limit:
-                groups.append((first, last))
-                p, count = last, 0
-            if not count:
-                first = a
-            count += 1
-            last = b
-            i += 1
-            if count == size:
-                groups.append((first, last))
-                p, count = last, 0
-        if count and p + limit < n:
-            groups.append((first, last))
-            p, count = last, 0
-        if count:
-            fragment = (first, fragment[1] if fragment else last)
-        return groups, fragment
-
-    def split_text(self, text: str) -> list[str]:
-        """Chunk a whole document; overlapping chunks when ``overlap`` > 0."""
-        return [text[a:b] for a, b in self.split_spans(text)]
+        check_text(text)
+        units = self.units
+        return grouped_replay(units.inner, self.chunk_size, self.max_chars, units.fallback, text)
 
     def split_spans(self, text: str) -> list[Span]:
         """Offsets of the chunks :meth:`split_text` returns (overlapping if ``overlap``)."""
         if not self.overlap:
             fast = self._replay(text)
             if fast is None:
-                return _layout_spans(self.locate(text))
+                return self.locate(text).spans()
             groups, fragment = fast
             return [*groups, fragment] if fragment else groups
-        units = _layout_spans(_layout(self.units, text))
+        units = _layout(self.units, text).spans()
         size, limit = self.chunk_size, self.max_chars
         spans: list[Span] = []
         i, n = 0, len(units)
@@ -704,6 +419,18 @@ class Grouped(ChunkingStrategy):
             i = j - back
         return spans
 
+    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Grouped:
+        """The same chunker with another fallback chain (itself without ``max_chars``)."""
+        if self.max_chars is None:
+            return self
+        return Grouped(
+            self.inner,
+            self.chunk_size,
+            max_chars=self.max_chars,
+            overlap=self.overlap,
+            fallback=fallback,
+        )
+
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"inner": self.inner, "chunk_size": self.chunk_size}
         if self.max_chars is not None:
@@ -715,46 +442,34 @@ class Grouped(ChunkingStrategy):
         return params
 
 
-def _shift(spans: list[Span], offset: int) -> list[Span]:
-    return [(a + offset, b + offset) for a, b in spans]
+@overload
+def limit(
+    chunker: str | Mapping[str, object] | ChunkingStrategy,
+    *,
+    max_chars: int | None = ...,
+    max_tokens: int | None = ...,
+    tokenizer: object = ...,
+    length: object = ...,
+    fill: bool = ...,
+    chunk_size: int | None = ...,
+    overlap: int | None = ...,
+    fallback: Sequence[ChunkerSpec] | None = ...,
+) -> ChunkingStrategy: ...
 
 
-def _group_units(
-    text: str,
-    starts: list[int],
-    ends: list[int],
-    fragment: Span | None,
-    size: int,
-    limit: int,
-    reported: Callable[[str, int], int],
-    lag: int,
-) -> tuple[list[Span], Span | None]:
-    """:meth:`Grouped._replay` when every unit is an inner chunker's unit (no
-    fallback cut): a group takes its first unit, then every unit surely reported
-    before the checkpoint and fitting (found by bisection), then checks the
-    next few exactly."""
-    groups: list[Span] = []
-    sure_room = min(limit, limit + 1 - lag)
-    p = i = 0
-    m, n = len(ends), len(text)
-    while i < m:
-        c = p + limit + 1
-        checked = c <= n  # a checkpoint falls inside the text
-        hi = min(i + size, m)
-        j = i + 1
-        if j < hi:
-            j = bisect_right(ends, p + (sure_room if checked else limit), j, hi)
-        while j < hi:
-            b = ends[j]
-            if b - p > limit or (checked and reported(text, b) > c):
-                break
-            j += 1
-        last = ends[j - 1]
-        if j == m and j - i < size and not checked:
-            return groups, (starts[i], fragment[1] if fragment else last)  # held to the end
-        groups.append((starts[i], last))
-        p, i = last, j
-    return groups, fragment
+@overload
+def limit(
+    chunker: ChunkerSpec,
+    *,
+    max_chars: int | None = ...,
+    max_tokens: int | None = ...,
+    tokenizer: object = ...,
+    length: object = ...,
+    fill: bool = ...,
+    chunk_size: int | None = ...,
+    overlap: int | None = ...,
+    fallback: Sequence[ChunkerSpec] | None = ...,
+) -> Strategy: ...
 
 
 def limit(
@@ -774,7 +489,10 @@ def limit(
     ``limit("paragraph", max_chars=1000)`` is a :class:`Bounded` chunker,
     ``limit("sentence", chunk_size=3, overlap=1, max_chars=500)`` a
     :class:`Grouped` one; with no limit at all, the resolved ``chunker``
-    itself.
+    itself.  Typed accordingly: given an alias, a spec or a strategy, the
+    result is a :class:`ChunkingStrategy` (``split_text``, ``split_spans``
+    through :func:`split_spans`, ``locate``...); only a foreign
+    ``split``/``flush`` object given no limit comes back as it is.
 
     Other measures, and filling (a :class:`~.fill.Sized` chunker):
 

@@ -31,21 +31,50 @@ window up to there.  Cost per fallback cut: one detector pass over
 
 This strategy is a fallback level only: it chunks one window per scanner and
 is not delta-invariant by itself (Bounded feeds it whole windows).
+
+Windows of any size limit.  :func:`entity_safe` gives a user's size limit
+(``limit(..., max_chars=)``, ``limit(..., max_tokens=, tokenizer=)``, any
+``Bounded``/``Grouped``/``Sized``) the same last levels: its inner chunker and
+measure are kept, its fallback chain becomes the word gap, then
+:class:`EntityCuts`.  Bound: the window must hold :data:`MIN_WINDOW` characters
+(``max_chars >= MIN_WINDOW``; with another measure, :data:`MIN_WINDOW`
+characters of each of a few runs dense in tokens must measure within the
+limit); a smaller window is refused with a ``ValueError``, because a fallback
+cut needs an entity and its look-ahead inside the window.  Left open: with a
+measure, text denser than those runs (over about one token per character: a
+run of emoji with no whitespace) gives a window of fewer characters, and a run
+of it with no sentence end, word gap or safe position is hard-cut.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from guardrails_ai.chunkwise.chunkers import ChunkingStrategy
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkingStrategy,
+    Grouped,
+    RegexChunker,
+    Sized,
+    SplitFlush,
+)
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
 
-__all__ = ["MARGIN", "EntityCuts", "safe_cut"]
+__all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_safe", "safe_cut"]
 
 #: How far from the window's end a cut must stay: an entity plus its look-ahead.
 MARGIN = LONGEST_ENTITY + 2
+#: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
+GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
+#: The fewest characters a size limit's window must hold (see :func:`entity_safe`):
+#: an entity with its look-ahead, and room for a fallback cut to move on.
+MIN_WINDOW = MARGIN + 64
+#: Runs with no sentence end or word gap, dense in tokens: a window of a size
+#: limit must hold :data:`MIN_WINDOW` characters of each (e-mail addresses
+#: joined by commas; Japanese, whose letters an address may hold).
+_DENSE_RUNS = (",jo@example.com" * 40, "日本語の文字列" * 80)
 
 
 def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
@@ -108,3 +137,43 @@ class _EntityCutScanner(Scanner):
         start = len(rest) - len(rest.lstrip())
         end = len(rest.rstrip())
         return (self._done + start, self._done + end) if end > start else None
+
+
+def entity_safe(
+    strategy: ChunkingStrategy | SplitFlush, entities: Iterable[str] = ENTITIES
+) -> ChunkingStrategy | SplitFlush:
+    """``strategy`` with a fallback chain that never cuts an entity, if it is a size limit.
+
+    A ``Bounded``, ``Grouped`` (with ``max_chars``) or ``Sized`` chunker keeps
+    its inner chunker and measure; its fallback chain becomes the word gap
+    (:data:`GAP_BETWEEN_WORDS`), then :class:`EntityCuts`.  Any other
+    strategy comes back as it is.  ``ValueError`` (naming the parameter and
+    the value) when the limit's window holds fewer than :data:`MIN_WINDOW`
+    characters (see the module docstring).
+    """
+    levels = (RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities))
+    if isinstance(strategy, Grouped):
+        if strategy.max_chars is None or not isinstance(strategy.units, Bounded):
+            return strategy
+        _check_window("max_chars", strategy.max_chars, strategy.max_chars >= MIN_WINDOW)
+        current = strategy.units.fallback
+    elif isinstance(strategy, Bounded):
+        _check_window("max_chars", strategy.max_chars, strategy.max_chars >= MIN_WINDOW)
+        current = strategy.fallback
+    elif isinstance(strategy, Sized):
+        fits = all(strategy.measure(run[:MIN_WINDOW]) <= strategy.limit for run in _DENSE_RUNS)
+        name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
+        _check_window(name, strategy.limit, fits)
+        current = strategy.fallback
+    else:
+        return strategy
+    return strategy if tuple(current) == levels else strategy.with_fallback(levels)
+
+
+def _check_window(param: str, value: int, fits: bool) -> None:
+    if not fits:
+        raise ValueError(
+            f"{param}={value} is too small a window for RedactPII: a cut with no sentence "
+            f"end or word gap must see a whole entity and what follows it, so a window "
+            f"must hold {MIN_WINDOW} characters (of text dense in tokens too)"
+        )

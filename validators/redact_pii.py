@@ -11,21 +11,21 @@ from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import (
     Bounded,
     ChunkerSpec,
+    ChunkingStrategy,
     RegexChunker,
     SentenceChunker,
+    SplitFlush,
     split_spans,
 )
 
 from ._args import check_on_fail, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
-from ._pii_cuts import EntityCuts
+from ._pii_cuts import GAP_BETWEEN_WORDS, EntityCuts, entity_safe
 
 __all__ = ["MAX_CHARS", "RedactPII"]
 
 #: Ceiling on a chunk of the default chunker: four times the longest entity.
 MAX_CHARS = 4 * LONGEST_ENTITY
-#: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
-_GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
 
 #: Texts a chosen chunker must not cut an entity of: grouped numbers in prose,
 #: and addresses joined by commas, no whitespace, over 2,100 characters, in
@@ -99,8 +99,15 @@ class RedactPII(ChunkedValidator):
     one).  An entity is at most ``LONGEST_ENTITY`` characters, so any entity
     across that position lies whole in the pending characters and is found
     there: the bound.  The ceiling bounds how much text a stream holds back.
-    A label read as context must be in the same chunk as its number.  A
-    ``chunker=`` that cuts an entity of a probe text in two (``"word"`` splits
+    A label read as context must be in the same chunk as its number.  A size
+    limit given as ``chunker=`` (``limit("sentence", max_tokens=512,
+    tokenizer=...)``, any ``max_chars`` window, filled or not) is taken as a
+    window: its inner chunker and measure are kept and its fallback chain
+    becomes the one above (word gap, then ``EntityCuts``), so no entity is
+    split; a window that holds fewer than :data:`~._pii_cuts.MIN_WINDOW`
+    characters (320) is refused with a ``ValueError`` (see
+    ``_pii_cuts.entity_safe``).  Any other ``chunker=`` that cuts an entity
+    of a probe text in two (``"word"`` splits
     ``4111 1111 1111 1111``; a hard cut splits an address in a run without
     whitespace) is refused with a ``ValueError``.
 
@@ -114,7 +121,7 @@ class RedactPII(ChunkedValidator):
     """
 
     default_chunker = Bounded(
-        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(_GAP_BETWEEN_WORDS), EntityCuts()]
+        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(GAP_BETWEEN_WORDS), EntityCuts()]
     )
 
     def __init__(
@@ -133,10 +140,16 @@ class RedactPII(ChunkedValidator):
                 f"entities: unknown {', '.join(map(repr, unknown))}; "
                 f"valid names are {', '.join(map(repr, ENTITIES))}"
             )
+        self.entities = tuple(names)  # before the chunker: _use reads it
         super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
-        self.entities = tuple(names)
         if chunker is not None:
             self._check_keeps_entities_whole()
+
+    def _use(self, strategy: ChunkingStrategy | SplitFlush) -> None:
+        """Chunk with ``strategy``, a size limit's fallback made entity-safe
+        (:func:`~._pii_cuts.entity_safe`: its window must hold
+        :data:`~._pii_cuts.MIN_WINDOW` characters, else ``ValueError``)."""
+        super()._use(entity_safe(strategy, self.entities))
 
     def _check_keeps_entities_whole(self) -> None:
         """Refuse a chunker that cuts an entity of a probe text in two."""

@@ -27,7 +27,6 @@ from guardrails_ai.chunkwise.chunkers import (
     aliases,
     resolve_chunker,
 )
-from guardrails_ai.chunkwise.chunkers._wholetext import unit_spans
 from guardrails_ai.chunkwise.chunkers.limits import (
     Bounded,
     Grouped,
@@ -35,6 +34,7 @@ from guardrails_ai.chunkwise.chunkers.limits import (
     limit,
     split_spans,
 )
+from guardrails_ai.chunkwise.chunkers.replay import bounded_replay, unit_spans
 
 #: Chunkers that may refuse some texts (see test_chunkers_properties.MAY_REFUSE).
 _SKIP = {"guardrails"}
@@ -187,7 +187,9 @@ def test_whole_document_fast_path_gives_the_streaming_layout(
     assert grouped.locate(text) == ChunkingStrategy.locate(grouped, text)
     assert grouped.split_text(text) == ChunkingStrategy.split_text(grouped, text)
     if getattr(inner, "alias", "") in {"word", "paragraph", "line"}:
-        assert bounded._replay(text) is not None  # the fast path was taken
+        assert (
+            bounded_replay(bounded.inner, bounded.max_chars, bounded.fallback, text) is not None
+        )  # the fast path was taken
 
 
 @pytest.mark.parametrize(
@@ -210,7 +212,9 @@ def test_fast_path_on_long_texts() -> None:
     for inner in ("word", "line", "paragraph", SentenceChunker(mode="simple")):
         for max_chars in (9, 37, 100, 1000):
             bounded = Bounded(inner, max_chars)
-            assert bounded._replay(text) is not None
+            assert (
+                bounded_replay(bounded.inner, bounded.max_chars, bounded.fallback, text) is not None
+            )
             assert bounded.locate(text) == ChunkingStrategy.locate(bounded, text)
             grouped = Grouped(inner, 3, max_chars=max_chars)
             assert grouped.locate(text) == ChunkingStrategy.locate(grouped, text)

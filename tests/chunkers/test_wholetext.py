@@ -1,4 +1,4 @@
-"""Whole-document fast paths (chunkers/_wholetext.py) give exactly the streaming layout."""
+"""Whole-document fast paths (chunkers/replay.py) give exactly the streaming layout."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from guardrails_ai.chunkwise.chunkers import (
     ParagraphChunker,
     WordChunker,
 )
-from guardrails_ai.chunkwise.chunkers._wholetext import line_chunks, unit_groups
 from guardrails_ai.chunkwise.chunkers.limits import Bounded, Grouped
+from guardrails_ai.chunkwise.chunkers.replay import line_chunks, unit_groups
 
 #: Units and separators of every kind the three chunkers tell apart.
 _PIECES = [

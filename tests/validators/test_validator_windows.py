@@ -85,8 +85,12 @@ def test_our_validators_take_the_same_window(make: Any) -> None:
     assert all(tokens(c) <= WINDOW for c in chunks)
 
 
-def test_redact_pii_refuses_a_window_that_can_cut_an_entity() -> None:
-    # Its default chunker bounds what it sees and cuts only where no entity can be;
-    # a token window with a word fallback can cut an address in two.
-    with pytest.raises(ValueError, match=r"cuts a .* in two"):
+def test_redact_pii_takes_a_window_that_holds_an_entity() -> None:
+    # The window keeps its sentences and measure; its fallback cuts only where
+    # no entity can be (tests/test_redact_pii_windows.py).  A window too small to
+    # hold an entity and what follows it is refused.
+    window = limit("sentence", max_tokens=512, tokenizer=CL100K)
+    validator = RedactPII(chunker=window, on_fail="fix")
+    assert validator.chunker.limit == 512  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match=rf"max_tokens={WINDOW} is too small a window"):
         RedactPII(chunker=limit("sentence", max_tokens=WINDOW, tokenizer=CL100K))
