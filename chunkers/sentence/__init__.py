@@ -5,17 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from ..base import ChunkingStrategy, Cut, Scanner
+from ..scanning import RegexScanner
 from .abbreviations import abbreviation_table
-from .base import ChunkingStrategy, Cut, Scanner
-from .scanning import RegexScanner
-from .sentence_languages import AUTO
-from .sentence_languages import language as language_tables
-from .sentence_rules import SentenceScanner
+from .languages import AUTO
+from .languages import language as language_tables
+from .marks import SIMPLE_CLOSERS
+from .scanner import SentenceScanner
 
 __all__ = ["SentenceChunker"]
 
-#: Characters that may close a sentence after its terminator.
-CLOSERS = "\"'\u201d\u2019)"
+#: Characters that may close a sentence after its terminator (simple mode).
+CLOSERS = SIMPLE_CLOSERS
 
 
 class _PunctuationScanner(RegexScanner):
@@ -34,7 +35,7 @@ class SentenceChunker(ChunkingStrategy):
     versions, money, times, e-mail addresses and URLs, list markers, ellipses,
     quotations and parentheticals, ``?!`` runs, CJK terminators (``。`` and
     full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
-    breaks before list items; the rules are listed in :mod:`.sentence_rules`.
+    breaks before list items; the rules are listed in :mod:`.rules`.
     A sentence whose end depends on what follows (is the word after ``U.S.``
     ``It`` or ``Army``?) is withheld until that text arrives, so the chunks
     do not depend on how a stream is sliced.
@@ -44,7 +45,7 @@ class SentenceChunker(ChunkingStrategy):
     (``The``, ``It``, ``However``...).  Cost: amortised O(len(delta)).
 
     ``language`` (accurate mode) picks the abbreviations, sentence starters and
-    number rules of a language (see :mod:`.sentence_languages`): ``"auto"``
+    number rules of a language (see :mod:`.languages`): ``"auto"``
     (the default, safe for mixed text: English plus every other language's
     unambiguous abbreviations, and the terminators of every script), or one of
     ``ar bg da de el en es fr hi hy it ja kk mr nl pl pt ru sk zh``; for
@@ -107,7 +108,7 @@ class SentenceChunker(ChunkingStrategy):
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals)
+        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals, lang.continuations)
         return _Translated(scanner, lang.translate) if lang.translate else scanner
 
 
