@@ -1,4 +1,22 @@
-"""Sentence chunking."""
+"""Sentence chunking: :class:`SentenceChunker`.
+
+The accurate mode is rules as data, read by one decision function:
+
+* :mod:`.marks`: the characters (terminators of every script, closers,
+  openers, bullets);
+* :mod:`.abbreviations` and :mod:`.languages`: the tables of each language
+  (abbreviations by kind, sentence starters, months, ordinals,
+  continuations, terminators typed as other characters);
+* :mod:`.rules`: :meth:`.rules.SentenceRules._ends`, whether a candidate ends a
+  sentence, from the text around it (its docstring lists every rule);
+* :mod:`.fast_path`: the candidate searches, generated from the same tables,
+  which also prove the common decisions;
+* :mod:`.scanner`: the incremental scanner that finds candidates and asks
+  the rules.
+
+``CONTRIBUTING.md`` shows how to add a rule and a language, with a worked
+example tested in ``tests/test_sentence_one_source.py``.
+"""
 
 from __future__ import annotations
 

@@ -1,16 +1,18 @@
-r"""The incremental scanner behind ``SentenceChunker(mode="accurate")``.
+r"""The rules of ``SentenceChunker(mode="accurate")``: one decision function,
+:meth:`SentenceRules._ends`, over a candidate's context, reading the tables of
+:mod:`.marks`, :mod:`.abbreviations` and :mod:`.languages`.
 
 Candidates and the rules that decide them
 -----------------------------------------
 A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` and
 the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
-:mod:`.sentence_languages`, in any mix), a run of CJK terminators (``。`` and
+:mod:`.marks`, in any mix), a run of CJK terminators (``。`` and
 the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
 After a terminator run come optional closers (quotes, the German and Danish
 closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
 as ``[12]``) and then whitespace; the chunk ends after the closers and the
 whitespace travels with it (``Cut.stop``).  The language
-(:mod:`.sentence_languages`) supplies the abbreviations, the sentence
+(:mod:`.languages`) supplies the abbreviations, the sentence
 starters and the ordinal rule below.
 
 * A CJK terminator run ends a sentence, no whitespace needed, unless it is a
@@ -31,6 +33,9 @@ starters and the ordinal rule below.
   capitalised word that is not a sentence starter, and is not a dash
   (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
   an elision and never ends it.
+* A capitalised (or upper-case) word that the language lists as a
+  continuation (``Language.continuations``, none by default) never opens a
+  sentence: no terminator run before it ends one (a blank line still does).
 * A ``.`` that ends the marker of an inline list item (``2.`` or ``b.)``
   after a space, an optional bullet before it) in a chunk that opens with the
   previous marker of the same form (``1. One 2. Two``) ends the chunk before

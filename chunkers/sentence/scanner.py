@@ -423,7 +423,7 @@ class SentenceScanner(SentenceRules, Scanner):
         g: int,
         proof: int,
     ) -> re.Match[str] | bool:
-        """Apply what the searches proved (see ``_searches``), from ``m`` (its
+        """Apply what the searches proved (see :func:`.fast_path.searches`), from ``m`` (its
         group ``g`` proving ``proof``) on, in a row, each chunk searched with
         its own search (``_finder``): "cut" cuts (the next chunk opens with an
         opener, a capital or a digit), "skip" skips, "blank" and "line" cut.
