@@ -25,8 +25,9 @@ from guardrails_ai.chunkwise.chunkers import (
     SentenceChunker,
     resolve_chunker,
 )
-from guardrails_ai.chunkwise.chunkers import sentence_rules as rules
-from guardrails_ai.chunkwise.chunkers.abbreviations import (
+from guardrails_ai.chunkwise.chunkers.sentence import rules
+from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
+from guardrails_ai.chunkwise.chunkers.sentence.abbreviations import (
     DEFAULT_ABBREVIATIONS,
     FINAL,
     MEDIAL,
@@ -240,10 +241,10 @@ def test_delta_invariance_and_lossless(window: str, text: str, cuts: list[int]) 
     # "small": the window is trimmed after every delta, long deltas are
     # scanned in 5-character pieces.
     patch = {"_SLACK": 0, "_PIECE": 5, "_LONG": 5} if window == "small" else {}
-    saved = {k: getattr(rules, k) for k in patch}
+    saved = {k: getattr(scanning, k) for k in patch}
     try:
         for k, v in patch.items():
-            setattr(rules, k, v)
+            setattr(scanning, k, v)
         chunker = SentenceChunker(abbreviations=["Blk"])
         want = chunker.split(text) + chunker.flush(text)
         stream = ChunkStream(chunker)
@@ -256,7 +257,7 @@ def test_delta_invariance_and_lossless(window: str, text: str, cuts: list[int]) 
         assert chunker.split_text(text) == want
     finally:
         for k, v in saved.items():
-            setattr(rules, k, v)
+            setattr(scanning, k, v)
 
 
 @given(text=texts, at=st.integers(min_value=0))
@@ -312,15 +313,16 @@ def work(text: str, size: int, monkeypatch: pytest.MonkeyPatch) -> int:
     state of the window's size.
     """
     counter = [0]
-    monkeypatch.setattr(rules, "_SLACK", 16)
-    for name in dir(rules):
-        value = getattr(rules, name)
-        if hasattr(value, "pattern") and hasattr(value, "search"):
-            monkeypatch.setattr(rules, name, _Counting(value, counter))
-    filename = rules.__file__
+    monkeypatch.setattr(scanning, "_SLACK", 16)
+    for module in (scanning, rules):
+        for name in dir(module):
+            value = getattr(module, name)
+            if hasattr(value, "pattern") and hasattr(value, "search"):
+                monkeypatch.setattr(module, name, _Counting(value, counter))
+    filenames = {scanning.__file__, rules.__file__}
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if frame.f_code.co_filename != filename:
+        if frame.f_code.co_filename not in filenames:
             return None
         if event == "line":
             counter[0] += 1

@@ -1,6 +1,6 @@
 """The accurate sentence scanner's regex fast paths decide exactly as its rules do.
 
-``sentence_rules._searches`` builds candidate searches whose named groups
+``chunkers/sentence/fast_path.py`` builds candidate searches whose named groups
 (cuts, blank lines, lower-case continuations, list markers, line breaks before
 a blank line) settle a candidate inside the search, without the rules in
 Python, and a terminator at the end of the window that the text so far cannot
@@ -22,8 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
-from guardrails_ai.chunkwise.chunkers import sentence_rules as rules
 from guardrails_ai.chunkwise.chunkers.base import Cut
+from guardrails_ai.chunkwise.chunkers.sentence import fast_path
+from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
 
 # Dense texts: words (lower, upper, Latin-1, roman, abbreviations, labels),
 # terminators, closers, openers, whitespace and line starts.
@@ -47,18 +48,18 @@ ABBREVIATIONS = [None, ["Blk", "approx", "Dept.", "stra\u00dfe", "q"], ["x)", "A
 
 
 def rules_only(
-    abbreviations: frozenset[str], odd_ends: bool, *starters: frozenset[str]
+    abbreviations: frozenset[str], odd_ends: bool, *tables: frozenset[str]
 ) -> tuple[re.Pattern[str], ...]:
     """Searches that find the same candidates and settle none of them."""
-    find = re.compile(rules._LEAD + rules._AFTER)
-    find_all = re.compile(rules._LEAD + rules._AFTER_ALL)
+    find = re.compile(fast_path.LEAD + fast_path.AFTER)
+    find_all = re.compile(fast_path.LEAD + fast_path.AFTER_ALL)
     return find, find_all, find, find_all
 
 
 def rules_only_in(patch: pytest.MonkeyPatch) -> None:
     """Make new scanners decide every candidate by the rules: searches that
     settle none (not even that one at the window's end must wait)."""
-    patch.setattr(rules, "_searches", rules_only)
+    patch.setattr(scanning, "searches", rules_only)
 
 
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
@@ -102,14 +103,20 @@ def test_fast_paths_agree_with_the_rules(
 def test_the_fast_paths_are_taken() -> None:
     # The property above compares something: the usual cases are settled by
     # the search itself (a match with a group), not by the rules.
-    find = rules._searches(frozenset(), False)[0]
+    find = fast_path.searches(frozenset(), False)[0]
     text = (
         "It works. Next one! And é. Über alles. Then 'e.g.' this. Done.\n\nNew"
         " line\n1. Item\n\nMore text."
     )
-    kinds = rules._group_kinds(find)
+    kinds = fast_path.group_proofs(find)
     proven = {kinds[m.lastindex or 0] for m in find.finditer(text)}
-    assert set(rules._PROOFS.values()) <= proven, proven
+    assert {
+        fast_path.CUT,
+        fast_path.BLANK,
+        fast_path.SKIP,
+        fast_path.LINE_END,
+        fast_path.WAIT,
+    } <= proven, proven
 
 
 def grid() -> str:
@@ -177,7 +184,7 @@ def test_fast_paths_agree_with_the_rules_on_random_text_in_every_language(
 
 def latin1_grid() -> str:
     """The rows of the grid whose characters are all of Latin-1."""
-    return "\n\n".join(row for row in grid().split("\n\n") if rules._latin1(row))
+    return "\n\n".join(row for row in grid().split("\n\n") if fast_path.latin1(row))
 
 
 @pytest.mark.parametrize("latin1", [False, True], ids=["any", "latin1"])
@@ -190,13 +197,13 @@ def test_a_long_delta_after_a_pending_candidate_agrees(before: str, latin1: bool
     # text that leaves a candidate undecided gives the layout that the rules
     # give and that short deltas give.
     text = "Then " + (latin1_grid() if latin1 else grid())  # a capital decides before it
-    assert rules._latin1(text) == latin1
+    assert fast_path.latin1(text) == latin1
     whole = list(streamed(SentenceChunker(), [before, text]))
     step = 997
     parts = [before] + [text[i : i + step] for i in range(0, len(text), step)]
     assert whole == list(streamed(SentenceChunker(), parts))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rules, "_PIECE", 4099)
+        patch.setattr(scanning, "_PIECE", 4099)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
         rules_only_in(patch)
         assert whole == list(streamed(SentenceChunker(), [before, text]))
@@ -219,16 +226,16 @@ def fed_long(parts: list[str]) -> tuple[list[tuple[int, int, int]], int]:
     """The layout of ``parts`` fed whole with pieces of 512 characters (long
     deltas above 256), and how many pieces were fed without a search."""
     plain = [0]
-    feed_plain = rules.SentenceScanner._feed_plain
+    feed_plain = scanning.SentenceScanner._feed_plain
 
-    def counted(self: rules.SentenceScanner, piece: str) -> list[Cut]:
+    def counted(self: scanning.SentenceScanner, piece: str) -> list[Cut]:
         plain[0] += 1
         return feed_plain(self, piece)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rules, "_PIECE", 512)
-        patch.setattr(rules, "_LONG", 256)
-        patch.setattr(rules.SentenceScanner, "_feed_plain", counted)
+        patch.setattr(scanning, "_PIECE", 512)
+        patch.setattr(scanning, "_LONG", 256)
+        patch.setattr(scanning.SentenceScanner, "_feed_plain", counted)
         return list(streamed(SentenceChunker(), parts)), plain[0]
 
 
@@ -248,7 +255,7 @@ def test_long_deltas_skip_what_holds_no_candidate_and_agree(before: str, text: s
         assert list(streamed(SentenceChunker(), [before + text])) == expected
 
 
-@pytest.mark.parametrize("lead", list(rules._LEADS))
+@pytest.mark.parametrize("lead", list(fast_path.LEADS))
 def test_a_piece_holding_any_one_candidate_is_searched(lead: str) -> None:
     text = "It begins. " + "x" * 1000 + f" Stop{lead} Next " + "y" * 1000
     small = list(streamed(SentenceChunker(), [text[i : i + 7] for i in range(0, len(text), 7)]))
@@ -266,13 +273,13 @@ def test_a_long_delta_without_candidates_is_fed_without_a_search() -> None:
 def test_the_four_searches_number_their_groups_alike() -> None:
     # One table of what each group proves serves all four (_group_kinds).
     for abbreviations, odd_ends in ((frozenset(), False), (frozenset({"approx"}), True)):
-        kinds = [rules._group_kinds(p) for p in rules._searches(abbreviations, odd_ends)]
+        kinds = [fast_path.group_proofs(p) for p in fast_path.searches(abbreviations, odd_ends)]
         assert kinds[0] == kinds[1]
         assert kinds[2] == kinds[3] == kinds[0][: len(kinds[2])]
 
 
 def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> None:
-    wide, wide_all, narrow, narrow_all = rules._searches(frozenset(), False)
+    wide, wide_all, narrow, narrow_all = fast_path.searches(frozenset(), False)
     text = latin1_grid()
     for a, b in ((wide, narrow), (wide_all, narrow_all)):
         assert [(m.span(), m.lastindex) for m in a.finditer(text)] == [

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
-from guardrails_ai.chunkwise.chunkers.sentence_languages import LANGUAGES
+from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES
 
 ALL = ["auto", *LANGUAGES]
 

@@ -1,6 +1,6 @@
 """Labelled sentence-boundary cases for ``SentenceChunker(mode="accurate")``.
 
-Written for this project, one group per rule of :mod:`chunkers.sentence_rules`.
+Written for this project, one group per rule of :mod:`chunkers.sentence.rules`.
 Each case is ``(text, sentences)``: ``sentences`` are verbatim substrings of
 ``text`` separated only by whitespace, exactly what ``split_text`` must return.
 ``tests/chunkers/test_sentence_accurate.py`` checks every case (one test per rule) and

@@ -2,7 +2,7 @@
 # (The tables hold words of other scripts, some of whose letters look Latin.)
 """Per-language data for accurate sentence chunking: ``SentenceChunker(language=...)``.
 
-A :class:`Language` is data only, read by the rules of :mod:`.sentence_rules`:
+A :class:`Language` is data only, read by the rules of :mod:`.rules`:
 
 * ``abbreviations``: canonical form (see :mod:`.abbreviations`) -> kind
   (``PREFIX`` never ends a sentence, ``FINAL`` ends it before a capitalised
@@ -15,6 +15,10 @@ A :class:`Language` is data only, read by the rules of :mod:`.sentence_rules`:
   12. Juni``, ``der 3. Platz`` never end there), :data:`ORDINAL_MONTHS` (only
   before a month name of any language: ``vom 12. Juni``), or
   :data:`ORDINAL_NEVER`;
+* ``continuations``: lower-case words that never open a sentence, written
+  Capitalised or in upper case after a terminator (``language="en"`` has
+  none; a language whose ``And`` or ``Und`` never starts a sentence would list
+  it); "auto" and every language take English's too;
 * ``translate``: characters that this language writes as a terminator and
   others do not, mapped one to one onto the terminator they stand for before
   the text is scanned (Armenian ``:`` is ``։``, Greek ``;`` is ``;``); the
@@ -49,6 +53,7 @@ from .abbreviations import (
     PREFIX,
     SENTENCE_STARTERS,
 )
+from .marks import SCRIPT_TERMINATORS
 
 __all__ = [
     "AUTO",
@@ -62,10 +67,6 @@ __all__ = [
     "language",
 ]
 
-#: Terminators of other scripts; each ends a sentence as ``!`` does (whitespace after it).
-SCRIPT_TERMINATORS = (
-    "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
-)
 
 ORDINAL_NEVER, ORDINAL_MONTHS, ORDINAL_ALWAYS = range(3)
 
@@ -81,6 +82,7 @@ class Language:
     starters: frozenset[str]
     ordinals: int
     translate: Mapping[int, int]
+    continuations: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class _Spec:
     ordinals: int = ORDINAL_NEVER
     translate: str = ""  # pairs: "ab" maps "a" to "b"
     months: str = ""
+    continuations: str = ""
 
 
 _SPECS: dict[str, _Spec] = {
@@ -246,6 +249,15 @@ def _own_table(spec: _Spec) -> dict[str, int]:
     return table
 
 
+def _continuations(spec: _Spec) -> frozenset[str]:
+    words = frozenset(spec.continuations.split())
+    for word in words:
+        # (The rules read at most 12 letters of a word: see rules.STARTER_MAX.)
+        if not (word.isalpha() and word.islower() and len(word) <= 12):
+            raise ValueError(f"continuation {word!r}: lower-case letters only, 12 at most")
+    return words
+
+
 @cache
 def _build(code: str) -> Language:
     if code != AUTO:
@@ -258,6 +270,7 @@ def _build(code: str) -> Language:
             SENTENCE_STARTERS | frozenset(spec.starters.split()),
             spec.ordinals if spec.ordinals != ORDINAL_NEVER else ORDINAL_MONTHS,
             {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
+            _continuations(_SPECS["en"]) | _continuations(spec),
         )
     table = dict(DEFAULT_ABBREVIATIONS)
     starters = set(SENTENCE_STARTERS)
@@ -267,7 +280,9 @@ def _build(code: str) -> Language:
                 continue
             table.setdefault(word, kind)
         starters.update(spec.starters.split())
-    return Language(AUTO, table, frozenset(starters), ORDINAL_MONTHS, {})
+    return Language(
+        AUTO, table, frozenset(starters), ORDINAL_MONTHS, {}, _continuations(_SPECS["en"])
+    )
 
 
 def language(code: object, *, param: str = "language") -> Language:

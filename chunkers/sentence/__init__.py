@@ -1,21 +1,40 @@
-"""Sentence chunking."""
+"""Sentence chunking: :class:`SentenceChunker`.
+
+The accurate mode is rules as data, read by one decision function:
+
+* :mod:`.marks`: the characters (terminators of every script, closers,
+  openers, bullets);
+* :mod:`.abbreviations` and :mod:`.languages`: the tables of each language
+  (abbreviations by kind, sentence starters, months, ordinals,
+  continuations, terminators typed as other characters);
+* :mod:`.rules`: :meth:`.rules.SentenceRules._ends`, whether a candidate ends a
+  sentence, from the text around it (its docstring lists every rule);
+* :mod:`.fast_path`: the candidate searches, generated from the same tables,
+  which also prove the common decisions;
+* :mod:`.scanner`: the incremental scanner that finds candidates and asks
+  the rules.
+
+``CONTRIBUTING.md`` shows how to add a rule and a language, with a worked
+example tested in ``tests/test_sentence_one_source.py``.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
 
+from ..base import ChunkingStrategy, Cut, Scanner
+from ..scanning import RegexScanner
 from .abbreviations import abbreviation_table
-from .base import ChunkingStrategy, Cut, Scanner
-from .scanning import RegexScanner
-from .sentence_languages import AUTO
-from .sentence_languages import language as language_tables
-from .sentence_rules import SentenceScanner
+from .languages import AUTO
+from .languages import language as language_tables
+from .marks import SIMPLE_CLOSERS
+from .scanner import SentenceScanner
 
 __all__ = ["SentenceChunker"]
 
-#: Characters that may close a sentence after its terminator.
-CLOSERS = "\"'\u201d\u2019)"
+#: Characters that may close a sentence after its terminator (simple mode).
+CLOSERS = SIMPLE_CLOSERS
 
 
 class _PunctuationScanner(RegexScanner):
@@ -34,7 +53,7 @@ class SentenceChunker(ChunkingStrategy):
     versions, money, times, e-mail addresses and URLs, list markers, ellipses,
     quotations and parentheticals, ``?!`` runs, CJK terminators (``。`` and
     full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
-    breaks before list items; the rules are listed in :mod:`.sentence_rules`.
+    breaks before list items; the rules are listed in :mod:`.rules`.
     A sentence whose end depends on what follows (is the word after ``U.S.``
     ``It`` or ``Army``?) is withheld until that text arrives, so the chunks
     do not depend on how a stream is sliced.
@@ -44,7 +63,7 @@ class SentenceChunker(ChunkingStrategy):
     (``The``, ``It``, ``However``...).  Cost: amortised O(len(delta)).
 
     ``language`` (accurate mode) picks the abbreviations, sentence starters and
-    number rules of a language (see :mod:`.sentence_languages`): ``"auto"``
+    number rules of a language (see :mod:`.languages`): ``"auto"``
     (the default, safe for mixed text: English plus every other language's
     unambiguous abbreviations, and the terminators of every script), or one of
     ``ar bg da de el en es fr hi hy it ja kk mr nl pl pt ru sk zh``; for
@@ -107,7 +126,7 @@ class SentenceChunker(ChunkingStrategy):
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals)
+        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals, lang.continuations)
         return _Translated(scanner, lang.translate) if lang.translate else scanner
 
 

@@ -1,0 +1,328 @@
+"""The candidate searches, generated from the tables the rules read.
+
+The scanner (:mod:`.scanner`) finds candidates with one regex search per
+chunk.  The searches built here also *prove*, inside the same match, what the
+rules (:mod:`.rules`) decide in the common cases, so that most candidates are
+settled without Python code: each named group of a search says what its match
+proves (:data:`CUT`, :data:`BLANK`, :data:`SKIP`, :data:`LINE_END`,
+:data:`WAIT`; no group: the rules decide).
+
+One source per rule: :func:`searches` is built from the same tables as the
+rules (the abbreviations and their kinds, the sentence starters, the
+continuations, the marks of :mod:`.marks`), and a proof that a table could
+contradict is left out for the entries it covers, so that a word added to a
+table takes effect in every path.  ``tests/test_sentence_fast_paths.py``
+checks every search against the rules alone (a search that proves nothing)
+over a grid of every combination of prefix, word, terminator, gap and next
+token, in every language, and over random text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+from .abbreviations import SENTENCE_STARTERS
+from .marks import (
+    BULLETS,
+    CJK_TERMINATORS,
+    CLOSERS,
+    LATIN1_LOWER,
+    LATIN1_UPPER,
+    OPENERS,
+    SCRIPT_TERMINATORS,
+    TERMINATORS,
+)
+from .rules import GOES_ON, SKIP_MAX, STARTER_MAX
+
+__all__ = [
+    "AFTER",
+    "AFTER_ALL",
+    "BLANK",
+    "CUT",
+    "DEFER",
+    "LEAD",
+    "LEADS",
+    "LINE_END",
+    "SKIP",
+    "WAIT",
+    "group_proofs",
+    "latin1",
+    "searches",
+]
+
+#: What the named groups of the searches prove: a cut after the group (the
+#: group spans the whitespace after the run), a cut at a blank line, no
+#: boundary (skip to the group's end), a cut at a line break before a blank
+#: line, and a candidate to leave to the next delta.
+CUT, BLANK, SKIP, LINE_END, WAIT = 1, 2, 3, 4, 5
+_PROOFS = {"cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT}
+
+#: A candidate undecided within this many characters of the end of the window
+#: is decided again from scratch by the next delta (cheaper than resuming; at
+#: least 2, see ``SentenceScanner._decide_all``).
+DEFER = 32
+
+_ESCAPED_TERMINATORS = re.escape(TERMINATORS)
+_ESCAPED_CJK = re.escape(CJK_TERMINATORS)
+_CLOSER = f"[{re.escape(CLOSERS)}]"
+#: The characters a candidate begins with (the usual ones first: ``c in text``
+#: is one scan in C, and none at all for a character wider than every one of
+#: ``text``).
+LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS
+#: A candidate: a terminator not followed by a character that rules it out
+#: (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
+#: character class keeps the search on the regex engine's fast path.
+LEAD = f"[{re.escape(LEADS)}]"
+# After a terminator other than a CJK one: what may follow a candidate.
+_NEXT = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+#: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
+AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
+#: The same without the line breaks that are ruled out before a line that
+#: goes on (usable while the chunk does not open with a Markdown heading).
+AFTER = f"(?:(?<=[{_ESCAPED_CJK}])|(?<=\n)(?!{GOES_ON})|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT})"
+# What may follow a terminator run and its closers when the rules cannot
+# decide it yet: a partial footnote mark, whitespace running to the end, or
+# whitespace with at most one line break and then at most SKIP_MAX openers
+# (the rules skip them, then need the next token) or one ASCII lower-case
+# letter (a list marker such as "b." or "iv)" is not ruled out yet).  Used at
+# the end of the window only (the "wait" groups of ``searches``).
+_UNDECIDED_TAIL = (
+    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
+    f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z]))"
+)
+# The same after a line break (in a chunk that does not open with a heading
+# marker): one character that may begin a list marker or heading.
+_LINE_MARKER_START = f"[{re.escape(''.join(sorted(BULLETS)))}#(0-9A-Za-z]"
+
+
+def nothing(text: str, pos: int) -> None:
+    """The search of text known to hold no candidate."""
+
+
+def latin1(text: str) -> bool:
+    """Whether ``text`` holds no character above U+00FF (fast; O(len(text)))."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=32)
+def searches(
+    abbreviations: frozenset[str],
+    odd_ends: bool,
+    sentence_starters: frozenset[str] = SENTENCE_STARTERS,
+    continuations: frozenset[str] = frozenset(),
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The candidate searches (``LEAD`` then ``AFTER`` or ``AFTER_ALL``)
+    that also prove, in the same match, what the rules decide in the common
+    cases; then the same two for text without characters above U+00FF, whose
+    smaller set of leading characters the regex engine tests faster (about 4%
+    of a scan through text without candidates, measured).
+
+    ``abbreviations``: the abbreviations (their lower-case keys);
+    ``sentence_starters``: the language's sentence starters;
+    ``continuations``: the forms of the words that never open a sentence (no
+    cut is proven before one, nor before a word the window may end in).  A
+    search finds the same candidates as ``LEAD + AFTER`` (``AFTER_ALL``);
+    then the kind of the named group that matched (:func:`group_proofs`; the
+    group spans the whitespace after the run) says what is proven, no group
+    proving nothing (the full rules decide):
+
+    * ``cut``: ``!``/``?`` runs, or a ``.`` followed by closers after two
+      lower-case letters that are not a roman numeral (so the word is no list
+      marker), or a bare ``.`` after four lower-case letters that are neither
+      a roman numeral nor the last four letters of a long abbreviation
+      (shorter ones cannot be the word, and no dotted form ends so), or
+      (unless ``odd_ends``: some abbreviation ends with ``)``, ``]`` or a
+      digit) a bare ``.`` after ``)``, ``]`` or four digits; then whitespace
+      and an upper-case letter or a digit, after the opening punctuation the
+      rules skip; or a bare ``.`` after whitespace and a word of two or three
+      lower-case letters that is neither a roman numeral nor an abbreviation
+      (``it.``, ``the.``), then whitespace and an upper-case letter after that
+      punctuation (before a digit the word may be a label: ``no. 5``); or a
+      bare ``.`` after a one-letter word (an initial) that a space and a
+      letter precede, before a whole capitalised sentence starter;
+    * ``blank``: any terminator run and closers, then whitespace holding a
+      blank line;
+    * ``skip`` (not a boundary): any terminator run and closers, then spaces
+      or tabs and a lower-case letter that cannot open a list marker (not
+      ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
+      ``.`` or ``)``); or such an initial before spaces or tabs and another
+      whole capitalised word of at most ``STARTER_MAX`` letters;
+    * ``line``: a line break right after content, then whitespace holding a
+      blank line (the chunk ends at the line break, also when the search began
+      there: the content before the search position then ends there too);
+    * ``wait`` (left to the next delta): within ``DEFER`` characters of the
+      window's end, a terminator run and closers before what
+      ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
+      chunk that does not open with a heading marker) before one character
+      that may open a list marker, and nothing after: the rules would need
+      text that has not arrived.
+
+    Letters here are those of ASCII and Latin-1, whose case the regex classes
+    spell out.
+
+    Speed: the search is one alternation whose branches each begin with one
+    literal terminator, so the regex engine skips ordinary text by the set of
+    those literals and enters only the branch of the character it found; a
+    terminator that no whitespace, terminator or closer follows (``3.14``)
+    fails at once.
+    """
+    lower4 = re.compile(f"[{LATIN1_LOWER}]{{4}}")
+    suffixes = sorted({w[-4:] for w in abbreviations if lower4.fullmatch(w[-4:])})
+    short = [
+        sorted(w for w in abbreviations if re.fullmatch(f"[{LATIN1_LOWER}]{{{size}}}", w))
+        for size in (2, 3)
+    ]
+    closer = _CLOSER
+    # The run after its first character.
+    rest = f"[{_ESCAPED_TERMINATORS}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
+    openers = "".join(re.escape(c) for c in sorted(OPENERS))
+    numbers = itertools.count(1)
+
+    def group(kind: str, body: str) -> str:
+        return f"(?P<{kind}{next(numbers)}>{body})"
+
+    skipped = f"[{openers}]{{0,{SKIP_MAX}}}"
+    # Before every cut: a continuation (``Language.continuations``) is no
+    # sentence start, so none may follow; nor may the window end inside the
+    # word, which may turn out to be one (the rules wait for it).
+    guard = ""
+    if continuations:
+        forms = "|".join(sorted(map(re.escape, continuations), key=lambda w: (-len(w), w)))
+        letter = "[^\\W\\d_]"  # the rules' LETTERS
+        guard = (
+            f"(?!{skipped}(?:{forms})(?!{letter}))"
+            f"(?={skipped}(?:[0-9]|[{LATIN1_UPPER}]"
+            f"(?:{letter}{{{STARTER_MAX}}}|{letter}{{0,{STARTER_MAX - 1}}}+(?=[\\W\\d_]))))"
+        )
+    capital = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}0-9])"
+    upper = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}])"
+    lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
+    marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
+    glued = r"(?=[^\s\[])"
+    spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    # Within DEFER characters of the window's end (the lead counts as one).
+    near = DEFER - 1
+    near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
+    white_end = f"\\s{{0,{near}}}+"
+
+    def branch(
+        lead: str, ends: list[str], letter_ends: tuple[str, ...] = (), initials: bool = False
+    ) -> str:
+        """The alternatives after the terminator ``lead``, the last one empty;
+        ``ends`` and ``letter_ends`` end the sentence before a capital or a
+        digit, and before a capital only; ``initials``: the initial rules."""
+        cuts = []
+        if ends:
+            cuts.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
+        if letter_ends:
+            cuts.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
+        if initials:
+            cuts.append(f"{initial}{group('cut', space)}{starter}")
+            cuts.append(f"{initial}{group('skip', spaces)}{no_starter}")
+        # After the whole run and closers (``rest``, read once): a blank line,
+        # spaces before a lower-case word, or neither whitespace nor a footnote
+        # mark (``.)**``): no end.
+        after_run = [
+            f"{group('blank', blank)}(?=\\S)",
+            f"{group('skip', spaces)}{lower}",
+            f"{group('skip', '')}{glued}",
+        ]
+        # A run the text so far cannot decide: plain whitespace to the end
+        # first (the usual case at the end of a delta), any other form last.
+        others = [
+            f"{group('wait', white_end)}\\Z",
+            f"(?>{rest})(?:{'|'.join(after_run)})",
+            f"{near_end}{rest}{group('wait', _UNDECIDED_TAIL)}\\Z",
+            "",  # (a candidate the rules decide)
+        ]
+        # A lone terminator before spaces and a lower-case word that opens no
+        # list marker is no boundary: not even a candidate, so the search goes
+        # on past it (the rules' "skip", without a round trip to Python).
+        # Nor is the "." of a list marker at the start of a line, before spaces
+        # and content: that line break began the chunk (it always ends one
+        # before a list marker), so the "." ends a marker opening its chunk.
+        # (No cut above matches there, so that test comes after them.)
+        mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
+        body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
+        return f"{re.escape(lead)}{_NEXT}(?!{spaces}{lower})(?:{body})"
+
+    period = [
+        # A word of four lower-case letters or more, not a long abbreviation
+        # (whitespace tested first: it fails at once before a closer).
+        f"(?=\\s)(?<=[{LATIN1_LOWER}]{{4}}\\.)(?<!(?:{'|'.join(['[ivx]{4}', *suffixes])})\\.)",
+        f"(?<=[{LATIN1_LOWER}]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
+    ]
+    if not odd_ends:
+        period += ["(?<=[)\\]]\\.)", "(?<=\\d{4}\\.)"]
+    # A word of two or three lower-case letters after whitespace, not an
+    # abbreviation (the rules' word is then exactly these letters).
+    period_short = tuple(
+        f"(?=\\s)(?<=\\s[{LATIN1_LOWER}]{{{size}}}\\.)(?<![ivx]{{{size}}}\\.)"
+        + (f"(?<!\\s(?:{'|'.join(words)})\\.)" if words else "")
+        for size, words in zip((2, 3), short, strict=True)
+    )
+    # A one-letter word after a space and a letter, not an abbreviation: an
+    # initial (MEDIAL) that does not open its chunk (no cut ends at such a
+    # space).  It ends the sentence before a whole capitalised sentence
+    # starter of two letters or more, and not before another capitalised
+    # word of two to STARTER_MAX letters (spaces or tabs between).
+    letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
+    initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters}{letters.upper()}]\\.)"
+    starters = sorted(
+        (re.escape(w.capitalize()) for w in sentence_starters), key=lambda w: (-len(w), w)
+    )
+    word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
+    starter = f"{guard}(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
+    # (Tried after ``starter``, so a word of two letters or more that it takes
+    # here is no sentence starter; a one-letter word is left to the rules.)
+    no_starter = f"(?={skipped}[{LATIN1_UPPER}][^\\W\\d_]{{1,{STARTER_MAX - 1}}}+{word_end})"
+    bang = [f"[!?]*{closer}*"]
+    line_gap = r"[^\S\n]*\n\s*"
+    line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
+    # A line break the text so far cannot decide: whitespace to the end, or (in
+    # a chunk that does not open with a heading marker, where a line break
+    # ends the chunk anyway) one character that may open a list marker.
+    wait = next(numbers)
+    marker_end = f"[^\\S\\n]{{0,{near - 1}}}+{_LINE_MARKER_START}"
+    line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
+    blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
+    line_breaks = f"\n(?!{GOES_ON})(?:{line}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
+    # The branches of Latin-1 characters first, so that the narrow searches
+    # (for text without any other character) number their groups alike.
+    narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
+    wide = [
+        branch("\u2026", []),
+        branch("\u203d", []),
+        # (Other scripts' terminators are candidates the rules decide: a branch
+        # each with the proofs above costs about 9% more per character of
+        # English prose, measured with cachegrind.)
+        *(f"{c}{_NEXT}" for c in SCRIPT_TERMINATORS),
+        *sorted(CJK_TERMINATORS),
+    ]
+    # (A line that goes on starts with no whitespace, so it rules out the blank
+    # line after it too: that test comes first, where most line breaks fail.)
+    return (
+        re.compile("|".join([*narrow, line_breaks, *wide])),
+        re.compile("|".join([*narrow, all_line_breaks, *wide])),
+        re.compile("|".join([*narrow, line_breaks])),
+        re.compile("|".join([*narrow, all_line_breaks])),
+    )
+
+
+@lru_cache(maxsize=64)
+def group_proofs(pattern: re.Pattern[str]) -> tuple[int, ...]:
+    """For each group number of ``pattern``, what it proves (``_PROOFS``); 0
+    for group 0, and for every group of a search that proves nothing."""
+    kinds = [0] * (pattern.groups + 1)
+    for name, number in pattern.groupindex.items():
+        kinds[number] = _PROOFS[name.rstrip("0123456789")]
+    return tuple(kinds)

@@ -1,0 +1,89 @@
+# ruff: noqa: RUF003
+"""The characters sentence chunking reads: terminators, closers, openers, bullets.
+
+Data only.  The rules (:mod:`.rules`), the candidate searches (:mod:`.fast_path`)
+and the scanner (:mod:`.scanner`) build their character classes from these
+strings, so a mark added here is seen by every path.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BULLETS",
+    "CJK_CLOSERS",
+    "CJK_QUOTE_CLOSERS",
+    "CJK_TERMINATORS",
+    "CLOSERS",
+    "DASHES",
+    "DECIMAL_STOPS",
+    "GLUED_BULLETS",
+    "ITEM_BULLETS",
+    "LATIN1_LOWER",
+    "LATIN1_UPPER",
+    "OPENERS",
+    "SCRIPT_TERMINATORS",
+    "SIMPLE_CLOSERS",
+    "TERMINATORS",
+    "TITLE_CLOSERS",
+    "WORD_OPENERS",
+]
+
+#: Terminators of other scripts; each ends a sentence as ``!`` does
+#: (whitespace after it): the Greek question mark, Armenian full stop,
+#: Arabic question mark and full stop, Devanagari danda and double danda,
+#: Myanmar section mark, Ethiopic full stop and question mark, and the
+#: doubled or mixed ``‼ ⁇ ⁈ ⁉``.
+SCRIPT_TERMINATORS = (
+    "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
+)
+
+#: Terminators that need whitespace after them: ``.`` ``!`` ``?`` ``…`` ``‽``
+#: and :data:`SCRIPT_TERMINATORS`.
+TERMINATORS = ".!?\u2026\u203d" + SCRIPT_TERMINATORS
+
+#: CJK terminators, which end a sentence with no whitespace after them:
+#: ``。`` and the full-width ``！`` ``？`` ``．`` and half-width ``｡``.
+CJK_TERMINATORS = "\u3002\uff01\uff1f\uff0e\uff61"
+
+#: CJK terminators that are also decimal points between digits (``３．２``).
+DECIMAL_STOPS = "\uff0e\uff61"
+
+#: What may close a sentence after a terminator other than a CJK one (quotes,
+#: the German and Danish closing quotes ``“`` ``«`` included, ``)`` and
+#: ``]``); a footnote mark such as ``[12]`` closes one too.
+CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]"
+
+#: What may close a sentence after a CJK terminator.
+CJK_CLOSERS = "\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')]"
+
+#: CJK closers of a title (``《...》``): a terminator they close ends no sentence.
+TITLE_CLOSERS = "\u300b\u3009"
+
+#: CJK closers of a quotation (``「...」``): before a kana the quotation is
+#: part of the sentence (``「はい。」と言った``).
+CJK_QUOTE_CLOSERS = "\u300d\u300f"
+
+#: The closers of ``SentenceChunker(mode="simple")`` (mellea's rule).
+SIMPLE_CLOSERS = "\"'\u201d\u2019)"
+
+#: Opening punctuation skipped before the token after a candidate.
+OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t"
+
+#: Opening punctuation stripped from the word before a period.
+WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
+
+#: Dashes: a dash before a lower-case word after a ``!`` goes on (``Stop! - he said``).
+DASHES = "-\u2013\u2014"
+
+#: Bullets that open a list item at the start of a line (a space after them).
+BULLETS = "-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014"
+
+#: Bullets before an inline list marker (``• 9.``).
+ITEM_BULLETS = "-*+\u2022\u2023\u2043\u25e6\u25aa\u25cf"
+
+#: Bullets that may touch the list marker after them (``⁃9.``).
+GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"
+
+#: Lower- and upper-case letters of ASCII and Latin-1, as regex class bodies.
+LATIN1_LOWER = "a-z\u00df-\u00f6\u00f8-\u00ff"
+LATIN1_UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"

@@ -1,0 +1,491 @@
+r"""The rules of ``SentenceChunker(mode="accurate")``: one decision function,
+:meth:`SentenceRules._ends`, over a candidate's context, reading the tables of
+:mod:`.marks`, :mod:`.abbreviations` and :mod:`.languages`.
+
+Candidates and the rules that decide them
+-----------------------------------------
+A *candidate* is a run of terminators (``.``, ``!``, ``?``, ``…``, ``‽`` and
+the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
+:mod:`.marks`, in any mix), a run of CJK terminators (``。`` and
+the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
+After a terminator run come optional closers (quotes, the German and Danish
+closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
+as ``[12]``) and then whitespace; the chunk ends after the closers and the
+whitespace travels with it (``Cut.stop``).  The language
+(:mod:`.languages`) supplies the abbreviations, the sentence
+starters and the ordinal rule below.
+
+* A CJK terminator run ends a sentence, no whitespace needed, unless it is a
+  full-width ``.`` between digits (a decimal point), a title mark closes it
+  (``《...》``), or a quotation mark closes it right before a kana
+  (``「...。」と``).
+* Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
+  ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
+* A blank line always ends a sentence.  A single line break does when the next
+  line starts with a list marker: a bullet (``-``, ``*``, ``+``, ``•``...),
+  ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``; and
+  it ends a chunk that opens with a Markdown heading marker (``## Usage``).
+* Otherwise the next token decides (opening quotes, brackets and dashes before
+  it are skipped).  A next token starting with ``.`` continues a spaced
+  ellipsis (``. . .``); one starting with a lower-case letter never starts a
+  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
+  a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
+  capitalised word that is not a sentence starter, and is not a dash
+  (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
+  an elision and never ends it.
+* A capitalised (or upper-case) word that the language lists as a
+  continuation (``Language.continuations``, none by default) never opens a
+  sentence: no terminator run before it ends one (a blank line still does).
+* A ``.`` that ends the marker of an inline list item (``2.`` or ``b.)``
+  after a space, an optional bullet before it) in a chunk that opens with the
+  previous marker of the same form (``1. One 2. Two``) ends the chunk before
+  that marker.
+* A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
+  ``!!!``, ``।``), or any run followed by
+  a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
+* An ellipsis (``..``, ``...``, ``....``, ``…``, the last dot of ``. . .``)
+  ends the sentence only before a capitalised or uncased word.
+* A single ``.`` looks at the word before it:
+
+  - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
+    bullet) does not end it;
+  - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
+    ``PREFIX`` never, ``FINAL`` before a capitalised word, ``MEDIAL`` before a
+    capitalised sentence starter (``The``, ``It``...) that is not itself an
+    initial (``I.``);
+  - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
+    periods) and single letters (initials such as ``J. R. R. Tolkien``) are
+    ``MEDIAL`` abbreviations;
+  - a word of one to three letters before a number is a label
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``) and does not end it;
+  - a number of one or two digits before a capitalised word is an ordinal
+    that does not end it, always in languages that write ordinals so
+    (``language="de"``: ``der 3. Platz``) and before a month name in every
+    language (``am 12. Juni``);
+  - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
+    unless a lower-case word follows.
+
+Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
+sentences inside quoted dialogue are split at their own terminators; inline
+list items without a period (``a) one b) two``) are not split, nor a
+sentence glued to the next (``world.Today``); a lower-case word never starts a
+sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
+does); a name after
+a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
+left``); a capitalised word after ``a.m.``/``p.m.`` always starts a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .abbreviations import FINAL, MEDIAL, PREFIX
+from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
+from .marks import (
+    BULLETS,
+    CJK_QUOTE_CLOSERS,
+    DASHES,
+    DECIMAL_STOPS,
+    GLUED_BULLETS,
+    ITEM_BULLETS,
+    OPENERS,
+    TITLE_CLOSERS,
+    WORD_OPENERS,
+)
+
+__all__ = [
+    "CJK",
+    "GOES_ON",
+    "LETTERS",
+    "LINE_BREAK",
+    "LOOKBEHIND",
+    "TERMINATOR",
+    "NeedMore",
+    "SentenceRules",
+    "list_marker",
+    "opens_heading",
+]
+
+#: Characters kept before the scan position (the longest word inspected, plus
+#: a bullet before a list marker).
+LOOKBEHIND = 40
+_WORD_MAX = 32  # a longer word before a period is a plain word
+SKIP_MAX = 8  # opening punctuation skipped before the next token
+STARTER_MAX = 12  # longer than the longest sentence starter (or continuation)
+
+#: The kinds of candidate: a terminator run, a CJK terminator run, a line break.
+TERMINATOR, CJK, LINE_BREAK = range(3)
+
+# What kind of token follows a candidate (after the openers it skips).
+_LOWER, _UPPER, _DIGIT, _OTHER, _MARKER = range(5)
+
+#: What may follow a single line break that cannot open a list marker (a
+#: regex alternation: such a line goes on).
+GOES_ON = "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
+
+#: A word's letters, as the rules and the searches both read them (the
+#: searches cannot test ``str.isalpha``).
+LETTERS = re.compile(r"[^\W\d_]*")
+
+_OPENERS = frozenset(OPENERS)
+_DASHES = frozenset(DASHES)
+_BULLETS = frozenset(BULLETS)
+_ITEM_BULLETS = frozenset(ITEM_BULLETS)
+_WORD_END = re.compile(r"(?<!\S)\S+\Z")
+_DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
+_LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
+_HEADING = re.compile(r"#{1,6}[ \t]")
+_BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
+_ITEM_OPENING = re.compile(
+    f"(?:[{re.escape(''.join(sorted(ITEM_BULLETS)))}] ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?)\\s"
+)
+
+
+def opens_heading(buf: str, k: int) -> bool | None:
+    """Whether a chunk starting at ``buf[k]`` opens with a Markdown heading
+    marker (``#`` to ``######`` and a space or tab); ``None`` while ``buf``
+    ends too early to tell."""
+    if buf[k] != "#":
+        return False
+    if _HEADING.match(buf, k):
+        return True
+    if len(buf) - k >= 7 or buf[k : k + 7].strip("#"):
+        return False
+    return None
+
+
+class NeedMore(Exception):
+    """The decision needs text that has not arrived yet."""
+
+
+def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | None:
+    """The inline list item numbered by the marker that the period at
+    absolute offset ``at`` ends (``2.`` or ``b.)`` after a space, an optional
+    bullet before it: ``1. One 2. Two``, ``a.) One b.) Two``), when the chunk
+    starting at ``chunk`` opens with the previous marker of the same form:
+    ``(end of the chunk before it, start of its marker)``; else ``None``.
+    A letter counts only before ``)`` (a bare ``b.`` is an initial).
+    Reads ``buf`` from ``chunk`` to two characters after ``at``."""
+    k = at - base
+    i = k
+    while i > 0 and k - i < 3 and "0" <= buf[i - 1] <= "9":
+        i -= 1
+    after = buf[k + 1 : k + 2]
+    if i == k:
+        if k == 0 or not (buf[k - 1].isascii() and buf[k - 1].isalpha()) or after != ")":
+            return None
+        i = k - 1
+    mark = i
+    if mark > 0 and buf[mark - 1] in _ITEM_BULLETS:
+        mark -= 1
+    elif mark > 1 and buf[mark - 1] == " " and buf[mark - 2] in _ITEM_BULLETS:
+        mark -= 2
+    if mark == 0 or not buf[mark - 1].isspace() or chunk - base < 0 or chunk - base >= mark:
+        return None
+    m = _ITEM_OPENING.match(buf, chunk - base, mark)
+    if m is None or m.group(2) != "." + (")" if after == ")" else ""):
+        return None
+    previous, number = m.group(1), buf[i:k]
+    if number.isdigit() != previous.isdigit():
+        return None
+    if number.isdigit():
+        follows = int(number) == int(previous) + 1
+    else:
+        follows = ord(number) == ord(previous) + 1
+    if not follows:
+        return None
+    return (base + len(buf[:mark].rstrip()), base + mark)
+
+
+def _word_at(buf: str, j: int) -> str:
+    """The letters from ``buf[j]`` on, or ``""`` when there are more than
+    ``STARTER_MAX`` (no sentence starter or month is so long).  Raises
+    ``IndexError`` when ``buf`` ends before the word does."""
+    k = j
+    while buf[k].isalpha():
+        k += 1
+        if k - j > STARTER_MAX:
+            return ""
+    return buf[j:k]
+
+
+def list_marker(peek: str, j: int) -> bool:
+    """Whether a list item or heading marker starts at ``peek[j]``.
+
+    Raises ``IndexError`` when ``peek`` ends before that is decided.
+    """
+    c = peek[j]
+    if c in _BULLETS:
+        return peek[j + 1].isspace()
+    if c == "#":
+        k = j
+        while peek[k] == "#" and k - j < 6:
+            k += 1
+        return peek[k].isspace()
+    if c == "(":
+        k = j + 1
+        while peek[k].isalnum() and k - j <= 4:
+            k += 1
+        return k > j + 1 and peek[k] == ")" and peek[k + 1].isspace()
+    if c.isdigit():
+        k = j
+        while peek[k].isdigit() and k - j < 3:
+            k += 1
+        return peek[k] in ".)" and peek[k + 1].isspace()
+    if c in "ivxIVX":
+        k = j
+        while peek[k] in "ivxIVX" and k - j < 5:
+            k += 1
+        return peek[k] in ".)" and peek[k + 1].isspace()
+    if c.isascii() and c.isalpha():
+        return peek[j + 1] in ".)" and peek[j + 2].isspace()
+    return False
+
+
+class SentenceRules:
+    """The decision of a candidate, from the text around it (the rules of the
+    module docstring), read from the tables of one language.
+
+    A mix-in of :class:`~.scanner.SentenceScanner`, which holds the window
+    (``_buf`` from absolute offset ``_base`` on), the current chunk and the
+    tables, and calls :meth:`_ends` once a candidate's runs are scanned.
+    """
+
+    # The scanner's state that the rules read (see SentenceScanner.__init__;
+    # its __slots__ hold them).
+    _buf: str
+    _base: int
+    _start: int | None
+    _heading: bool | None
+    _item: tuple[int, int] | None
+    _abbreviations: Mapping[str, int]
+    _starters: frozenset[str]
+    _continuations: frozenset[str]
+    _ordinals: int
+    _word_offset: int
+    _word_read: tuple[str, bool, bool, tuple[int, int] | None]
+
+    def _ends(
+        self,
+        kind: int,
+        at: int,
+        run_end: int,
+        closers_end: int,
+        space_end: int,
+        newlines: int,
+        bang: bool,
+        ellipsis: bool,
+    ) -> bool:
+        """Whether the candidate of ``kind`` at absolute offset ``at`` ends a
+        sentence: the one decision every path of the scanner takes (the
+        searches of :mod:`.fast_path` prove the same in the common cases).
+
+        Its runs are scanned: terminators up to ``run_end``, closers up to
+        ``closers_end``, whitespace (holding ``newlines`` line breaks) up to
+        ``space_end``, where the next token begins in the window; ``bang``:
+        the run holds a terminator other than ``.`` and ``…``; ``ellipsis``:
+        it holds ``…`` or more than one ``.``.  For a line break, ``run_end``
+        and ``closers_end`` are where the content before it ends.  Raises :class:`NeedMore` when the
+        text that decides has not arrived.  May record an inline list item
+        to cut before (``_item``).
+        """
+        if kind == TERMINATOR:
+            return space_end > closers_end and self._term_ends(
+                at, closers_end > run_end, bang, ellipsis, space_end, newlines
+            )
+        if kind == CJK:
+            return not self._cjk_goes_on(at, run_end, closers_end, space_end)
+        return self._line_ends(space_end, newlines)
+
+    def _line_ends(self, space_end: int, newlines: int) -> bool:
+        """Whether a line break (whitespace holding ``newlines`` line breaks
+        up to ``space_end``) ends a sentence: a blank line, a chunk that opens
+        with a heading marker, or a list marker on the next line."""
+        if newlines >= 2 or self._is_heading():
+            return True
+        try:
+            return list_marker(self._buf, space_end - self._base)
+        except IndexError:
+            raise NeedMore from None
+
+    def _cjk_goes_on(self, at: int, run_end: int, closers_end: int, space_end: int) -> bool:
+        """Whether the CJK run at ``at`` (terminators up to ``run_end``,
+        closers up to ``closers_end``, whitespace up to ``space_end``, the
+        character there in the window) ends no sentence: a full-width or
+        half-width ideographic full stop (U+FF0E, U+FF61) between digits (a
+        decimal point), a run closed by a title mark (U+300B, U+3009:
+        ``《...》``), or a quotation closed by U+300D or U+300F before a kana
+        (a particle such as U+3068)."""
+        buf, base = self._buf, self._base
+        i, a = at - base, run_end - base
+        b = closers_end - base
+        if a - i == 1 and b == a == space_end - base and buf[i] in DECIMAL_STOPS:
+            return i > 0 and buf[i - 1].isdigit() and buf[a].isdigit()
+        if b > a:
+            if buf[a] in TITLE_CLOSERS:
+                return True
+            return (
+                buf[a] in CJK_QUOTE_CLOSERS
+                and space_end - base == b
+                and "\u3041" <= buf[b] <= "\u309f"
+            )
+        return False
+
+    def _term_ends(
+        self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
+    ) -> bool:
+        """Whether the terminator run at ``at``, whitespace up to ``e``, ends a sentence."""
+        if newlines >= 2:
+            return True
+        buf = self._buf
+        k = e - self._base
+        try:
+            return self._next_starts(buf, k, at, closed, bang, ellipsis) or (
+                newlines > 0 and list_marker(buf, k)
+            )
+        except IndexError:
+            raise NeedMore from None
+
+    def _next_starts(
+        self, buf: str, e: int, at: int, closed: bool, bang: bool, ellipsis: bool
+    ) -> bool:
+        """The rules of the module docstring for the text from ``buf[e]`` on.
+
+        ``at`` is the absolute offset of the terminator run.  Raises
+        ``IndexError`` when ``buf`` ends before the rules decide (they read at
+        most ``SKIP_MAX + STARTER_MAX + 2`` characters).
+        """
+        k = at - self._base
+        if k > 0 and buf[k - 1] == "[" and buf.startswith(("...]", "\u2026]"), k):
+            return False  # "[...]": an elision goes on
+        j = e
+        while buf[j] in _OPENERS and j - e < SKIP_MAX:
+            j += 1
+        c = buf[j]
+        if c == "." and j == e:
+            return False  # a spaced ellipsis goes on
+        if c.isalpha():
+            cat = _LOWER if c.islower() else _UPPER
+        else:
+            cat = _DIGIT if c.isdigit() else _OTHER
+        if cat == _UPPER and self._continuations and self._continues(buf, j):
+            return False  # "And" (when a language's table says so) never opens one
+        if cat == _LOWER:
+            if buf[e] in _DASHES or not list_marker(buf, e):
+                return False  # ("Stop! - he said": a dash before a lower-case word goes on)
+            cat = _MARKER
+        word, at_start, spaced, item = self._word_before(at)
+        ellipsis = ellipsis or spaced
+        if (
+            word
+            and at_start
+            and not (bang or ellipsis)
+            and _LIST_MARK.fullmatch(word.lstrip(GLUED_BULLETS))
+        ):
+            return False  # "1." or "b.)" opening a list item
+        if item is not None and not (bang or ellipsis):
+            self._item = item  # "1. One 2. Two": the chunk ends before "2."
+            return False
+        if bang or closed:
+            return True
+        if ellipsis:
+            return cat == _UPPER or cat == _MARKER
+        if not word:
+            return True
+        kind = self._abbreviations.get(word.lower())
+        if kind is None and ("'" in word or "\u2019" in word):
+            kind = self._abbreviations.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
+        if kind is None:
+            if len(word) == 1 and word.isalpha():
+                kind = MEDIAL  # an initial
+            elif "." in word and _DOTTED.fullmatch(word):
+                kind = MEDIAL
+            elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
+                return False  # "Rs. 500", "N°. 5": a unit or label before a number
+            elif cat == _UPPER and len(word) <= 2 and word.isdigit() and self._ordinal(buf, j):
+                return False  # "am 12. Juni": an ordinal
+            else:
+                return True
+        if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
+            return False
+        if kind == FINAL:
+            return True
+        if cat == _MARKER:
+            return False
+        # MEDIAL: only before a sentence starter that is not an initial.
+        following = _word_at(buf, j)
+        if not following or (len(following) == 1 and buf[j + 1] == "."):
+            return False
+        return following.lower() in self._starters and (
+            len(following) == 1 or following[1:].islower()
+        )
+
+    def _continues(self, buf: str, j: int) -> bool:
+        """Whether the word at ``buf[j]`` is one of the language's
+        continuations (``Language.continuations``, written Capitalised or in
+        upper case), which never open a sentence.  A word is a run of
+        :data:`LETTERS`; one longer than ``STARTER_MAX`` is none.  Raises
+        ``IndexError`` when ``buf`` ends before the word does."""
+        end = LETTERS.match(buf, j, j + STARTER_MAX + 1).end()  # type: ignore[union-attr]
+        if end - j > STARTER_MAX:
+            return False
+        if end == len(buf):
+            raise IndexError(end)
+        return buf[j:end] in self._continuations
+
+    def _ordinal(self, buf: str, j: int) -> bool:
+        """Whether a number of one or two digits and a period before the
+        capitalised word at ``buf[j]`` is an ordinal (see ``Language.ordinals``).
+        Raises ``IndexError`` when ``buf`` ends before the word does."""
+        if self._ordinals == ORDINAL_ALWAYS:
+            return True
+        if self._ordinals != ORDINAL_MONTHS:
+            return False
+        return _word_at(buf, j).lower() in MONTHS
+
+    def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
+        """The word before offset ``at`` (openers stripped), whether it opens
+        the chunk (after an optional bullet), whether ``at`` is the last
+        dot of a spaced ellipsis, and the inline list item it numbers
+        (:func:`_inline_item`)."""
+        if self._word_offset == at:
+            return self._word_read
+        buf = self._buf
+        base = self._base
+        k = at - base
+        spaced = False
+        if k == 0 or buf[k - 1].isspace():
+            word = ""
+            spaced = buf.startswith(". ", k - 2) if k >= 2 else False
+            start = at
+        else:
+            lo = at - _WORD_MAX
+            space = buf.rfind(" ", max(0, lo - base), k)
+            word = buf[space + 1 : k]
+            if (space < 0 and lo > 0) or not word.isprintable():
+                # Another kind of whitespace, or a word longer than _WORD_MAX.
+                m = _WORD_END.search(buf, max(0, lo - base), k)
+                word = m.group() if m else "\0"  # "\0": a long, plain word
+            start = at - len(word) if word != "\0" else -1
+        chunk = self._start if self._start is not None else -1
+        at_start = start == chunk or (
+            0 < start - chunk <= 4
+            and _BULLET_LEAD.fullmatch(buf, chunk - base, start - base) is not None
+        )
+        self._word_offset = at
+        if word and word[0] in WORD_OPENERS:
+            word = word.lstrip(WORD_OPENERS)
+        item = None
+        if not at_start and word and len(word) <= 5 and chunk >= at - LOOKBEHIND:
+            item = _inline_item(buf, base, at, chunk)
+        self._word_read = (word, at_start, spaced, item)
+        return self._word_read
+
+    def _is_heading(self) -> bool:
+        """Whether the current chunk opens with a Markdown heading marker."""
+        if self._heading is None:
+            start = self._start
+            assert start is not None
+            self._heading = _HEADING.match(self._buf, start - self._base) is not None
+        return self._heading

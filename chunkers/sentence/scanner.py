@@ -1,0 +1,679 @@
+r"""The incremental scanner behind ``SentenceChunker(mode="accurate")``: it
+finds candidates, scans their runs as text arrives and asks the rules
+(:class:`~.rules.SentenceRules`) to decide each one.
+
+Streaming
+---------
+Every decision is a function of the text around the candidate: at most
+:data:`LOOKBEHIND` characters before it (the word, a bullet, the chunk's first
+characters), and the candidate's own runs plus at most 22 characters after
+them (opening punctuation, the next word).  Until that text has arrived the
+scanner withholds the candidate; at the end of the stream an undecided
+candidate is simply part of the final fragment.  So the cuts never depend on
+how the stream was sliced.
+
+Cost: the common cases are settled by the regex search that finds the
+candidate (see :func:`.fast_path.searches`; ``tests/test_sentence_fast_paths.py``
+checks them against the rules), including a terminator or line break near the end of the
+window that the text so far cannot decide (a "wait" group: it is left to the
+next delta); the others are decided by the rules (:meth:`.rules.SentenceRules._ends`).  A delta
+with nothing to decide costs one search and a few assignments.  A candidate
+still undecided within ``DEFER`` characters of the end of the window is
+decided again by the next delta; one further from it becomes *pending*, and
+its runs are scanned on from where the last delta stopped.  Ruled-out text is
+dropped, so ``feed`` is amortised O(len(delta)) and the window it keeps is
+bounded by :data:`LOOKBEHIND` plus a small slack plus the undecided text that
+is not a run.  A delta longer than 4096 characters goes in pieces of 2**20
+characters: a piece holding no character a candidate begins with costs a few
+``str`` scans in C and a copy instead of a search; the others are searched, with
+the narrow searches when the text is of Latin-1.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from ..base import Cut, Scanner
+from .abbreviations import SENTENCE_STARTERS
+from .fast_path import BLANK, CUT, DEFER, LEADS, SKIP, WAIT, group_proofs, latin1, nothing, searches
+from .languages import ORDINAL_MONTHS
+from .marks import CJK_CLOSERS, CJK_TERMINATORS, CLOSERS, TERMINATORS
+from .rules import (
+    CJK,
+    GOES_ON,
+    LINE_BREAK,
+    LOOKBEHIND,
+    TERMINATOR,
+    NeedMore,
+    SentenceRules,
+    opens_heading,
+)
+
+__all__ = ["LOOKBEHIND", "SentenceScanner"]
+
+_PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
+_LONG = 4096  # a longer delta may be searched with the narrow searches
+_SLACK = 64  # the window is trimmed once this much of it can go
+
+_TERMINATORS = frozenset(TERMINATORS)
+_CJK_TERMINATORS = frozenset(CJK_TERMINATORS)
+_ESCAPED_TERMINATORS = re.escape(TERMINATORS)
+_CONTENT = re.compile(r"\S")
+_TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
+_CJK_RUN = re.compile(f"[{re.escape(CJK_TERMINATORS)}!?]*")
+_CLOSER_RUN = re.compile(f"(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*")
+_PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
+_CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}]*")
+_WS_RUN = re.compile(r"\s*")
+# The three runs after a terminator in one match (the usual case).
+_TAIL = re.compile(
+    f"([{_ESCAPED_TERMINATORS}]*)((?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*)(\\s*)"
+)
+# A single line break before a character that cannot open a list marker.
+_LINE_GOES_ON = re.compile(f"\n(?={GOES_ON})")
+_NO_CUTS: list[Cut] = []
+# ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
+# ``__new__`` of a named tuple (about 140 ns against 320, measured).
+_new = tuple.__new__
+
+# The phases of a pending candidate: scanning its terminators, its closers,
+# its whitespace, then deciding.
+_RUN, _CLOSE, _SPACE, _DECIDE = range(4)
+
+
+class SentenceScanner(SentenceRules, Scanner):
+    """Accurate sentence boundaries for one stream (rules in the module docstring).
+
+    ``abbreviations`` maps canonical abbreviations to their kind (see
+    :func:`~.abbreviations.abbreviation_table`); ``starters``, ``ordinals``
+    and ``continuations`` are those of the language (see :mod:`.languages`).
+    ``finish`` returns the text after the last cut with surrounding
+    whitespace stripped, or ``None``.
+    """
+
+    __slots__ = (
+        "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_content_end",
+        "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item",
+        "_last", "_long", "_narrow", "_newlines", "_next_search", "_ordinals", "_pending",
+        "_pending_kind", "_phase", "_pos", "_proofs", "_resume", "_run_end", "_search",
+        "_space_end", "_start", "_starters", "_wide", "_word_offset", "_word_read",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        abbreviations: Mapping[str, int],
+        starters: frozenset[str] = SENTENCE_STARTERS,
+        ordinals: int = ORDINAL_MONTHS,
+        continuations: frozenset[str] = frozenset(),
+    ) -> None:
+        self._abbreviations = abbreviations
+        self._starters = starters
+        self._ordinals = ordinals
+        # The forms a continuation is written in before a sentence would start.
+        self._continuations = frozenset(
+            form for word in continuations for form in (word.capitalize(), word.upper())
+        )
+        built = searches(
+            frozenset(abbreviations),
+            any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
+            starters,
+            self._continuations,
+        )
+        self._find, self._find_all = self._wide = built[:2]
+        self._narrow = built[2:]
+        self._long = False  # feeding the pieces of a long delta
+        # What each group of the searches proves (the same groups in all four).
+        self._proofs = group_proofs(self._find)
+        self._buf = ""  # the stream from absolute offset self._base on
+        self._base = 0
+        self._pos = 0  # absolute offset where the search resumes
+        self._start: int | None = None  # absolute start of the chunk content
+        self._content_end = 0  # absolute end of the content before self._pos
+        self._last = 0  # absolute end of the last non-whitespace character
+        self._heading: bool | None = None  # does the chunk open with "# "?
+        # The search that starts the next delta while nothing is pending, the
+        # chunk has begun and does not open with a heading marker; else None.
+        self._search = self._find.search
+        self._next_search: Callable[[str, int], re.Match[str] | None] | None = None
+        # The pending candidate (decided across deltas): offset or -1, kind,
+        # phase, where its scan resumes, the ends of its terminator, closer and
+        # whitespace runs, and what the runs held.
+        self._pending = -1
+        self._pending_kind = TERMINATOR
+        self._phase = _RUN
+        self._resume = self._run_end = self._closers_end = self._space_end = 0
+        self._newlines = self._dots = 0
+        self._bang = self._ellipsis = False
+        # The word before the candidate at offset self._word_offset, once read.
+        self._word_offset = -1
+        self._word_read: tuple[str, bool, bool, tuple[int, int] | None] = ("", False, False, None)
+        # An inline list item to cut before (the rules' "item": chunk end, next start).
+        self._item: tuple[int, int] | None = None
+
+    # -- driving -----------------------------------------------------------
+
+    def feed(self, delta: str) -> list[Cut]:
+        if not delta:
+            return _NO_CUTS
+        buf = self._buf + delta
+        n = len(buf)
+        if n > _LONG and not self._long and len(delta) > _LONG:
+            return self._feed_long(delta)
+        self._buf = buf
+        base = self._base
+        total = base + n
+        if not delta[-1].isspace():
+            self._last = total
+        elif stripped := len(delta.rstrip()):
+            self._last = total - len(delta) + stripped
+        # The usual delta: the chunk's search, then nothing to decide, or a run
+        # of decisions the search proves; anything else goes to _decide_all.
+        quiet = self._next_search
+        if quiet is not None:
+            # Nothing is pending; the chunk has begun (see _first_search).
+            m = quiet(buf, self._pos - base)
+            if m is None:
+                # Nothing to decide in this delta (the usual case).
+                self._content_end = self._last
+                self._pos = total
+                if n > LOOKBEHIND + _SLACK:
+                    keep = total - LOOKBEHIND
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+                return _NO_CUTS
+            g = m.lastindex
+            if g is None:
+                return self._decide_all(buf, n, base, total, m, True, [])
+            proof = self._proofs[g]
+            if proof == WAIT:
+                self._wait(buf, m.start())
+                # Trimmed here too: a stream whose every delta ends on a
+                # candidate (``a.a.a.``) comes back to this path each time.
+                keep = self._pos - LOOKBEHIND
+                if keep - base > _SLACK:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+                return _NO_CUTS
+            found: list[Cut] = []
+            step = self._run(found, buf, base, total, m, g, proof)
+            if step is True:
+                return found
+            if step is False:
+                return self._decide_all(buf, n, base, total, None, False, found)
+            return self._decide_all(buf, n, base, total, step, True, found)
+        if self._pending < 0 and self._start is not None:
+            m = self._finder(buf, base).search(buf, self._pos - base)
+            return self._decide_all(buf, n, base, total, m, True, [])
+        return self._decide_all(buf, n, base, total, None, False, [])
+
+    def _wait(self, buf: str, i: int) -> None:
+        """Leave the candidate at ``buf[i]`` to the next delta: a "wait" group
+        of the searches found that the text so far cannot decide it (as the
+        rules would find), within ``DEFER`` characters of the window's end;
+        the search resumes at it next time."""
+        if buf[i] == "\n":
+            self._advance_content(self._base + i)
+        self._pos = self._base + i
+
+    def _decide_all(
+        self,
+        buf: str,
+        n: int,
+        base: int,
+        total: int,
+        m: re.Match[str] | None,
+        ready: bool,
+        found: list[Cut],
+    ) -> list[Cut]:
+        """The rest of ``feed`` after its first search, kept apart so that the
+        usual delta runs in a small frame (a frame's cost grows with its
+        locals): ``m`` is the match of a search already done when ``ready``;
+        ``found`` holds the cuts already made."""
+        while True:
+            if ready:
+                ready = False
+                pos = self._pos
+            else:
+                if self._pending >= 0:
+                    try:
+                        verdict = self._decide()
+                    except NeedMore:
+                        break
+                    self._pending = -1
+                    if self._item is not None:
+                        self._emit_item(found)
+                    if verdict is not None:
+                        self._emit(found, *verdict)
+                    continue
+                pos = self._pos
+                if self._start is None:
+                    m = _CONTENT.search(buf, pos - base)
+                    if m is None:
+                        self._pos = total
+                        break
+                    pos = self._start = self._pos = self._content_end = base + m.start()
+                    self._heading = None
+                finder = self._find if self._heading is False else self._finder(buf, base)
+                m = finder.search(buf, pos - base)
+            if m is None:
+                if self._last > pos:  # some content in [pos, total)
+                    self._content_end = self._last
+                self._pos = total
+                break
+            g = m.lastindex or 0
+            proof = self._proofs[g]
+            if proof == WAIT:
+                self._wait(buf, m.start())
+                break
+            if proof == SKIP and self._heading is not False:
+                # Not a boundary, in a chunk that may end at a line break.
+                self._pos = base + m.end()
+                self._content_end = base + m.start(g)
+                continue
+            if proof:
+                step = self._run(found, buf, base, total, m, g, proof)
+                if step is True:
+                    return found
+                if step is not False:
+                    m = step
+                    ready = True
+                continue
+            i = m.start()
+            char = buf[i]
+            if char in _TERMINATORS:
+                if i >= n - 2:
+                    # What may follow (whitespace, a terminator, a closer or
+                    # "[") is still open: the rules below would defer too.
+                    self._pos = base + i
+                    break
+            else:
+                if char == "\n":
+                    # (Searched with _AFTER, such a line break is never found.)
+                    if (
+                        self._heading is None
+                        and _LINE_GOES_ON.match(buf, i)
+                        and not self._is_heading()
+                    ):
+                        self._pos = base + i + 1
+                        continue
+                    # A line break, when the next line is in sight.
+                    self._advance_content(base + i)
+                    e = _WS_RUN.match(buf, i).end()  # type: ignore[union-attr]
+                    content_end = self._content_end
+                    try:
+                        if e == n:
+                            raise NeedMore
+                        ends = self._ends(
+                            LINE_BREAK,
+                            base + i,
+                            content_end,
+                            content_end,
+                            base + e,
+                            buf.count("\n", i, e),
+                            False,
+                            False,
+                        )
+                    except NeedMore:
+                        if n - i <= DEFER:
+                            self._pos = base + i
+                            break
+                        self._open(base + i, char)
+                        continue
+                    if not ends:
+                        self._pos = base + e
+                        continue
+                    self._emit(found, content_end, base + e)
+                    continue
+                self._open(base + i, char)
+                continue
+            after = buf[i + 1 : i + 2]
+            if after.isspace():
+                # A one-character run with no closers (the usual case).
+                a = b = i + 1
+                if after == " " and i + 2 < n and not buf[i + 2].isspace():
+                    e = i + 2
+                    newlines = 0
+                else:
+                    e = _WS_RUN.match(buf, b).end()  # type: ignore[union-attr]
+                    if e == n:
+                        if n - i <= DEFER:
+                            self._pos = base + i
+                            break
+                        self._open(base + i, char)
+                        continue
+                    newlines = buf.count("\n", b, e)
+                bang = char != "." and char != "\u2026"
+                ellipsis = char == "\u2026"
+                dots = 1 if char == "." else 0
+            else:
+                t = _TAIL.match(buf, i)
+                assert t is not None
+                e = t.end()
+                b = t.end(2)
+                if e == n or buf[b] == "[":
+                    if n - i <= DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
+                        self._pos = base + i
+                        break
+                    self._open(base + i, char)
+                    continue
+                if e == b:
+                    self._pos = base + b
+                    continue
+                run = t.group(1)
+                bang = run != "." and bool(run.strip(".\u2026"))
+                dots = 1 if run == "." else run.count(".")
+                ellipsis = dots > 1 or "\u2026" in run
+                newlines = buf.count("\n", b, e)
+                a = t.end(1)
+            try:
+                ends = self._ends(
+                    TERMINATOR, base + i, base + a, base + b, base + e, newlines, bang, ellipsis
+                )
+            except NeedMore:
+                if n - i <= DEFER:
+                    self._pos = base + i
+                    break
+                self._open(base + i, char)
+                self._phase = _DECIDE
+                self._run_end, self._closers_end, self._space_end = base + a, base + b, base + e
+                self._resume = self._space_end
+                self._bang, self._dots, self._ellipsis = bang, dots, ellipsis
+                self._newlines = newlines
+                break
+            if self._item is not None:
+                self._emit_item(found)
+            if not ends:
+                self._pos = base + e
+                self._content_end = base + b
+                continue
+            verdict = (base + b, base + e)
+            self._emit(found, *verdict)
+        if self._pending >= 0:
+            keep = self._resume - LOOKBEHIND
+            if keep - base > _SLACK:
+                self._trim(keep)
+        else:
+            keep = self._pos - LOOKBEHIND
+            if keep - base > _SLACK:
+                if self._heading is None:
+                    self._trim(keep)
+                else:
+                    self._buf = buf[keep - base :]
+                    self._base = keep
+        # Only this loop changes what the next delta's first search depends on.
+        self._next_search = self._first_search()
+        return found or _NO_CUTS
+
+    def _first_search(self) -> Callable[[str, int], re.Match[str] | None] | None:
+        """The search that starts the next delta: the chunk's own search once
+        the chunk has begun, nothing is pending and whether it opens with a
+        heading marker is known; else ``None`` (the loop decides)."""
+        if self._pending >= 0 or self._start is None or self._heading is None:
+            return None
+        return self._search if self._heading is False else self._find_all.search
+
+    def _run(
+        self,
+        found: list[Cut],
+        buf: str,
+        base: int,
+        total: int,
+        m: re.Match[str],
+        g: int,
+        proof: int,
+    ) -> re.Match[str] | bool:
+        """Apply what the searches proved (see :func:`.fast_path.searches`), from ``m`` (its
+        group ``g`` proving ``proof``) on, in a row, each chunk searched with
+        its own search (``_finder``): "cut" cuts (the next chunk opens with an
+        opener, a capital or a digit), "skip" skips, "blank" and "line" cut.
+        The chunk of ``m`` opens with a heading marker or not
+        (``self._heading``), unless ``m`` ends it.
+
+        Returns ``True`` when nothing is left to decide in this delta, or only
+        a candidate that what has not arrived decides (``_wait``; the
+        window is trimmed, the next delta's first search set); ``False`` when
+        the window ends too early to tell whether the next chunk opens with a
+        heading marker (to be searched from ``self._pos`` with ``_finder``);
+        else the next match, which the rules decide.
+        """
+        start: int = self._start  # type: ignore[assignment]
+        cend = self._content_end
+        append = found.append
+        plain = self._search
+        heading = self._heading
+        search = plain if heading is False else self._find_all.search
+        proofs = self._proofs
+        while True:
+            end = m.end()
+            if proof == CUT:
+                stop = base + end
+                append(_new(Cut, (start, base + m.start(g), stop)))
+                start = cend = stop
+                if heading is not False:
+                    heading = False  # (a chunk cut so opens with no "#")
+                    search = plain
+            elif proof == SKIP:
+                cend = base + m.start(g)
+            else:
+                stop = base + end
+                append(
+                    _new(Cut, (start, base + (m.start(g) if proof == BLANK else m.start()), stop))
+                )
+                start = cend = stop
+                heading = False
+                search = plain
+                if buf[end] == "#":
+                    heading = opens_heading(buf, end)
+                    if heading is None:
+                        self._start = start
+                        self._content_end = cend
+                        self._heading = None
+                        self._pos = stop
+                        return False
+                    if heading:
+                        search = self._find_all.search
+            following = search(buf, end)
+            if following is None:
+                # Nothing left to decide in this delta (the usual end).
+                if self._last > base + end:
+                    cend = self._last
+                self._start = start
+                self._content_end = cend
+                self._heading = heading
+                self._pos = total
+                break
+            m = following
+            g = m.lastindex or 0
+            proof = proofs[g]
+            if not proof or proof == WAIT:
+                self._start = start
+                self._content_end = cend
+                self._heading = heading
+                self._pos = base + end
+                if not proof:
+                    return m
+                self._wait(buf, m.start())
+                break
+        keep = self._pos - LOOKBEHIND
+        if keep - base > _SLACK:
+            self._buf = buf[keep - base :]
+            self._base = keep
+        self._next_search = search
+        return True
+
+    def _feed_long(self, delta: str) -> list[Cut]:
+        """Feed a long delta: in pieces of ``_PIECE`` characters (bounding the
+        window).  A piece holding no character a candidate begins with is fed
+        without a search (:meth:`_feed_plain`) once the chunk has begun and
+        nothing is pending or left to it (its first ``_LONG`` characters go
+        first when not); the others are searched, with the narrow searches
+        when neither the delta nor the window holds a character above
+        U+00FF."""
+        self._long = True
+        narrow = None
+        cuts: list[Cut] = []
+        try:
+            for k in range(0, len(delta), _PIECE):
+                piece = delta[k : k + _PIECE]
+                if not any(c in piece for c in LEADS):
+                    if self._next_search is None:
+                        cuts += self.feed(piece[:_LONG])
+                        piece = piece[_LONG:]
+                    if self._next_search is not None and self._pos == self._base + len(self._buf):
+                        cuts += self._feed_plain(piece)
+                        continue
+                if narrow is None:
+                    narrow = latin1(delta) and latin1(self._buf)
+                    if narrow:
+                        self._use(self._narrow)
+                cuts += self.feed(piece)
+        finally:
+            self._long = False
+            if narrow:
+                self._use(self._wide)
+        return cuts
+
+    def _feed_plain(self, piece: str) -> list[Cut]:
+        """Feed ``piece``, which holds no character a candidate begins with,
+        while the search would begin at its start: ``feed`` with a search
+        known to find nothing (so ``piece`` costs a copy, not a scan)."""
+        quiet = self._next_search
+        self._next_search = nothing
+        try:
+            return self.feed(piece)
+        finally:
+            self._next_search = quiet
+
+    def _use(self, searches: tuple[re.Pattern[str], re.Pattern[str]]) -> None:
+        """Search with ``searches`` (``find``, ``find_all``) from now on."""
+        self._find, self._find_all = searches
+        self._search = self._find.search
+        if self._next_search is not None:
+            self._next_search = self._first_search()
+
+    def _emit(self, found: list[Cut], end: int, stop: int) -> None:
+        """Add the cut of the current chunk ending at ``end``; the next starts at ``stop``."""
+        found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
+        self._start = self._pos = self._content_end = stop
+        self._heading = None
+
+    def _emit_item(self, found: list[Cut]) -> None:
+        """Add the cut of the chunk before an inline list item (``self._item``);
+        the next chunk starts at the item's marker."""
+        end, stop = self._item  # type: ignore[misc]
+        self._item = None
+        found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
+        self._start = stop
+        self._heading = None
+
+    def finish(self) -> tuple[int, int] | None:
+        if self._start is None or self._last <= self._start:
+            return None
+        return (self._start, self._last)
+
+    def _finder(self, buf: str, base: int) -> re.Pattern[str]:
+        """The candidate search for the current chunk (see ``_AFTER``)."""
+        heading = self._heading
+        if heading is None:
+            heading = self._heading = opens_heading(buf, self._start - base)  # type: ignore[operator]
+        return self._find if heading is False else self._find_all
+
+    def _open(self, at: int, char: str) -> None:
+        """Make the candidate at absolute offset ``at`` pending."""
+        self._pending = self._resume = at
+        self._phase = _RUN
+        self._newlines = self._dots = 0
+        self._bang = self._ellipsis = False
+        if char == "\n":
+            self._pending_kind = LINE_BREAK
+            self._advance_content(at)
+            self._run_end = self._closers_end = self._content_end
+            self._phase = _SPACE
+        else:
+            self._pending_kind = CJK if char in _CJK_TERMINATORS else TERMINATOR
+
+    def _advance_content(self, upto: int) -> None:
+        """Record where the content before absolute offset ``upto`` ends."""
+        lo = self._pos - self._base
+        stripped = len(self._buf[lo : upto - self._base].rstrip())
+        if stripped:
+            self._content_end = self._pos + stripped
+
+    def _trim(self, keep: int) -> None:
+        """Drop the text before absolute offset ``keep``."""
+        if self._heading is None and self._start is not None and self._start < keep:
+            self._is_heading()
+        if self._pending >= 0 and self._pending_kind == TERMINATOR:
+            self._word_before(self._pending)
+        self._buf = self._buf[keep - self._base :]
+        self._base = keep
+
+    # -- deciding ----------------------------------------------------------
+
+    def _decide(self) -> tuple[int, int] | None:
+        """Decide the pending candidate: ``(chunk_end, stop)``, or ``None``.
+
+        Scans the candidate's runs from where the last delta left off and
+        advances ``self._pos`` past a ruled-out candidate; raises
+        ``NeedMore`` when the text that decides it has not arrived.
+        """
+        buf, base = self._buf, self._base
+        n = len(buf)
+        if self._phase == _RUN:
+            lo = self._resume - base
+            if self._pending_kind == CJK:
+                j = _CJK_RUN.match(buf, lo).end()  # type: ignore[union-attr]
+            else:
+                j = _TERM_RUN.match(buf, lo).end()  # type: ignore[union-attr]
+                part = buf[lo:j]
+                self._dots += part.count(".")
+                if part.strip(".\u2026"):  # "!", "?", "‽" or another script's
+                    self._bang = True
+                if "\u2026" in part:
+                    self._ellipsis = True
+            self._resume = base + j
+            if j == n:
+                raise NeedMore
+            self._run_end = self._resume
+            self._phase = _CLOSE
+        if self._phase == _CLOSE:
+            lo = self._resume - base
+            closers = _CJK_CLOSER_RUN if self._pending_kind == CJK else _CLOSER_RUN
+            j = closers.match(buf, lo).end()  # type: ignore[union-attr]
+            self._resume = base + j
+            if j == n or (
+                self._pending_kind == TERMINATOR
+                and buf[j] == "["
+                and _PARTIAL_FOOTNOTE.match(buf, j)
+            ):
+                raise NeedMore
+            self._closers_end = self._resume
+            self._phase = _SPACE
+        if self._phase == _SPACE:
+            lo = self._resume - base
+            j = _WS_RUN.match(buf, lo).end()  # type: ignore[union-attr]
+            if j > lo:
+                self._newlines += buf.count("\n", lo, j)
+            self._resume = base + j
+            if j == n:
+                raise NeedMore
+            self._space_end = self._resume
+            self._phase = _DECIDE
+        kind = self._pending_kind
+        closers_end, space_end = self._closers_end, self._space_end
+        if self._ends(
+            kind,
+            self._pending,
+            self._run_end,
+            closers_end,
+            space_end,
+            self._newlines,
+            self._bang,
+            self._ellipsis or self._dots > 1,
+        ):
+            return (closers_end, space_end)
+        self._pos = space_end
+        if kind != LINE_BREAK and space_end > closers_end:
+            self._content_end = closers_end
+        return None
