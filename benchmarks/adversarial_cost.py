@@ -1,14 +1,16 @@
 """Cost of adversarial inputs: seconds per MB, and how it grows with the input.
 
 Issue 12's attacks (and the runs of every character class the adversarial
-test suite generates) through every chunker, and through the chunkers the
-four validators use by default, as a whole document (``split_text``) and
-streamed in 4-character deltas through ``ChunkStream``.  For each cell the
+test suite generates) through every chunker, through the chunkers the four
+validators use by default, and through the four validators themselves
+(``on_fail="fix"``: chunking, validating each chunk, merging), as a whole
+document (``split_text``, ``validate``) and streamed in 4-character deltas
+(``ChunkStream``, ``validate_stream``).  For each cell the
 CPU seconds per MB (``time.process_time``) at each size, and the growth:
 seconds per MB at the largest size over seconds per MB at the smallest.
 Linear cost gives a growth near 1.0; the target is at most 1.2 per 4x input;
-quadratic cost would give 4.0 per 4x.  A validator whose default chunker is
-the same as a chunker's row is named once, not measured twice.
+quadratic cost would give 4.0 per 4x.  A validator's default chunker that is
+the same as a chunker's row is named, not measured twice.
 
 Time on a shared machine is noisy, so the sizes of a cell are measured in
 turns (smallest, ..., largest, again) and each keeps its best reading:
@@ -32,6 +34,7 @@ Usage: ``python benchmarks/adversarial_cost.py [--sizes 1MB,4MB] [--repeat 1]
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import subprocess
@@ -40,6 +43,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _text import offline, parse_size
@@ -76,56 +80,80 @@ ATTACKS["semicolons"] = ";"
 
 VALIDATORS = ("BannedPhrases", "NoRepetition", "RedactPII", "MaxChunkLength")
 
+#: A row's run of one input: (text, mode) -> the timed call.
+Row = Callable[[str, str], Callable[[], object]]
 
-def validator_chunker(name: str) -> ChunkingStrategy | None:
-    """The default chunker of validator ``name`` (None, said on stderr, if it fails)."""
+
+def validator(name: str) -> Any:
+    """Validator ``name`` as the table uses it (``on_fail="fix"``: the most work)."""
     from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 
     makers: dict[str, Callable[[], object]] = {
-        "BannedPhrases": lambda: BannedPhrases(["free money"]),
-        "NoRepetition": NoRepetition,
-        "RedactPII": RedactPII,
-        "MaxChunkLength": lambda: MaxChunkLength(max_chars=500),
+        "BannedPhrases": lambda: BannedPhrases(["free money"], on_fail="fix"),
+        "NoRepetition": lambda: NoRepetition(on_fail="fix"),
+        "RedactPII": lambda: RedactPII(on_fail="fix"),
+        "MaxChunkLength": lambda: MaxChunkLength(max_chars=500, on_fail="fix"),
     }
-    try:
-        strategy = getattr(makers[name](), "chunker", None)
-    except (TypeError, ValueError) as exc:  # a signature changed: say so, go on
-        print(f"# {name}: skipped ({exc})", file=sys.stderr)
-        return None
-    return strategy if isinstance(strategy, ChunkingStrategy) else None
+    return makers[name]()
 
 
-def chunkers() -> dict[str, ChunkingStrategy]:
-    """Every chunker kind, then the validators' default chunkers not already listed."""
-    found = chunker_kinds()
-    seen = {repr(strategy): name for name, strategy in found.items()}
+def chunker_row(strategy: ChunkingStrategy) -> Row:
+    """``split_text`` of the whole text, or ``ChunkStream`` fed the deltas."""
+
+    def row(text: str, mode: str) -> Callable[[], object]:
+        if mode == "whole":
+            return lambda: strategy.split_text(text)
+        parts = deltas(text)
+        run = run_chunkstream(strategy)
+        return lambda: run(parts)
+
+    return row
+
+
+def validator_row(name: str) -> Row:
+    """``validate`` of the whole text, or ``validate_stream`` of every delta and the end
+    (chunking, validating every chunk and merging the results)."""
+    checker = validator(name)
+
+    def row(text: str, mode: str) -> Callable[[], object]:
+        if mode == "whole":
+            return lambda: checker.validate(text, {})
+        parts = deltas(text)
+
+        def run() -> None:
+            for delta in parts:
+                checker.validate_stream(delta, {})
+            checker.validate_stream("", {}, remainder=True)
+
+        return run
+
+    return row
+
+
+def rows() -> dict[str, Callable[[], Row]]:
+    """Every chunker kind, the validators' default chunkers not already listed, then
+    the validators themselves; each as a maker, so that a run builds only its own."""
+    found: dict[str, Callable[[], Row]] = {}
+    seen: dict[str, str] = {}
+    for name, strategy in chunker_kinds().items():
+        found[name] = functools.partial(chunker_row, strategy)
+        seen[repr(strategy)] = name
     for name in VALIDATORS:
-        strategy = validator_chunker(name)
-        if strategy is None:
+        try:
+            strategy = validator(name).chunker
+        except (TypeError, ValueError) as exc:  # a signature changed: say so, go on
+            print(f"# {name}: skipped ({exc})", file=sys.stderr)
             continue
         if repr(strategy) in seen:
-            print(f"# {name} default: the same chunker as {seen[repr(strategy)]}")
-            continue
-        found[f"{name} default"] = strategy
+            print(f"# {name} default chunker: the same as {seen[repr(strategy)]}")
+        else:
+            found[f"{name} default"] = functools.partial(chunker_row, strategy)
+        found[f"{name} fix"] = functools.partial(validator_row, name)
     return found
 
 
-def chunker(name: str) -> ChunkingStrategy:
-    """One chunker of the table by name, building only what it needs."""
-    if name.endswith(" default"):
-        strategy = validator_chunker(name.removesuffix(" default"))
-        if strategy is None:
-            raise SystemExit(f"no default chunker for {name!r}")
-        return strategy
-    return chunker_kinds()[name]
-
-
-def runner(strategy: ChunkingStrategy, text: str, mode: str) -> Callable[[], object]:
-    if mode == "whole":
-        return lambda: strategy.split_text(text)
-    parts = [text[i : i + DELTA] for i in range(0, len(text), DELTA)]
-    run = run_chunkstream(strategy)
-    return lambda: run(parts)
+def deltas(text: str) -> list[str]:
+    return [text[i : i + DELTA] for i in range(0, len(text), DELTA)]
 
 
 def seconds(run: Callable[[], object]) -> float:
@@ -139,10 +167,10 @@ def growth(per_mb: list[float]) -> float:
 
 
 def best_seconds_per_mb(
-    strategy: ChunkingStrategy, texts: list[str], mode: str, repeat: int, retry: int
+    row: Row, texts: list[str], mode: str, repeat: int, retry: int
 ) -> tuple[list[float], int]:
     """Best CPU s/MB of each text, measured in turns; and the number of turns."""
-    runs = [runner(strategy, text, mode) for text in texts]
+    runs = [row(text, mode) for text in texts]
     best = [float("inf")] * len(texts)
     turns = 0
     while turns < repeat or (turns < repeat + retry and growth(best) > TARGET):
@@ -157,7 +185,9 @@ def best_seconds_per_mb(
 
 def child(attack: str, name: str, mode: str, size: int, stop: bool) -> None:
     """Build one cell's input and run it once (or stop just before: ``stop``)."""
-    run = runner(chunker(name), repeat(ATTACKS[attack], size), mode)
+    kinds = chunker_kinds()  # a chunker's child does not import Guardrails
+    row = chunker_row(kinds[name]) if name in kinds else rows()[name]()
+    run = row(repeat(ATTACKS[attack], size), mode)
     if not stop:
         run()
 
@@ -205,7 +235,7 @@ def main() -> None:
         child(attack, name, mode, int(size), what == "stop")
         return
     sizes = [parse_size(s) for s in args.sizes.split(",")]
-    table = chunkers()
+    table = rows()
     names = [n for n in args.chunkers.split(",") if n] or list(table)
     modes = args.modes.split(",")
     counting = args.instructions != "off" and shutil.which("valgrind") is not None
@@ -230,7 +260,7 @@ def main() -> None:
         for name in names:
             for mode in modes:
                 per_mb, turns = best_seconds_per_mb(
-                    table[name], texts, mode, args.repeat, args.retry
+                    table[name](), texts, mode, args.repeat, args.retry
                 )
                 ratio = growth(per_mb)
                 worst = max(worst, ratio)
