@@ -58,10 +58,6 @@ from _text import GENERATORS, deltas, offline, parse_size, prose
 
 offline()  # before anything imports Guardrails
 
-from guardrails.validator_base import (  # noqa: E402
-    split_sentence_word_tokenizers_jl_separator as guardrails_split,
-)
-
 from guardrails_ai.chunkwise.chunkers import ChunkStream, resolve_chunker  # noqa: E402
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy  # noqa: E402
 
@@ -103,6 +99,11 @@ def run_rescan(strategy: ChunkingStrategy) -> Run:
 
 
 def run_guardrails(parts: list[str]) -> int:
+    # Imported here: importing this module (for run_chunkstream) stays light.
+    from guardrails.validator_base import (
+        split_sentence_word_tokenizers_jl_separator as guardrails_split,
+    )
+
     pending: list[str] = []
     n = 0
     for delta in parts:
