@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
-from _guardrails_helpers import MESSAGES, guard_with
+from helpers.guardrails import MESSAGES, guard_with
 
 from guardrails_ai.chunkwise import (
     BannedPhrases,
