@@ -55,7 +55,7 @@ O(len(delta)); the fallback chain re-runs its chunkers over at most
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import overload
+from typing import TypedDict, Unpack, overload
 
 from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush, check_text
 from .fallback import content_from, fallback_cut, levels_below, resolve_levels
@@ -442,34 +442,27 @@ class Grouped(ChunkingStrategy):
         return params
 
 
+class LimitOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`limit` (for its typed overloads)."""
+
+    max_chars: int | None
+    max_tokens: int | None
+    tokenizer: object
+    length: object
+    fill: bool
+    chunk_size: int | None
+    overlap: int | None
+    fallback: Sequence[ChunkerSpec] | None
+
+
 @overload
 def limit(
-    chunker: str | Mapping[str, object] | ChunkingStrategy,
-    *,
-    max_chars: int | None = ...,
-    max_tokens: int | None = ...,
-    tokenizer: object = ...,
-    length: object = ...,
-    fill: bool = ...,
-    chunk_size: int | None = ...,
-    overlap: int | None = ...,
-    fallback: Sequence[ChunkerSpec] | None = ...,
+    chunker: str | Mapping[str, object] | ChunkingStrategy, **options: Unpack[LimitOptions]
 ) -> ChunkingStrategy: ...
 
 
 @overload
-def limit(
-    chunker: ChunkerSpec,
-    *,
-    max_chars: int | None = ...,
-    max_tokens: int | None = ...,
-    tokenizer: object = ...,
-    length: object = ...,
-    fill: bool = ...,
-    chunk_size: int | None = ...,
-    overlap: int | None = ...,
-    fallback: Sequence[ChunkerSpec] | None = ...,
-) -> Strategy: ...
+def limit(chunker: ChunkerSpec, **options: Unpack[LimitOptions]) -> Strategy: ...
 
 
 def limit(

@@ -34,13 +34,14 @@ is not delta-invariant by itself (Bounded feeds it whole windows).
 
 Windows of any size limit.  :func:`entity_safe` gives a user's size limit
 (``limit(..., max_chars=)``, ``limit(..., max_tokens=, tokenizer=)``, any
-``Bounded``/``Grouped``/``Sized``) the same last levels: its inner chunker and
-measure are kept, its fallback chain becomes the word gap, then
-:class:`EntityCuts`.  Bound: the window must hold :data:`MIN_WINDOW` characters
-(``max_chars >= MIN_WINDOW``; with another measure, :data:`MIN_WINDOW`
-characters of each of a few runs dense in tokens must measure within the
-limit); a smaller window is refused with a ``ValueError``, because a fallback
-cut needs an entity and its look-ahead inside the window.  Left open: with a
+``Bounded``/``Grouped``/``Sized`` with its default fallback chain) the same
+last levels: its inner chunker and measure are kept, its fallback chain
+becomes the word gap, then :class:`EntityCuts`.  Bound: the window must hold
+:data:`MIN_WINDOW` characters (``max_chars >= MIN_WINDOW``; with another
+measure, :data:`MIN_WINDOW` characters of each of a few runs dense in tokens
+must measure within the limit); a smaller window is refused with a
+``ValueError``, because a fallback cut needs an entity and its look-ahead
+inside the window.  Left open: with a
 measure, text denser than those runs (over about one token per character: a
 run of emoji with no whitespace) gives a window of fewer characters, and a run
 of it with no sentence end, word gap or safe position is hard-cut.
@@ -59,6 +60,8 @@ from guardrails_ai.chunkwise.chunkers import (
     SplitFlush,
 )
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.fallback import levels_below
+from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
 
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
 
@@ -144,30 +147,34 @@ def entity_safe(
 ) -> ChunkingStrategy | SplitFlush:
     """``strategy`` with a fallback chain that never cuts an entity, if it is a size limit.
 
-    A ``Bounded``, ``Grouped`` (with ``max_chars``) or ``Sized`` chunker keeps
-    its inner chunker and measure; its fallback chain becomes the word gap
+    A ``Bounded``, ``Grouped`` (with ``max_chars``) or ``Sized`` chunker with
+    its default fallback chain (what ``limit()`` gives) keeps its inner
+    chunker and measure; its fallback chain becomes the word gap
     (:data:`GAP_BETWEEN_WORDS`), then :class:`EntityCuts`.  Any other
-    strategy comes back as it is.  ``ValueError`` (naming the parameter and
+    strategy, a ``fallback=`` chosen by the caller included, comes back as it
+    is (``RedactPII`` then checks it on probe texts).  ``ValueError`` (naming the parameter and
     the value) when the limit's window holds fewer than :data:`MIN_WINDOW`
     characters (see the module docstring).
     """
     levels = (RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities))
     if isinstance(strategy, Grouped):
-        if strategy.max_chars is None or not isinstance(strategy.units, Bounded):
+        units = strategy.units
+        if not isinstance(units, Bounded) or units.fallback != fallback_chain(strategy.inner):
+            return strategy
+        _check_window("max_chars", units.max_chars, units.max_chars >= MIN_WINDOW)
+    elif isinstance(strategy, Bounded):
+        if strategy.fallback != fallback_chain(strategy.inner):
             return strategy
         _check_window("max_chars", strategy.max_chars, strategy.max_chars >= MIN_WINDOW)
-        current = strategy.units.fallback
-    elif isinstance(strategy, Bounded):
-        _check_window("max_chars", strategy.max_chars, strategy.max_chars >= MIN_WINDOW)
-        current = strategy.fallback
     elif isinstance(strategy, Sized):
+        if strategy.fallback != levels_below(strategy.inner):
+            return strategy
         fits = all(strategy.measure(run[:MIN_WINDOW]) <= strategy.limit for run in _DENSE_RUNS)
         name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
         _check_window(name, strategy.limit, fits)
-        current = strategy.fallback
     else:
         return strategy
-    return strategy if tuple(current) == levels else strategy.with_fallback(levels)
+    return strategy.with_fallback(levels)
 
 
 def _check_window(param: str, value: int, fits: bool) -> None:
