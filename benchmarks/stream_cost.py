@@ -34,7 +34,9 @@ it.  Each row runs in a fresh process and reports CPU s per MB, the child's
 peak RSS and the per-delta cost over the reference's; then the growth of s per
 MB from the smallest to the largest size.  The consumer checks each outcome
 against the text as it comes and keeps none, so the memory is the path's.  A
-row whose estimate exceeds ``--budget`` seconds is skipped.
+row whose estimate exceeds ``--budget`` seconds is skipped (from a single
+earlier size the estimate assumes quadratic growth: give a linear path such as
+``guarded``, about 20 s per MB, ``--budget 2500`` to measure 10 MB).
 
 Usage: ``python benchmarks/stream_cost.py [--part chunking|validator|end-to-end]
 [--sizes 1KB,10KB,100KB,1MB] [--chunker sentence] [--paths guard,guarded]

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
+from helpers.cost import python_calls
 from helpers.guardrails import MESSAGES, guard_with
 
 from guardrails_ai.chunkwise import (
@@ -111,23 +112,6 @@ def _streamer(path: str, kind: str, sentence: str = SENTENCE) -> tuple[Any, Call
     return guard, stream
 
 
-def _calls(function: Callable[[], object]) -> int:
-    """Python function calls made while ``function`` runs (a count, not a time)."""
-    count = 0
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        function()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def _peak(function: Callable[[], object]) -> int:
     """The peak of memory allocated while ``function`` runs (tracemalloc, bytes)."""
     tracemalloc.start()
@@ -146,7 +130,7 @@ def test_calls_per_delta_do_not_grow_with_the_response(path: str, kind: str) -> 
     guard, stream = _streamer(path, kind)
     n = 40
     stream(2)  # warm-up: first-call imports and caches
-    small, large = _calls(lambda: stream(n)), _calls(lambda: stream(4 * n))
+    small, large = python_calls(lambda: stream(n)), python_calls(lambda: stream(4 * n))
     assert large <= 4 * small + 2000, (small, large)
     assert len(guard.history.last.iterations) == 1
     logs = guard.history.last.iterations.last.outputs.validator_logs

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +23,7 @@ from guardrails.errors import ValidationError
 from guardrails.run.async_stream_runner import AsyncStreamRunner
 from guardrails.run.stream_runner import StreamRunner
 from guardrails_ai.lowercase import LowerCase
+from helpers.cost import python_calls
 from helpers.guardrails import (
     MESSAGES,
     Ban,
@@ -427,23 +427,6 @@ def test_history_keeps_the_whole_texts_and_one_log_per_validator() -> None:
     assert [(s.start, s.end) for s in spans] == [(4, 7), (20, 23)]
 
 
-def _calls(function: Any) -> int:
-    """Python function calls made while ``function`` runs (a count, not a time)."""
-    count = 0
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        function()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 @pytest.mark.parametrize("via", ["guard", "guarded_stream"])
 def test_work_per_delta_does_not_grow_with_the_response(via: str) -> None:
     guard = guard_with(RedactPII(on_fail="fix"), BannedPhrases(["free money"], on_fail="fix"))
@@ -458,7 +441,7 @@ def test_work_per_delta_does_not_grow_with_the_response(via: str) -> None:
             list(guarded_stream(guard, llm(deltas), messages=MESSAGES))
 
     stream(5)  # warm caches
-    small, large = _calls(lambda: stream(150)), _calls(lambda: stream(600))
+    small, large = python_calls(lambda: stream(150)), python_calls(lambda: stream(600))
     assert large <= 4.4 * small, (small, large)
     assert len(guard.history.last.iterations.last.outputs.validator_logs) == 2
 

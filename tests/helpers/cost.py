@@ -2,14 +2,16 @@
 
 Shared by the cost tests (see ``test_stream_cost.py`` for the measure):
 :class:`Work`, :class:`CountingPattern`, :func:`count_work` (route a
-scanner's patterns through one ``Work``) and :func:`stream_work` (stream a
-text in deltas and read the work at given offsets).
+scanner's patterns through one ``Work``), :func:`stream_work` (stream a
+text in deltas and read the work at given offsets) and :func:`python_calls`
+(the Python function calls a callable makes).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ __all__ = [
     "Work",
     "count_work",
     "inner_scanner",
+    "python_calls",
     "stream_work",
 ]
 
@@ -152,3 +155,20 @@ def inner_scanner(stream: ChunkStream) -> Any:
         return inner.scanner()
     # (SentenceChunker(language="hy") maps characters, then feeds its scanner.)
     return getattr(scanner, "translated", scanner)
+
+
+def python_calls(function: Callable[[], object]) -> int:
+    """Python function calls made while ``function`` runs (a count, not a time)."""
+    count = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        function()
+    finally:
+        sys.setprofile(None)
+    return count
