@@ -34,7 +34,10 @@ WORDS = [
     "etc", "Approx", "Dept", "Blk", "Rs", "2024", "12", "3.14", "x)", "y]", "A4", "vs", "it", "p",
     "q", "Q",
 ]  # fmt: skip
-MARKS = [".", ".", "!", "?", "...", "\u2026", "?!", "\u3002", '"', "\u201d", ")", "[2]", "**"]
+MARKS = [
+    ".", ".", "!", "?", "...", "\u2026", "?!", "\u3002", '"', "\u201d", ")", "[2]", "**", '."',
+    "!\u2019",
+]  # fmt: skip
 GAPS = [" ", " ", "  ", "\n", "\n\n", "\t", "\r\n", " (", " \u201c", "\n- ", "\n# ", "\n1. "]
 # A token: a word, often a terminator (and closers), then a gap.
 tokens = st.tuples(
@@ -125,6 +128,7 @@ def grid() -> str:
     prefixes = ["", "Word. ", "x "]
     following = [
         "The", "and", "\u00dcber", "\u00e9l", "b. x", "1. X", "\u201cIt", "7", "Theory", "I. x",
+        ". . . The", ". . x", "(Smith 5).",
     ]  # fmt: skip
     gaps = [" ", "  ", "\n", "\n\n", " (", "\n- ", "\n1. "]
     rows = itertools.product(prefixes, WORDS, ["", *MARKS], gaps, following)
