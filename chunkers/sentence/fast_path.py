@@ -206,6 +206,8 @@ def searches(
     # Not after a lone lower-case letter (``b.``), which may number an inline
     # list item before a lower-case word (``a. one b. two``): the rules decide.
     letter_item = "(?<!\\s[a-z]\\.)"
+    quote = f"[{re.escape(QUOTES)}]"
+    quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
     citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
     capital = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}0-9])"
     upper = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}])"
@@ -240,6 +242,9 @@ def searches(
             f"{group('blank', blank)}(?=\\S)",
             f"{letter_item}{group('skip', spaces)}{lower}",
             f"{group('skip', '')}{glued}",
+            # A quotation before its citation, after a word of two lower-case
+            # letters or more (no list marker): '... word." (Smith 5)'.
+            f"{quoted}{group('skip', spaces)}(?=\\()",
         ]
         # A run the text so far cannot decide: plain whitespace to the end
         # first (the usual case at the end of a delta), any other form last.
