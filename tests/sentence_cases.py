@@ -238,6 +238,10 @@ CASES: dict[str, list[Case]] = {
     ],
     "cjk": [
         (
+            "\u300a\u65c5\u3078\uff01\u300b\n\n\u6b21\u306e\u7ae0\u3002",
+            ["\u300a\u65c5\u3078\uff01\u300b", "\u6b21\u306e\u7ae0\u3002"],
+        ),
+        (
             "\u4eca\u5929\u5f88\u597d\u3002\u6211\u4eec\u53bb\u516c\u56ed\uff01\u4f60\u6765\u5417\uff1f",
             [
                 "\u4eca\u5929\u5f88\u597d\u3002",

@@ -305,9 +305,10 @@ class SentenceRules:
             return space_end > closers_end and self._term_ends(
                 at, closer, bang, ellipsis, space_end, newlines
             )
-        if kind == CJK:
-            return not self._cjk_goes_on(at, run_end, closers_end, space_end)
-        return self._line_ends(space_end, newlines)
+        if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
+            return True
+        # A line break, or one after a CJK run that goes on (a title: U+300B).
+        return newlines > 0 and self._line_ends(space_end, newlines)
 
     def _line_ends(self, space_end: int, newlines: int) -> bool:
         """Whether a line break (whitespace holding ``newlines`` line breaks
