@@ -166,3 +166,21 @@ def test_relative_imports_resolve_to_their_layer() -> None:
     assert f"{PACKAGE}.adapters.chunked" in names
     names = {name for _, name in _imports(ROOT / "validators" / "redact_pii.py", PACKAGE)}
     assert any(name.startswith(f"{PACKAGE}.") for name in names)
+
+
+def test_no_test_module_imports_another() -> None:
+    # Shared code lives in tests/helpers/; a test module is never a library.
+    found = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [
+                f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
+                for name in names
+                if name.split(".")[-1].startswith("test_")
+            ]
+    assert not found, "\n".join(found)

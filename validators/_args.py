@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
-__all__ = ["check_on_fail", "optional_positive_int", "str_list"]
+__all__ = ["check_on_fail", "optional_positive_int", "sentence_chunker", "str_list"]
 
 #: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
 ON_FAIL_NAMES = ("exception", "fix", "filter", "refrain", "noop", "reask", "fix_reask", "custom")
@@ -34,6 +35,24 @@ def check_on_fail(value: object) -> None:
             f"on_fail must be an on-fail action name or a callable, "
             f"got {type(value).__name__}: {value!r:.40}"
         )
+
+
+def sentence_chunker(language: str | None, chunker: ChunkerSpec | None) -> ChunkerSpec | None:
+    """``chunker``, or the sentence chunker of ``language`` when that is given.
+
+    ``language="de"`` is short for ``chunker=SentenceChunker(language="de")``
+    (and is recorded so: ``Guard.to_dict()`` writes that chunker's spec).
+    Raises ``ValueError`` when both are given, and ``TypeError`` or
+    ``ValueError`` naming ``language`` for a value that is no supported code.
+    """
+    if language is None:
+        return chunker
+    if chunker is not None:
+        raise ValueError(
+            f"give language={language!r:.40} or chunker=..., not both: "
+            "language= picks the sentence chunker of that language"
+        )
+    return SentenceChunker(language=language)
 
 
 def optional_positive_int(name: str, value: object) -> int | None:

@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import check_on_fail, str_list
+from ._args import check_on_fail, sentence_chunker, str_list
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
@@ -62,7 +62,9 @@ class BannedPhrases(ChunkedValidator):
         mask: The character a fix writes over each character of a match.
         chunker: Chunking strategy or alias (default ``"sentence"``).
             For text in another language, pass its sentence chunker, e.g.
-            ``SentenceChunker(language="de")``.
+            ``SentenceChunker(language="de")``, or ``language=``.
+        language: A sentence chunker's language (``"de"``, ``"auto"``...; see
+            ``SentenceChunker``): short for ``chunker=SentenceChunker(language=...)``.
         on_fail: Any Guardrails on-fail action.
     """
 
@@ -72,10 +74,12 @@ class BannedPhrases(ChunkedValidator):
         *,
         mask: str = "*",
         chunker: ChunkerSpec | None = None,
+        language: str | None = None,
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
         check_on_fail(on_fail)
+        chunker = sentence_chunker(language, chunker)
         items = str_list("phrases", phrases)
         if not isinstance(mask, str):
             raise TypeError(

@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import check_on_fail, optional_positive_int
+from ._args import check_on_fail, optional_positive_int, sentence_chunker
 
 __all__ = ["ELLIPSIS", "MaxChunkLength"]
 
@@ -49,7 +49,9 @@ class MaxChunkLength(ChunkedValidator):
             At least one of the two is required.
         chunker: Chunking strategy or alias (default ``"sentence"``).
             For text in another language, pass its sentence chunker, e.g.
-            ``SentenceChunker(language="de")``.
+            ``SentenceChunker(language="de")``, or ``language=``.
+        language: A sentence chunker's language (``"de"``, ``"auto"``...; see
+            ``SentenceChunker``): short for ``chunker=SentenceChunker(language=...)``.
         on_fail: Any Guardrails on-fail action.
     """
 
@@ -59,10 +61,12 @@ class MaxChunkLength(ChunkedValidator):
         max_chars: int | None = None,
         *,
         chunker: ChunkerSpec | None = None,
+        language: str | None = None,
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
         check_on_fail(on_fail)
+        chunker = sentence_chunker(language, chunker)
         words = optional_positive_int("max_words", max_words)
         chars = optional_positive_int("max_chars", max_chars)
         if words is None and chars is None:

@@ -12,7 +12,7 @@ from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
-from ._args import check_on_fail
+from ._args import check_on_fail, sentence_chunker
 from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
@@ -53,7 +53,10 @@ class NoRepetition(ChunkedValidator):
         unit: ``"sentence"`` or ``"paragraph"``; not together with ``chunker``.
         chunker: Chunking strategy or alias (default: the one ``unit`` names).
             For text in another language, pass its sentence chunker, e.g.
-            ``SentenceChunker(language="de")``.
+            ``SentenceChunker(language="de")``, or ``language=``.
+        language: A sentence chunker's language (``"de"``, ``"auto"``...; see
+            ``SentenceChunker``): with ``unit`` unset or ``"sentence"``, short for
+            ``chunker=SentenceChunker(language=...)``.
         on_fail: Any Guardrails on-fail action.
     """
 
@@ -63,11 +66,19 @@ class NoRepetition(ChunkedValidator):
         unit: str | None = None,
         *,
         chunker: ChunkerSpec | None = None,
+        language: str | None = None,
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
         check_on_fail(on_fail)
         limit = check_int("max_repeats", max_repeats, 1)
+        if language is not None and unit in (None, "sentence"):
+            unit = None  # the sentence chunker of the language is the unit
+            chunker = sentence_chunker(language, chunker)
+        elif language is not None:
+            raise ValueError(
+                f"language={language!r:.40} applies to sentences; unit={unit!r:.40} is not one"
+            )
         if unit is not None:
             if unit not in UNITS:
                 raise ValueError(

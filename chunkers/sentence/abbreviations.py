@@ -8,8 +8,10 @@ capitalised (a lower-case next word never starts a sentence, whatever precedes):
 * :data:`PREFIX`: it introduces what follows (``Dr. Smith``, ``e.g. Paris``), so
   it never ends a sentence;
 * :data:`FINAL`: it often ends a sentence and rarely precedes a name
-  (``etc.``, ``a.m.``, ``No.`` before a word rather than a number), so a
+  (``etc.``, ``No.`` before a word rather than a number), so a
   capitalised next word starts a new sentence; a digit does not (``No. 5``);
+* :data:`TIME`: a time of day (``a.m.``, ``p.m.``): as :data:`FINAL`, except
+  before a title (a :data:`PREFIX` abbreviation: ``at 5 a.m. Mr. Smith left``);
 * :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``): the sentence
   ends only if the next word is one that typically opens a sentence (see
   :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
@@ -29,12 +31,14 @@ __all__ = [
     "MEDIAL",
     "PREFIX",
     "SENTENCE_STARTERS",
+    "TIME",
     "abbreviation_table",
 ]
 
 PREFIX = 0
 FINAL = 1
 MEDIAL = 2
+TIME = 3
 
 _PREFIX = """
     mr mrs ms mx messrs mme mlle dr prof rev hon sen gov capt cmdr lt sgt cpl pvt
@@ -42,7 +46,10 @@ _PREFIX = """
     e.g i.e cf vs viz approx ca
 """
 _FINAL = """
-    etc a.m p.m no nos nr p pp fig figs vol vols ch chap sect para eq eqs op
+    etc no nos nr p pp fig figs vol vols ch chap sect para eq eqs op
+"""
+_TIME = """
+    a.m p.m
 """
 _MEDIAL = """
     st mt ft gen col maj rep pres det jr sr esq inc ltd co corp llc plc bros dept univ assn est
@@ -54,7 +61,7 @@ _MEDIAL = """
 
 def _table() -> dict[str, int]:
     table: dict[str, int] = {}
-    for kind, words in ((PREFIX, _PREFIX), (FINAL, _FINAL), (MEDIAL, _MEDIAL)):
+    for kind, words in ((PREFIX, _PREFIX), (FINAL, _FINAL), (MEDIAL, _MEDIAL), (TIME, _TIME)):
         for word in words.split():
             table[word] = kind
     return table

@@ -31,6 +31,7 @@ from .marks import (
     LATIN1_LOWER,
     LATIN1_UPPER,
     OPENERS,
+    QUOTES,
     SCRIPT_TERMINATORS,
     TERMINATORS,
 )
@@ -202,6 +203,12 @@ def searches(
             f"(?={skipped}(?:[0-9]|[{LATIN1_UPPER}]"
             f"(?:{letter}{{{STARTER_MAX}}}|{letter}{{0,{STARTER_MAX - 1}}}+(?=[\\W\\d_]))))"
         )
+    # Not after a lone lower-case letter (``b.``), which may number an inline
+    # list item before a lower-case word (``a. one b. two``): the rules decide.
+    letter_item = "(?<!\\s[a-z]\\.)"
+    quote = f"[{re.escape(QUOTES)}]"
+    quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
+    citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
     capital = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}0-9])"
     upper = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}])"
     lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
@@ -221,7 +228,8 @@ def searches(
         digit, and before a capital only; ``initials``: the initial rules."""
         cuts = []
         if ends:
-            cuts.append(f"(?:{'|'.join(ends)}){group('cut', space)}{capital}")
+            # (Not a quotation before its citation: '"..." (Smith 55)'.)
+            cuts.append(f"(?:{'|'.join(ends)}){citation}{group('cut', space)}{capital}")
         if letter_ends:
             cuts.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
         if initials:
@@ -232,8 +240,11 @@ def searches(
         # mark (``.)**``): no end.
         after_run = [
             f"{group('blank', blank)}(?=\\S)",
-            f"{group('skip', spaces)}{lower}",
+            f"{letter_item}{group('skip', spaces)}{lower}",
             f"{group('skip', '')}{glued}",
+            # A quotation before its citation, after a word of two lower-case
+            # letters or more (no list marker): '... word." (Smith 5)'.
+            f"{quoted}{group('skip', spaces)}(?=\\()",
         ]
         # A run the text so far cannot decide: plain whitespace to the end
         # first (the usual case at the end of a delta), any other form last.
@@ -252,7 +263,7 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
-        return f"{re.escape(lead)}{_NEXT}(?!{spaces}{lower})(?:{body})"
+        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{spaces}{lower})(?:{body})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
@@ -275,7 +286,8 @@ def searches(
     # starter of two letters or more, and not before another capitalised
     # word of two to STARTER_MAX letters (spaces or tabs between).
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
-    initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters}{letters.upper()}]\\.)"
+    # (Upper case only: a lower-case letter may number an inline list item.)
+    initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters.upper()}]\\.)"
     starters = sorted(
         (re.escape(w.capitalize()) for w in sentence_starters), key=lambda w: (-len(w), w)
     )

@@ -21,6 +21,7 @@ __all__ = [
     "LATIN1_LOWER",
     "LATIN1_UPPER",
     "OPENERS",
+    "QUOTES",
     "SCRIPT_TERMINATORS",
     "SIMPLE_CLOSERS",
     "TERMINATORS",
@@ -52,6 +53,10 @@ DECIMAL_STOPS = "\uff0e\uff61"
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)`` and
 #: ``]``); a footnote mark such as ``[12]`` closes one too.
 CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]"
+
+#: The closers that are quotation marks: a run they close before ``(`` is a
+#: quotation before its citation (``"..." (Smith 55).``), which goes on.
+QUOTES = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab"
 
 #: What may close a sentence after a CJK terminator.
 CJK_CLOSERS = "\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')]"

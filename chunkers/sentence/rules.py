@@ -50,7 +50,8 @@ starters and the ordinal rule below.
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
     bullet) does not end it;
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
-    ``PREFIX`` never, ``FINAL`` before a capitalised word, ``MEDIAL`` before a
+    ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
+    capitalised word that is not a title (``Mr.``), ``MEDIAL`` before a
     capitalised sentence starter (``The``, ``It``...) that is not itself an
     initial (``I.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
@@ -72,7 +73,7 @@ sentence glued to the next (``world.Today``); a lower-case word never starts a
 sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
 does); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
-left``); a capitalised word after ``a.m.``/``p.m.`` always starts a sentence.
+left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, MEDIAL, PREFIX
+from .abbreviations import FINAL, MEDIAL, PREFIX, TIME
 from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -90,6 +91,7 @@ from .marks import (
     GLUED_BULLETS,
     ITEM_BULLETS,
     OPENERS,
+    QUOTES,
     TITLE_CLOSERS,
     WORD_OPENERS,
 )
@@ -129,6 +131,7 @@ GOES_ON = "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,
 LETTERS = re.compile(r"[^\W\d_]*")
 
 _OPENERS = frozenset(OPENERS)
+_QUOTES = frozenset(QUOTES)
 _DASHES = frozenset(DASHES)
 _BULLETS = frozenset(BULLETS)
 _ITEM_BULLETS = frozenset(ITEM_BULLETS)
@@ -163,9 +166,10 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     """The inline list item numbered by the marker that the period at
     absolute offset ``at`` ends (``2.`` or ``b.)`` after a space, an optional
     bullet before it: ``1. One 2. Two``, ``a.) One b.) Two``), when the chunk
-    starting at ``chunk`` opens with the previous marker of the same form:
+    starting at ``chunk`` opens with the previous marker of the same form, or
+    the marker restarts a list (``1.``, ``a.``):
     ``(end of the chunk before it, start of its marker)``; else ``None``.
-    A letter counts only before ``)`` (a bare ``b.`` is an initial).
+    An upper-case letter counts only before ``)`` (a bare ``B.`` is an initial).
     Reads ``buf`` from ``chunk`` to two characters after ``at``."""
     k = at - base
     i = k
@@ -173,7 +177,8 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
         i -= 1
     after = buf[k + 1 : k + 2]
     if i == k:
-        if k == 0 or not (buf[k - 1].isascii() and buf[k - 1].isalpha()) or after != ")":
+        letter = buf[k - 1] if k else ""
+        if not (letter.isascii() and letter.isalpha()) or (after != ")" and letter.isupper()):
             return None
         i = k - 1
     mark = i
@@ -190,12 +195,17 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     if number.isdigit() != previous.isdigit():
         return None
     if number.isdigit():
-        follows = int(number) == int(previous) + 1
+        follows = int(number) in (1, int(previous) + 1)
     else:
-        follows = ord(number) == ord(previous) + 1
+        follows = number in "aA" or ord(number) == ord(previous) + 1
     if not follows:
         return None
     return (base + len(buf[:mark].rstrip()), base + mark)
+
+
+def _is_capital(c: str) -> bool:
+    """Whether ``c`` is a letter that is not lower case (upper case or uncased)."""
+    return c.isalpha() and not c.islower()
 
 
 def _word_at(buf: str, j: int) -> str:
@@ -291,12 +301,14 @@ class SentenceRules:
         to cut before (``_item``).
         """
         if kind == TERMINATOR:
+            closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
             return space_end > closers_end and self._term_ends(
-                at, closers_end > run_end, bang, ellipsis, space_end, newlines
+                at, closer, bang, ellipsis, space_end, newlines
             )
-        if kind == CJK:
-            return not self._cjk_goes_on(at, run_end, closers_end, space_end)
-        return self._line_ends(space_end, newlines)
+        if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
+            return True
+        # A line break, or one after a CJK run that goes on (a title: U+300B).
+        return newlines > 0 and self._line_ends(space_end, newlines)
 
     def _line_ends(self, space_end: int, newlines: int) -> bool:
         """Whether a line break (whitespace holding ``newlines`` line breaks
@@ -333,22 +345,23 @@ class SentenceRules:
         return False
 
     def _term_ends(
-        self, at: int, closed: bool, bang: bool, ellipsis: bool, e: int, newlines: int
+        self, at: int, closer: str, bang: bool, ellipsis: bool, e: int, newlines: int
     ) -> bool:
-        """Whether the terminator run at ``at``, whitespace up to ``e``, ends a sentence."""
+        """Whether the terminator run at ``at``, its last closer ``closer``
+        (``""``: none), whitespace up to ``e``, ends a sentence."""
         if newlines >= 2:
             return True
         buf = self._buf
         k = e - self._base
         try:
-            return self._next_starts(buf, k, at, closed, bang, ellipsis) or (
+            return self._next_starts(buf, k, at, closer, bang, ellipsis) or (
                 newlines > 0 and list_marker(buf, k)
             )
         except IndexError:
             raise NeedMore from None
 
     def _next_starts(
-        self, buf: str, e: int, at: int, closed: bool, bang: bool, ellipsis: bool
+        self, buf: str, e: int, at: int, closer: str, bang: bool, ellipsis: bool
     ) -> bool:
         """The rules of the module docstring for the text from ``buf[e]`` on.
 
@@ -364,7 +377,20 @@ class SentenceRules:
             j += 1
         c = buf[j]
         if c == "." and j == e:
-            return False  # a spaced ellipsis goes on
+            # A spaced ellipsis follows: it goes on, unless it is three dots
+            # after a period glued to a word, then a capitalised word ("word.
+            # . . . Next": the period ends the sentence, the ellipsis opens the
+            # next).  (Seven characters are read first, whatever they hold.)
+            if bang or ellipsis or closer or k == 0 or buf[k - 1].isspace() or e != k + 2:
+                return False
+            after = buf[e : e + 7]
+            if len(after) < 7:
+                raise IndexError(e + 6)
+            return (
+                after.startswith(". . . ")
+                and _is_capital(after[6])
+                and not self._opens_list_item(at)
+            )
         if c.isalpha():
             cat = _LOWER if c.islower() else _UPPER
         else:
@@ -372,23 +398,28 @@ class SentenceRules:
         if cat == _UPPER and self._continuations and self._continues(buf, j):
             return False  # "And" (when a language's table says so) never opens one
         if cat == _LOWER:
+            if not (bang or ellipsis or closer) and k > 1 and buf[k - 2].isspace():
+                if "a" <= buf[k - 1] <= "z" and (item := self._word_before(at)[3]):
+                    self._item = item  # "a. one b. two": the chunk ends before "b."
+                    return False
             if buf[e] in _DASHES or not list_marker(buf, e):
                 return False  # ("Stop! - he said": a dash before a lower-case word goes on)
             cat = _MARKER
-        word, at_start, spaced, item = self._word_before(at)
+        word, _, spaced, item = self._word_before(at)
         ellipsis = ellipsis or spaced
-        if (
-            word
-            and at_start
-            and not (bang or ellipsis)
-            and _LIST_MARK.fullmatch(word.lstrip(GLUED_BULLETS))
-        ):
+        if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
         if item is not None and not (bang or ellipsis):
             self._item = item  # "1. One 2. Two": the chunk ends before "2."
             return False
-        if bang or closed:
+        if closer in _QUOTES and buf[e] == "(":
+            return False  # '"..." (Smith 55)': a quotation and its citation
+        if bang or closer:
             return True
+        if spaced and not (k >= 7 and buf[k - 7].isspace() and buf.startswith(". . . ", k - 6)):
+            # "It stopped . . . Then": a spaced ellipsis goes on, unless it is
+            # four dots after a space ("word . . . . Next", decided below).
+            return False
         if ellipsis:
             return cat == _UPPER or cat == _MARKER
         if not word:
@@ -411,6 +442,8 @@ class SentenceRules:
             return False
         if kind == FINAL:
             return True
+        if kind == TIME:
+            return not self._title_at(buf, j)  # "5 a.m. Mr. Smith" goes on
         if cat == _MARKER:
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
@@ -419,6 +452,14 @@ class SentenceRules:
             return False
         return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
+        )
+
+    def _opens_list_item(self, at: int) -> bool:
+        """Whether the word before the period at ``at`` is a list marker
+        opening its chunk (``1.``, ``b.``, ``iv.``, after an optional bullet)."""
+        word, at_start, _, _ = self._word_before(at)
+        return (
+            bool(word) and at_start and _LIST_MARK.fullmatch(word.lstrip(GLUED_BULLETS)) is not None
         )
 
     def _continues(self, buf: str, j: int) -> bool:
@@ -433,6 +474,17 @@ class SentenceRules:
         if end == len(buf):
             raise IndexError(end)
         return buf[j:end] in self._continuations
+
+    def _title_at(self, buf: str, j: int) -> bool:
+        """Whether the word at ``buf[j]`` is a ``PREFIX`` abbreviation and a
+        period (``Mr.``, ``Dr.``).  Raises ``IndexError`` when ``buf`` ends
+        before that is decided."""
+        word = _word_at(buf, j)
+        return (
+            bool(word)
+            and buf[j + len(word)] == "."
+            and self._abbreviations.get(word.lower()) == PREFIX
+        )
 
     def _ordinal(self, buf: str, j: int) -> bool:
         """Whether a number of one or two digits and a period before the

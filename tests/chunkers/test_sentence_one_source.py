@@ -18,9 +18,9 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
+from helpers.sentence_checks import assert_streamed_as_the_rules_decide, grid, rules_only_in
 from hypothesis import given
 from hypothesis import strategies as st
-from test_sentence_fast_paths import assert_streamed_as_the_rules_decide, grid, rules_only_in
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
 from guardrails_ai.chunkwise.chunkers.sentence import languages

@@ -54,6 +54,14 @@ CASES: dict[str, list[Case]] = {
             "He earned a Ph.D. Then he taught.",
             ["He earned a Ph.D.", "Then he taught."],
         ),
+        (
+            "Doors open at 6 a.m. Mr. Diaz unlocks them. The talk ends at 4 p.m. Guests leave.",
+            [
+                "Doors open at 6 a.m. Mr. Diaz unlocks them.",
+                "The talk ends at 4 p.m.",
+                "Guests leave.",
+            ],
+        ),
     ],
     "abbreviation_ends_sentence": [
         (
@@ -131,6 +139,22 @@ CASES: dict[str, list[Case]] = {
             "B. Second option here. C. Third option here.",
             ["B. Second option here.", "C. Third option here."],
         ),
+        (
+            "1.) Pack the tent 2.) Fill the flask 1.) Drive north 2.) Pitch camp",
+            ["1.) Pack the tent", "2.) Fill the flask", "1.) Drive north", "2.) Pitch camp"],
+        ),
+        (
+            "3. Sand the board 4. Oil it 1. Wait a day",
+            ["3. Sand the board", "4. Oil it", "1. Wait a day"],
+        ),
+        (
+            "a. sift the flour b. add the eggs c. stir well",
+            ["a. sift the flour", "b. add the eggs", "c. stir well"],
+        ),
+        (
+            "We saw A. Ruiz and B. Okafor there.",
+            ["We saw A. Ruiz and B. Okafor there."],
+        ),
     ],
     "bullets": [
         (
@@ -156,8 +180,12 @@ CASES: dict[str, list[Case]] = {
             ["I thought... maybe not.", "Then...", "Silence fell."],
         ),
         (
-            "Wait . . . listen. It stopped . . . The end.",
-            ["Wait . . . listen.", "It stopped . . .", "The end."],
+            "Wait . . . listen. It stopped . . . Then it went on.",
+            ["Wait . . . listen.", "It stopped . . . Then it went on."],
+        ),
+        (
+            "The list ran long. . . . Then it ended. Fine . . . Good.",
+            ["The list ran long.", ". . . Then it ended.", "Fine . . . Good."],
         ),
         (
             "Hmm\u2026 perhaps. Fine\u2026 We go now. So.... That was it.",
@@ -165,6 +193,14 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "quotes_and_parentheses": [
+        (
+            'She called it "a small step." (Lee 2019, p. 4). We agreed.',
+            ['She called it "a small step." (Lee 2019, p. 4).', "We agreed."],
+        ),
+        (
+            "Tom shouted 'Run!' (He meant it.) We ran.",
+            ["Tom shouted 'Run!' (He meant it.)", "We ran."],
+        ),
         (
             'He said "Stop." Then he left.',
             ['He said "Stop."', "Then he left."],
@@ -201,6 +237,10 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "cjk": [
+        (
+            "\u300a\u65c5\u3078\uff01\u300b\n\n\u6b21\u306e\u7ae0\u3002",
+            ["\u300a\u65c5\u3078\uff01\u300b", "\u6b21\u306e\u7ae0\u3002"],
+        ),
         (
             "\u4eca\u5929\u5f88\u597d\u3002\u6211\u4eec\u53bb\u516c\u56ed\uff01\u4f60\u6765\u5417\uff1f",
             [
