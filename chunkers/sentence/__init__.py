@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..base import ChunkingStrategy, Cut, Scanner
+from ..params import check_choice
 from ..scanning import RegexScanner
 from .abbreviations import abbreviation_table
 from .languages import AUTO
@@ -92,11 +93,7 @@ class SentenceChunker(ChunkingStrategy):
         abbreviations: Iterable[str] | None = None,
         language: str = AUTO,
     ) -> None:
-        if mode not in self.modes:
-            raise ValueError(
-                f"mode={mode!r} is not a sentence mode; choose one of "
-                f"{', '.join(map(repr, self.modes))}"
-            )
+        check_choice("mode", mode, self.modes)
         if abbreviations is not None and mode != "accurate":
             raise ValueError(
                 f"abbreviations={abbreviations!r:.80} applies to mode='accurate' only; "

@@ -149,6 +149,8 @@ def test_sentence_segments_keep_the_dropped_whitespace() -> None:
 def test_sentence_mode_is_checked() -> None:
     with pytest.raises(ValueError, match=r"mode='fancy'.*'simple'"):
         SentenceChunker(mode="fancy")
+    with pytest.raises(TypeError, match=r"mode must be a str .*got int"):
+        SentenceChunker(mode=1)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- words
