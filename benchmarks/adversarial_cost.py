@@ -18,8 +18,9 @@ turns (smallest, ..., largest, again) and each keeps its best reading:
 target.  A cell still over the target is then counted exactly (unless
 ``--instructions off``): the machine instructions it executes, read by
 Valgrind's cachegrind in a child process (the run's count less that of the
-same child stopping just before the run, so start-up and building the input
-are not counted; ``PYTHONHASHSEED=0``), printed per MB with their growth
+same child stopping just before the run, both after a warm-up run on 10 KB,
+so start-up, first calls and building the input are not counted;
+``PYTHONHASHSEED=0``), printed per MB with their growth
 (``Ir/MB`` columns).  Instructions do not depend on the load, so a cell whose
 time grows but whose instructions do not is noise; one whose instructions grow
 is real.  ``--instructions all`` counts every cell (slow: cachegrind runs
@@ -184,9 +185,14 @@ def best_seconds_per_mb(
 
 
 def child(attack: str, name: str, mode: str, size: int, stop: bool) -> None:
-    """Build one cell's input and run it once (or stop just before: ``stop``)."""
+    """Build one cell's input and run it once (or stop just before: ``stop``).
+
+    A run on 10 KB first, either way: what a first call does once (imports,
+    compiled patterns, caches) is not counted as the cell's work.
+    """
     kinds = chunker_kinds()  # a chunker's child does not import Guardrails
     row = chunker_row(kinds[name]) if name in kinds else rows()[name]()
+    row(repeat(ATTACKS[attack], 10_000), mode)()
     run = row(repeat(ATTACKS[attack], size), mode)
     if not stop:
         run()

@@ -1,0 +1,144 @@
+"""The validators' own work stays linear on adversarial runs (issue 12, "what stops
+the class"): counted, never timed.
+
+``test_adversarial.py`` counts the work of every chunker; this file counts the
+work of the four validators themselves, chunking included: ``validate`` of a
+whole text and ``validate_stream`` of it in 4-character deltas, with
+``on_fail="fix"`` (fix values are built), on a run of every character class
+of ``benchmarks/_attacks.py`` (and runs of e-mail addresses, numbers and
+phrases, what the validators look for) at n and 2n characters.
+
+Work is the sum of two exact counts: Python steps (function calls entered and
+lines executed, under ``sys.settrace``) and the characters handed to every
+regular expression of the package (module-level patterns of every
+``guardrails_ai.chunkwise`` module and the phrase matcher's own; each call
+counts ``endpos - pos``, except an anchored ``match``, which counts what it
+consumed and one more character: the package uses ``match`` on runs of a
+character class, and counting the rest of the string would make a fold that
+steps over CJK text one character at a time look quadratic while its time is
+linear).  Doubling the text may at most about double the
+work; a rescan of the held text per delta, or per chunk, would about
+quadruple it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _cost_helpers import CountingPattern, Work
+
+import guardrails_ai.chunkwise as chunkwise
+from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from _attacks import UNITS, repeat
+
+N = 3000
+#: Doubling the text may cost at most this factor more (and a constant).
+MAX_DOUBLING = 2.3
+
+VALIDATORS: dict[str, Callable[[], Any]] = {
+    "BannedPhrases": lambda: BannedPhrases(["free money", "a.a"], on_fail="fix"),
+    "NoRepetition": lambda: NoRepetition(on_fail="fix"),
+    "RedactPII": lambda: RedactPII(on_fail="fix"),
+    "MaxChunkLength": lambda: MaxChunkLength(max_chars=500, on_fail="fix"),
+}
+
+RUNS = {
+    **UNITS,
+    "emails": "jo@example.com,",
+    "phones": "+1 415 555 0123 ",
+    "grouped": "4111 1111 1111 1111 ",
+    "phrases": "free money ",
+}
+
+
+class Steps:
+    """Python calls entered and lines executed while counting."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> Any:
+        self.count += 1
+        return self
+
+
+class Counting(CountingPattern):
+    """A :class:`CountingPattern` that also counts ``sub`` and ``split``."""
+
+    def __init__(self, pattern: re.Pattern[str], work: Work) -> None:
+        super().__init__(pattern, work)
+        self._work = work
+        self.match = self._anchored  # the base class sets its own per instance
+
+    def _anchored(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        # Anchored: it examines what it consumes and the character that stops it
+        # (the package matches runs of a character class this way), not the rest.
+        self._work.calls += 1
+        found = self._pattern.match(string, pos, endpos)
+        self._work.examined += (found.end() - pos if found else 0) + 1
+        return found
+
+    def sub(self, repl: Any, string: str, count: int = 0) -> str:
+        self._work.examined += len(string)
+        return self._pattern.sub(repl, string, count)
+
+    def split(self, string: str, maxsplit: int = 0) -> list[Any]:
+        self._work.examined += len(string)
+        return self._pattern.split(string, maxsplit)
+
+
+def package_patterns() -> list[tuple[Any, str, re.Pattern[str]]]:
+    """(owner, name, pattern) for every module-level pattern of the package."""
+    found = []
+    prefix = chunkwise.__name__ + "."
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == chunkwise.__name__ or name.startswith(prefix)):
+            continue
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, re.Pattern):
+                found.append((module, attr, value))
+    return found
+
+
+def work_of(monkeypatch: pytest.MonkeyPatch, validator: Any, text: str, streamed: bool) -> int:
+    """Python steps plus regex characters of one validation of ``text``."""
+    work = Work()
+    with monkeypatch.context() as patch:
+        for owner, name, pattern in package_patterns():
+            patch.setattr(owner, name, Counting(pattern, work))
+        matcher = getattr(validator, "_matcher", None)
+        if matcher is not None:
+            patch.setattr(matcher, "_regex", Counting(matcher._regex, work))
+        steps = Steps()
+        sys.settrace(steps)
+        try:
+            if streamed:
+                for i in range(0, len(text), 4):
+                    validator.validate_stream(text[i : i + 4], {})
+                validator.validate_stream("", {}, remainder=True)
+            else:
+                validator.validate(text, {})
+        finally:
+            sys.settrace(None)
+    return steps.count + work.examined
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("unit", list(RUNS), ids=list(RUNS))
+@pytest.mark.parametrize("name", list(VALIDATORS))
+def test_validator_work_is_linear_on_runs(
+    monkeypatch: pytest.MonkeyPatch, name: str, unit: str, streamed: bool
+) -> None:
+    validator = VALIDATORS[name]()
+    validator.validate("Warm up. Mail jo@example.com now.", {})  # compiled, imported
+    one, two = (
+        work_of(monkeypatch, validator, repeat(RUNS[unit], n), streamed) for n in (N, 2 * N)
+    )
+    assert two <= MAX_DOUBLING * one + 2000, (one, two)
