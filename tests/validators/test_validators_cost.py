@@ -26,17 +26,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _cost_helpers import CountingPattern, Work
+from _attacks import UNITS, repeat
+from helpers.cost import CountingPattern, Work
 
 import guardrails_ai.chunkwise as chunkwise
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from _attacks import UNITS, repeat
 
 N = 3000
 #: Doubling the text may cost at most this factor more (and a constant).
