@@ -22,7 +22,8 @@ count(b)``.  A :class:`Measure` says so (``additive`` is true for characters
 only), and the limits built on it verify every chunk they emit with one call
 on the chunk itself.  Measures remember the sizes of short texts they have seen
 (words and their spaces repeat), so measuring a stream word by word costs one
-tokenizer call per *distinct* short piece.
+tokenizer call per *distinct* short piece, and the last few longer texts (a
+chunk measured again as it is decided costs a look-up).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ __all__ = ["CHARS", "Measure", "measure_for"]
 _CACHED_UP_TO = 64
 #: At most this many remembered sizes per measure (then the memory restarts).
 _CACHE_SIZE = 1 << 16
+#: Longer texts up to this many characters: the last :data:`_RECENT_SIZE` are
+#: remembered (a chunk is often measured again as it is decided and emitted).
+_RECENT_UP_TO = 1 << 16
+_RECENT_SIZE = 8
 
 _TOKENS_HINT = (
     "named encodings need the optional bpe-openai package: "
@@ -53,13 +58,14 @@ class Measure:
     for characters), for ``repr``.
     """
 
-    __slots__ = ("_cache", "_count", "additive", "spec", "unit")
+    __slots__ = ("_cache", "_count", "_recent", "additive", "spec", "unit")
 
     def __init__(
         self, count: Callable[[str], int], *, unit: str, additive: bool, spec: object
     ) -> None:
         self._count = count
         self._cache: dict[str, int] = {}
+        self._recent: dict[str, int] = {}
         self.unit = unit
         self.additive = additive
         self.spec = spec
@@ -75,7 +81,25 @@ class Measure:
                 self._cache.clear()
             self._cache[text] = size
             return size
-        return self._checked(text)
+        if len(text) > _RECENT_UP_TO:
+            return self._checked(text)
+        recent = self._recent
+        size = recent.get(text)
+        if size is None:
+            size = self._checked(text)
+            if len(recent) >= _RECENT_SIZE:
+                del recent[next(iter(recent))]
+            recent[text] = size
+        return size
+
+    def sizes(self, texts: list[str]) -> list[int]:
+        """``[self(text) for text in texts]``, with fewer Python calls for the
+        short texts already remembered."""
+        cache = self._cache
+        known = [cache.get(text) for text in texts]
+        return [
+            self(text) if size is None else size for size, text in zip(known, texts, strict=True)
+        ]
 
     def _checked(self, text: str) -> int:
         size = self._count(text)
