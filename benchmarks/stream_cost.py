@@ -212,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     strategy = resolve_chunker(args.chunker, param="--chunker")
     if not isinstance(strategy, ChunkingStrategy):  # pragma: no cover - aliases are strategies
         parser.error(f"--chunker={args.chunker!r} has no split/flush core")
+    run_guardrails([])  # import Guardrails before anything is timed
     runners: dict[str, Run] = {
         "chunkstream": run_chunkstream(strategy),
         "rescan": run_rescan(strategy),
