@@ -88,7 +88,12 @@ class Measure:
         if size is None:
             size = self._checked(text)
             if len(recent) >= _RECENT_SIZE:
-                del recent[next(iter(recent))]
+                # A measure may be shared by streams on several threads: another
+                # thread may evict first; then this memo only forgets more.
+                try:
+                    del recent[next(iter(recent))]
+                except (KeyError, RuntimeError, StopIteration):
+                    recent.clear()
             recent[text] = size
         return size
 

@@ -45,3 +45,17 @@ def test_sizes_is_the_measure_text_by_text(texts: list[str]) -> None:
     measure = measure_for(length)
     assert measure.sizes(texts) == [len(text.split()) for text in texts]
     assert len(calls) == len(set(texts))  # each distinct short text counted once
+
+
+def test_a_measure_shared_by_threads_stays_exact() -> None:
+    # One chunker (and so one measure) may serve streams on several threads.
+    from concurrent.futures import ThreadPoolExecutor
+
+    measure = measure_for(lambda text: len(text.split()))
+
+    def run(seed: int) -> bool:
+        texts = [f"{seed} {i} " + "word " * 60 for i in range(300)]
+        return all(measure(text) == 62 for text in texts + texts[::-1])
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(run, range(16)))
