@@ -131,3 +131,29 @@ def test_with_chunker_on_an_instance_is_made_entity_safe_too() -> None:
         RedactPII(on_fail="fix"), limit("sentence", max_tokens=512, tokenizer=CL100K)
     )
     assert isinstance(validator.chunker.fallback[-1], EntityCuts)  # type: ignore[union-attr]
+
+
+def test_a_token_window_survives_to_dict_and_streams_redacted_on_every_guard_path() -> None:
+    # The server rebuilds every guard from to_dict() (JSON) before it streams: the
+    # rebuilt window must still keep entities whole, on the plain and async paths.
+    import asyncio
+    import json
+
+    from guardrails import AsyncGuard, Guard
+    from helpers.guardrails import arun
+
+    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
+
+    window = limit("sentence", max_tokens=512, tokenizer="cl100k_base")
+    data = json.loads(json.dumps(guard_with(RedactPII(chunker=window, on_fail="fix")).to_dict()))
+    text = "Mail jo@example.com now. Card 4111 1111 1111 1111 ok. Bye"
+    deltas = ["Mail jo", "@exam", "ple.com now. Card 4111 11", "11 1111 1111 ok.", " Bye"]
+    want = "Mail <EMAIL> now. Card <CARD> ok. Bye"
+    enable_validated_streaming()
+    try:
+        assert Guard.from_dict(data).validate(text).validated_output == want
+        assert joined(run(Guard.from_dict(data), deltas, guarded=False)) == want
+        rebuilt = AsyncGuard.from_dict(data)
+        assert joined(asyncio.run(arun(rebuilt, deltas, guarded=False))) == want
+    finally:
+        disable_validated_streaming()
