@@ -30,6 +30,7 @@ from .abbreviations import abbreviation_table
 from .languages import AUTO
 from .languages import language as language_tables
 from .marks import SIMPLE_CLOSERS
+from .quotes import QuotedScanner
 from .scanner import SentenceScanner
 
 __all__ = ["SentenceChunker"]
@@ -124,7 +125,7 @@ class SentenceChunker(ChunkingStrategy):
             return _PunctuationScanner()
         lang = self._language
         scanner = SentenceScanner(self._table, lang.starters, lang.ordinals, lang.continuations)
-        return _Translated(scanner, lang.translate) if lang.translate else scanner
+        return QuotedScanner(_Translated(scanner, lang.translate) if lang.translate else scanner)
 
 
 class _Translated(Scanner):

@@ -9,6 +9,7 @@ strings, so a mark added here is seen by every path.
 from __future__ import annotations
 
 __all__ = [
+    "BRACKET_QUOTES",
     "BULLETS",
     "CJK_CLOSERS",
     "CJK_QUOTE_CLOSERS",
@@ -22,8 +23,11 @@ __all__ = [
     "LATIN1_UPPER",
     "OPENERS",
     "QUOTES",
+    "QUOTE_OPEN_AFTER",
+    "QUOTE_PAIRS",
     "SCRIPT_TERMINATORS",
     "SIMPLE_CLOSERS",
+    "SPACED_QUOTES",
     "TERMINATORS",
     "TITLE_CLOSERS",
     "WORD_OPENERS",
@@ -92,3 +96,30 @@ GLUED_BULLETS = "\u2022\u2023\u2043\u25e6"
 #: Lower- and upper-case letters of ASCII and Latin-1, as regex class bodies.
 LATIN1_LOWER = "a-z\u00df-\u00f6\u00f8-\u00ff"
 LATIN1_UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+
+#: Quotation marks (see :mod:`.quotes`): each opening mark, with the marks
+#: that close it.  ``“`` closes ``„`` (German) and opens its own; ``»`` and
+#: ``«`` open each other's (German ``»...«``, French ``«...»``).
+QUOTE_PAIRS = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u201e": "\u201c\u201d",
+    "\u201a": "\u2018\u2019",
+    "\u00ab": "\u00bb",
+    "\u00bb": "\u00ab",
+    "\u300c": "\u300d",
+    "\u300e": "\u300f",
+}
+
+#: What an opening quotation mark may follow (besides whitespace and the start
+#: of the text): opening brackets, dashes, slashes, emphasis marks and other
+#: quotation marks.
+QUOTE_OPEN_AFTER = "([{<-\u2013\u2014/*_\"'\u201c\u2018\u201e\u201a\u00ab\u00bb\u300c\u300e"
+
+#: Quotation marks that may have a space on their inner side (``« Bonjour »``).
+SPACED_QUOTES = "\u00ab\u00bb"
+
+#: Quotation brackets of CJK text, which open and close wherever they stand.
+BRACKET_QUOTES = "\u300c\u300d\u300e\u300f"

@@ -25,7 +25,7 @@ from guardrails_ai.chunkwise.chunkers import (
     SentenceChunker,
     resolve_chunker,
 )
-from guardrails_ai.chunkwise.chunkers.sentence import rules
+from guardrails_ai.chunkwise.chunkers.sentence import quotes, rules
 from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
 from guardrails_ai.chunkwise.chunkers.sentence.abbreviations import (
     DEFAULT_ABBREVIATIONS,
@@ -314,12 +314,12 @@ def work(text: str, size: int, monkeypatch: pytest.MonkeyPatch) -> int:
     """
     counter = [0]
     monkeypatch.setattr(scanning, "_SLACK", 16)
-    for module in (scanning, rules):
+    for module in (scanning, rules, quotes):
         for name in dir(module):
             value = getattr(module, name)
             if hasattr(value, "pattern") and hasattr(value, "search"):
                 monkeypatch.setattr(module, name, _Counting(value, counter))
-    filenames = {scanning.__file__, rules.__file__}
+    filenames = {scanning.__file__, rules.__file__, quotes.__file__}
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
         if frame.f_code.co_filename not in filenames:
@@ -333,7 +333,8 @@ def work(text: str, size: int, monkeypatch: pytest.MonkeyPatch) -> int:
     try:
         for i in range(0, len(text), size):
             scanner.feed(text[i : i + size])
-            counter[0] += len(scanner._buf)  # what the next delta is joined to
+            inner = scanner.inner  # type: ignore[attr-defined]
+            counter[0] += len(inner._buf)  # what the next delta is joined to
         scanner.finish()
     finally:
         sys.settrace(None)
@@ -357,6 +358,10 @@ ADVERSARIAL = {
     "bangs": "!?",
     "cjk": "\u3002",
     "abbreviation then spaces": "U.S." + " " * 50,
+    "quoted sentences": '"A. B. ',
+    "opening quotes": "'a. \u201cb. \u00abc. ",
+    "quotes and line breaks": '"A.\n',
+    "apostrophes": "it's. 'tis. ",
 }
 
 

@@ -98,7 +98,10 @@ def count_work(monkeypatch: pytest.MonkeyPatch, scanner: Any) -> Work:
     through one :class:`Work`: those of its class and modules, and those a
     scanner holds itself (compiled per scanner, alone, in tuples, or as their
     bound ``search``/``match`` methods)."""
-    work = Work()
+    return _route(monkeypatch, scanner, Work())
+
+
+def _route(monkeypatch: pytest.MonkeyPatch, scanner: Any, work: Work) -> Work:
     scanner_type = scanner if isinstance(scanner, type) else type(scanner)
     owners: list[Any] = list(scanner_type.__mro__)
     owners += [sys.modules[c.__module__] for c in scanner_type.__mro__]
@@ -118,6 +121,12 @@ def count_work(monkeypatch: pytest.MonkeyPatch, scanner: Any) -> Work:
         elif isinstance(getattr(value, "__self__", None), re.Pattern):
             method = getattr(CountingPattern(value.__self__, work), value.__name__)
             setattr(scanner, name, method)
+    # A scanner that wraps another (the sentence chunker's quotation and
+    # character-mapping layers): the wrapped one's patterns count too.
+    for layer in ("inner", "translated"):
+        wrapped = getattr(scanner, layer, None)
+        if wrapped is not None:
+            _route(monkeypatch, wrapped, work)
     return work
 
 
@@ -153,8 +162,7 @@ def inner_scanner(stream: ChunkStream) -> Any:
     if isinstance(scanner, RescanScanner):
         inner = scanner._strategy._inner  # the SplitFlushOnly wrapper below
         return inner.scanner()
-    # (SentenceChunker(language="hy") maps characters, then feeds its scanner.)
-    return getattr(scanner, "translated", scanner)
+    return scanner
 
 
 def python_calls(function: Callable[[], object]) -> int:

@@ -1,0 +1,379 @@
+# ruff: noqa: RUF002
+# (The docstring shows the quotation marks of several languages.)
+"""Quotations: a sentence end inside a quotation ends no chunk.
+
+``"Dear me! How late it is!" she said.`` is one sentence to a reader, and
+``'Well?' he asked. 'Shall we?'`` two.  :class:`QuotedScanner` wraps the
+sentence scanner (:mod:`.scanner`), whose rules see one candidate at a time,
+and joins each cut that falls inside a quotation to the chunk after it.
+
+The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
+:mod:`.marks`):
+
+* an *opening* mark opens a quotation when what precedes it may begin one
+  (the start of the text, whitespace, an opening bracket, a dash, another
+  quotation mark, ``*`` or ``_``: :data:`~.marks.QUOTE_OPEN_AFTER`) and
+  something other than whitespace follows (``"Stop`` and ``'Well``, not the
+  ``"`` of ``6 3/4" pipe`` nor the apostrophe of ``don't``); a guillemet may
+  be followed by a space (``« Bonjour »``); CJK brackets (``「`` ``『``) open
+  anywhere;
+* a *closing* mark of the open quotation (``"`` for ``"``, ``”`` for ``“``,
+  ``“`` or ``”`` for ``„``, ``»`` for ``«``, ``«`` for ``»``, ``'`` for
+  ``'``, ``’`` for ``‘``...) closes it when it follows something other than
+  whitespace (a guillemet may follow a space) and no letter or digit follows
+  it (so ``they'll`` and ``l’homme`` close nothing); CJK brackets close
+  anywhere.  A mark that closes an open quotation opens none;
+* a cut whose chunk ends after an opening mark (at ``o``) and at or before its
+  closing mark (at ``c``, ``c - o <= QUOTE_MAX``) is *inside* the quotation:
+  it is joined to the next chunk.  The latest opening mark of each kind counts;
+* a quotation never spans a line break (a line break closes every open one
+  without a closing mark, and a cut it makes is never joined), nor more than
+  :data:`QUOTE_MAX` characters (a mark further from its closer, such as a
+  stray ``'tis``, is no quotation).
+
+Streaming: a cut after an opening mark of a quotation still open is withheld
+until its closing mark, a line break, or ``QUOTE_MAX`` characters after the
+mark arrive (the release of such sentences waits that long at most).  At the
+end of the text, the cuts still withheld are part of the final fragment (the
+contract's ``flush`` returns one fragment).  The marks are read as the text
+arrives, ahead of the inner scanner's cuts, and kept as *episodes* (one
+quotation: its opening marks, where it ended and whether a closing mark ended
+it) back to the end of the first cut not yet released, so that a cut is judged
+by the quotations open where it ends whenever the inner scanner reports it.
+All of this is a function of the text alone, so chunks still do not depend on
+how the stream was sliced.  Cost: one regex search over each delta for the
+quotation marks (and line breaks while a quotation is open), then O(1) per
+mark, and per cut O(the episodes since the previous cut): amortised
+O(len(delta)); memory: the episodes since the first cut not yet released,
+each holding the opening marks of its last ``QUOTE_MAX`` characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from ..base import Cut, Scanner
+from .marks import (
+    BRACKET_QUOTES,
+    CJK_TERMINATORS,
+    QUOTE_OPEN_AFTER,
+    QUOTE_PAIRS,
+    SPACED_QUOTES,
+    TERMINATORS,
+)
+
+__all__ = ["QUOTE_MAX", "QuotedScanner"]
+
+#: The longest quotation, in characters from its opening mark to its closing
+#: mark, whose sentences are kept together (also the longest a cut is withheld
+#: waiting for a closing mark).
+QUOTE_MAX = 600
+
+_CLOSES = {opener: frozenset(closers) for opener, closers in QUOTE_PAIRS.items()}
+# Each closing mark -> the opening marks it closes (in the table's order).
+_CLOSED_BY = {
+    closer: tuple(o for o, closers in QUOTE_PAIRS.items() if closer in closers)
+    for closer in "".join(QUOTE_PAIRS.values())
+}
+_ALL_MARKS = "".join(sorted(set(_CLOSES) | set(_CLOSED_BY)))
+_SPACED = re.escape(SPACED_QUOTES)
+_BRACKETS = re.escape(BRACKET_QUOTES)
+_PLAIN = re.escape(
+    "".join(
+        c for c in sorted(set(_CLOSES) | set(_CLOSED_BY)) if c not in SPACED_QUOTES + BRACKET_QUOTES
+    )
+)
+# What precedes a mark that may open (a negative lookbehind, so that the start
+# of the text counts): whitespace or one of QUOTE_OPEN_AFTER.
+_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"
+_MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
+_ENDS_WORD = "(?!\\w)"  # no letter or digit follows (not the ' of "don't")
+# What a match means, by its last group: a quiet quotation (below), or a mark
+# that may open, close, or both; a line break (no group).
+_LINE, _OPENS, _CLOSES_ONE, _BOTH, _QUIET = range(5)
+_KINDS = (_LINE, _QUIET, _BOTH, _OPENS, _CLOSES_ONE, _BOTH, _OPENS, _CLOSES_ONE, _BOTH)
+
+
+def _quiet(opener: str, closers: str) -> str:
+    """After the opening mark ``opener`` (where it may open): a *quiet*
+    quotation, which no chunk can end inside: characters holding no mark (an
+    apostrophe between letters aside), no line break, no ``)`` (an inline
+    list item) and no terminator but those right before its closing mark,
+    then that mark where it may close.  Read while no quotation is open, and
+    no longer than ``QUOTE_MAX`` (checked by the reader), it changes nothing,
+    so it is skipped whole.  (Each character is read by at most one attempt:
+    the content stops at the next mark.)"""
+    bare = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
+    ends = f"[{re.escape(TERMINATORS + CJK_TERMINATORS)}](?=[{re.escape(TERMINATORS)}]*[{closers}])"
+    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{ends})*+"
+    if opener in BRACKET_QUOTES:
+        return f"(?<={re.escape(opener)}){body}[{closers}]"
+    after, closing = (
+        ("", _ENDS_WORD) if opener in SPACED_QUOTES else ("(?=\\S)", _MAY_CLOSE + _ENDS_WORD)
+    )
+    return f"(?<={re.escape(opener)}){_MAY_OPEN}{after}{body}[{re.escape(closers)}]{closing}"
+
+
+def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
+    """The marks that may open or close where they stand (the rule of the
+    module docstring, tested in C: an apostrophe between two letters is not
+    even found), and the characters of ``extra`` (found whatever surrounds
+    them); with ``quiet``, a quiet quotation (:func:`_quiet`) first.  One
+    leading character class, then a branch chosen by what it matched: the
+    regex engine skips ordinary text in C."""
+    plain = (
+        f"(?<=[{_PLAIN}])(?:(){_MAY_OPEN}(?=\\S){_MAY_CLOSE}{_ENDS_WORD}"
+        f"|(){_MAY_OPEN}(?=\\S)|(){_MAY_CLOSE}{_ENDS_WORD})"
+    )
+    spaced = f"(?<=[{_SPACED}])(?:(){_MAY_OPEN}{_ENDS_WORD}|(){_MAY_OPEN}|(){_ENDS_WORD})"
+    quiets = "|".join(_quiet(o, c) for o, c in QUOTE_PAIRS.items()) if quiet else "(?!)"
+    others = f"|(?<=[{extra}])" if extra else ""
+    return re.compile(
+        f"[{_PLAIN}{_SPACED}{_BRACKETS}{extra}]"
+        f"(?:(?:{quiets})()|{plain}|{spaced}|(?<=[{_BRACKETS}])(){others})"
+    )
+
+
+#: What is searched while no quotation is open, and while one is (a line
+#: break then closes every open one).
+_IDLE = _searched("", quiet=True)
+_OPEN = _searched("\\n\\r", quiet=False)
+_MARK = _searched("", quiet=False)  # (a mark, without the quiet quotation)
+
+
+class _Episode:
+    """One quotation: the offsets of its opening marks (older ones than
+    ``QUOTE_MAX`` before the text read are dropped while it is open), where
+    it ended (``-1``: open) and whether a closing mark ended it there."""
+
+    __slots__ = ("closed", "end", "first", "marks")
+
+    def __init__(self, at: int) -> None:
+        self.first = at  # its first opening mark (kept when the mark is dropped)
+        self.marks: deque[int] = deque((at,))
+        self.end = -1
+        self.closed = False
+
+    def latest_before(self, at: int) -> int:
+        """The offset of its last opening mark before ``at``, or ``-1``."""
+        for mark in reversed(self.marks):
+            if mark < at:
+                return mark
+        return -1
+
+
+_INSIDE, _OUTSIDE, _WAIT = range(3)
+_COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
+_NEVER = 1 << 62
+_UNREAD_MAX = 64  # characters left unread at most while no cut waits (bounds a search)
+
+
+class QuotedScanner(Scanner):
+    """``inner``'s cuts, with those inside a quotation joined to the next
+    (the rule of the module docstring).  ``finish`` returns ``inner``'s final
+    fragment, extended back over the cuts still withheld.  ``inner`` is
+    kept as an attribute of that name."""
+
+    __slots__ = (
+        "_carry", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop", "_open",
+        "_read_to", "_tail", "_unread", "_unread_size", "_waits_on", "inner",
+    )  # fmt: skip
+
+    def __init__(self, inner: Scanner) -> None:
+        self.inner = inner
+        # The last two characters of the stream: the last one is not read yet
+        # (whether it opens or closes depends on the next), the one before it
+        # tells what precedes it.
+        self._tail = ""
+        self._read_to = 0  # offset of the first character not read
+        # The deltas since (their marks are read when a cut needs them, or
+        # once they hold _UNREAD_MAX characters).
+        self._unread: list[str] = []
+        self._unread_size = 0
+        self._open: dict[str, _Episode] = {}  # opening mark -> its open episode
+        self._expiry = _NEVER  # no open episode drops a mark before this offset
+        self._episodes: deque[_Episode] = deque()  # in order of their first mark
+        self._compact_at = _COMPACT
+        self._held: deque[Cut] = deque()  # the inner cuts not yet released
+        # The open episode and mark the first held cut waits for, once judged.
+        self._waits_on: tuple[_Episode, int] | None = None
+        self._carry = -1  # start of the chunk joined to the next cut, or -1
+        self._last_stop = 0  # stop of the last inner cut
+
+    def feed(self, delta: str) -> list[Cut]:
+        cuts = self.inner.feed(delta)
+        if delta:
+            self._unread.append(delta)
+            self._unread_size += len(delta)
+        if not cuts and not self._held and self._unread_size < _UNREAD_MAX:
+            return cuts  # (the marks are read when a cut needs them)
+        if cuts:
+            self._held.extend(cuts)
+            self._last_stop = cuts[-1].stop
+        if self._unread:
+            self._read_unread()
+        if not self._held:
+            return cuts
+        return self._release()
+
+    def finish(self) -> tuple[int, int] | None:
+        span = self.inner.finish()
+        if not self._held and self._carry < 0:
+            return span
+        start = self._carry if self._carry >= 0 else self._held[0].start
+        end = span[1] if span else self._held[-1].end
+        return (start, end)
+
+    # -- reading the marks -------------------------------------------------
+
+    def _read_unread(self) -> None:
+        """Read the marks of the deltas not read yet, up to their last character."""
+        tail = self._tail
+        text = tail + "".join(self._unread)
+        self._unread.clear()
+        self._unread_size = 0
+        self._tail = text[-2:]
+        start = 1 if len(tail) == 2 else 0  # (the first character not read)
+        base = self._read_to - start
+        limit = len(text) - 1
+        m = (_OPEN if self._open else _IDLE).search(text, start)
+        if m is not None and m.start() < limit:
+            self._read(text, m, limit, base)
+        self._read_to = base + limit
+
+    def _read(self, text: str, m: re.Match[str] | None, limit: int, base: int) -> None:
+        """Read the marks of ``text`` (at offset ``base`` of the stream)
+        before ``limit``, from ``m``, the first one searched."""
+        opened = self._open
+        while m is not None:
+            at = m.start()
+            if at >= limit:
+                break
+            pos = at + 1
+            offset = base + at
+            if offset > self._expiry:
+                self._expire(offset)
+            kind = _KINDS[m.lastindex or 0]
+            if kind == _QUIET:
+                end = m.end()
+                if end <= limit and end - at <= QUOTE_MAX + 1:
+                    m = (_OPEN if opened else _IDLE).search(text, end)
+                    continue
+                # (Its closing mark is the last character, which what follows
+                # decides, or it is too far: read the opening mark alone.)
+                m = _MARK.match(text, at)
+                assert m is not None
+                kind = _KINDS[m.lastindex or 0]
+            if kind == _LINE:
+                for episode in opened.values():
+                    episode.end = offset
+                opened.clear()
+                m = _IDLE.search(text, pos)
+                continue
+            mark = text[at]
+            if kind != _OPENS and opened:
+                ended: _Episode | None = None
+                for opener in _CLOSED_BY.get(mark, ()):
+                    ended = opened.pop(opener, None)
+                    if ended is not None:
+                        break
+                if ended is not None:
+                    ended.end = offset
+                    ended.closed = True
+                    m = (_OPEN if opened else _IDLE).search(text, pos)
+                    continue  # (a mark that closes one opens none)
+            if kind != _CLOSES_ONE and mark in _CLOSES:
+                episode = opened.get(mark)
+                if episode is not None:
+                    episode.marks.append(offset)
+                else:
+                    opened[mark] = episode = _Episode(offset)
+                    self._episodes.append(episode)
+                    if offset + QUOTE_MAX < self._expiry:
+                        self._expiry = offset + QUOTE_MAX
+            m = (_OPEN if opened else _IDLE).search(text, pos)
+        if limit > 0 and base + limit > self._expiry:
+            self._expire(base + limit)
+
+    def _expire(self, at: int) -> None:
+        """Drop the opening marks that a closing mark at ``at`` or later would
+        be too far from; an episode left with none ends there."""
+        expiry = _NEVER
+        for opener, episode in list(self._open.items()):
+            marks = episode.marks
+            while marks and at - marks[0] > QUOTE_MAX:
+                marks.popleft()
+            if not marks:
+                episode.end = at
+                del self._open[opener]
+            elif marks[0] + QUOTE_MAX < expiry:
+                expiry = marks[0] + QUOTE_MAX
+        self._expiry = expiry
+
+    # -- releasing ---------------------------------------------------------
+
+    def _judge(self, end: int) -> int:
+        """Whether a cut whose chunk ends at ``end`` is inside a quotation,
+        outside every one, or must wait (noting what it waits for)."""
+        read_to = self._read_to
+        if end > read_to:
+            return _WAIT
+        waits = self._waits_on
+        if waits is not None and waits[0].end < 0 and read_to - waits[1] <= QUOTE_MAX:
+            return _WAIT
+        self._waits_on = None
+        for episode in self._episodes:
+            if episode.first >= end:
+                break  # (this one and the later ones open after the chunk ends)
+            if 0 <= episode.end < end:
+                continue
+            mark = episode.latest_before(end)
+            if mark < 0:
+                continue
+            if episode.end < 0:
+                if read_to - mark <= QUOTE_MAX:
+                    self._waits_on = (episode, mark)
+            elif episode.closed and episode.end - mark <= QUOTE_MAX:
+                self._waits_on = None
+                return _INSIDE
+        return _OUTSIDE if self._waits_on is None else _WAIT
+
+    def _release(self) -> list[Cut]:
+        """The held cuts decided so far, in order, those inside a quotation
+        joined to the next; then forget the episodes no cut can be in."""
+        held = self._held
+        episodes = self._episodes
+        out: list[Cut] = []
+        while held:
+            cut = held[0]
+            end = cut.end
+            while episodes and 0 <= episodes[0].end < end:
+                episodes.popleft()  # (ended before any chunk left can end)
+            if not episodes or episodes[0].first >= end:
+                if end > self._read_to:
+                    break
+                verdict = _OUTSIDE  # (no quotation opens before it ends)
+            else:
+                verdict = self._judge(end)
+                if verdict == _WAIT:
+                    break
+            held.popleft()
+            self._waits_on = None
+            if verdict == _INSIDE:
+                if self._carry < 0:
+                    self._carry = cut.start
+                continue
+            if self._carry >= 0:
+                cut = Cut(self._carry, end, cut.stop)
+                self._carry = -1
+            out.append(cut)
+        frontier = held[0].end if held else self._last_stop
+        while episodes and 0 <= episodes[0].end < frontier:
+            episodes.popleft()
+        if len(episodes) > self._compact_at:
+            # Ended episodes behind one still open: dropped in one pass when
+            # they have doubled in number (amortised O(1) each).
+            self._episodes = episodes = deque(e for e in episodes if not 0 <= e.end < frontier)
+            self._compact_at = max(_COMPACT, 2 * len(episodes))
+        return out

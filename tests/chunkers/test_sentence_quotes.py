@@ -1,0 +1,166 @@
+"""Quotations in ``SentenceChunker`` (``chunkers/sentence/quotes.py``): a
+sentence end inside a quotation ends no chunk.  Each rule pinned by examples of
+our own, then the invariants: lossless, delta invariance (the marks are read
+ahead of the cuts), and linear work on texts made of quotation marks."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers.chunking import stream
+from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
+
+ACCURATE = SentenceChunker()
+
+# (text, sentences): each rule in a few sentences of our own.
+EXAMPLES = [
+    # Dialogue: the sentences inside one quotation stay together.
+    (
+        'She looked up. "Oh no! We missed the bus. What now?" Then she laughed.',
+        ["She looked up.", '"Oh no! We missed the bus. What now?"', "Then she laughed."],
+    ),
+    (
+        '"Wait. Stop," he said. "Listen."',
+        ['"Wait. Stop," he said.', '"Listen."'],
+    ),
+    # A quotation that ends its sentence, then another.
+    ('"Ready?" "Yes." Go.', ['"Ready?"', '"Yes."', "Go."]),
+    # Single quotes; apostrophes inside words open and close nothing.
+    (
+        "'Really? I can't believe it! It's true?' asked Sam. Nobody knew.",
+        ["'Really? I can't believe it! It's true?' asked Sam.", "Nobody knew."],
+    ),
+    ("Don't go. It's late. We're done.", ["Don't go.", "It's late.", "We're done."]),
+    # A plural possessive after an open single quote closes it (a known cost
+    # of straight quotes); without an open one it is only an apostrophe.
+    ("The dogs' owner came. She left.", ["The dogs' owner came.", "She left."]),
+    # Curly quotes, and a quotation inside another.
+    (
+        "\u201cIs it far? \u2018Not at all,\u2019 they said. Fine.\u201d We went.",
+        ["\u201cIs it far? \u2018Not at all,\u2019 they said. Fine.\u201d", "We went."],
+    ),
+    (
+        "He said, \"Ask them: 'Who is it? Why now?' Then wait.\" I did.",
+        ["He said, \"Ask them: 'Who is it? Why now?' Then wait.\"", "I did."],
+    ),
+    # German („...“ and »...«) and French (« ... ») quotations.
+    (
+        "Sie sagte: „Ich komme. Warte auf mich.“ Dann ging sie.",
+        ["Sie sagte: „Ich komme. Warte auf mich.“", "Dann ging sie."],
+    ),
+    (
+        "Er rief: »Halt! Nicht weiter!« Alle blieben stehen.",
+        ["Er rief: »Halt! Nicht weiter!«", "Alle blieben stehen."],
+    ),
+    (
+        "Il a dit : « Non. Pas aujourd'hui », puis il est parti. Fin.",
+        ["Il a dit : « Non. Pas aujourd'hui », puis il est parti.", "Fin."],
+    ),
+    # CJK quotation brackets.
+    ("彼は「はい。行きます。」と言った。次。", ["彼は「はい。行きます。」と言った。", "次。"]),
+    # Marks that open nothing: an inch mark, a quote glued to a word.
+    ('Buy a 6" pipe. Then a 3" one. Done.', ['Buy a 6" pipe.', 'Then a 3" one.', "Done."]),
+    ('He typed x"y. It failed. Again.', ['He typed x"y.', "It failed.", "Again."]),
+    # A line break closes every quotation: none spans two lines.
+    (
+        '- Type "yes. Then\n- Press enter" and wait.',
+        ['- Type "yes.', "Then", '- Press enter" and wait.'],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "sentences"), EXAMPLES)
+def test_quotation_rules(text: str, sentences: list[str]) -> None:
+    assert ACCURATE.split_text(text) == sentences
+    one_by_one = stream(ACCURATE, list(text))
+    assert [p.chunk for p in one_by_one if p.chunk is not None] == sentences
+
+
+def test_a_quotation_longer_than_the_limit_keeps_no_sentences_together() -> None:
+    body = "Go on. " * (QUOTE_MAX // 7 + 1)
+    long = f'"{body.strip()}" Done.'
+    assert len(ACCURATE.split_text(long)) > 2
+    short = f'"{"Go on. " * 3}then." Done.'
+    assert ACCURATE.split_text(short) == [short[: short.index(" Done")], "Done."]
+
+
+def test_an_unclosed_quotation_waits_for_the_limit_then_releases() -> None:
+    # The sentences after an opening mark are withheld until QUOTE_MAX
+    # characters have arrived without its closing mark; then they go out.
+    text = '"Start here. ' + "More words. " * (QUOTE_MAX // 12 + 2) + "End."
+    assert ACCURATE.split(text[:200]) == []
+    assert ACCURATE.split(text)[0] == '"Start here.'
+    # At the end of the text, the withheld sentences form the final fragment.
+    assert ACCURATE.split_text('Hi. "One. Two.') == ["Hi.", '"One. Two.']
+
+
+def test_simple_mode_has_no_quotation_rule() -> None:
+    simple = SentenceChunker(mode="simple")
+    assert simple.split_text('"One. Two." Three.') == ['"One.', 'Two."', "Three."]
+
+
+QUOTE_TOKENS = [
+    "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」",
+    '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
+]  # fmt: skip
+ENDS = ["", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»"]
+GAPS = [" ", " ", "", "\n", "\n\n", "  ", "\r\n"]
+texts = st.lists(
+    st.tuples(st.sampled_from(QUOTE_TOKENS), st.sampled_from(ENDS), st.sampled_from(GAPS)).map(
+        "".join
+    ),
+    max_size=40,
+).map("".join)
+
+
+@pytest.mark.parametrize("language", ["auto", "de", "fr", "ja"])
+@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=12))
+def test_quotations_are_lossless_and_delta_invariant(
+    language: str, text: str, cuts: list[int]
+) -> None:
+    chunker = SentenceChunker(language=language)
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    deltas = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    pieces = stream(chunker, deltas)
+    assert "".join(p.segment for p in pieces) == text
+    chunks = [p.chunk for p in pieces if p.chunk is not None]
+    assert chunks == chunker.split(text) + chunker.flush(text)
+
+
+def test_a_long_quoted_text_is_delta_invariant_in_one_character_deltas() -> None:
+    unit = "\"Hi. It's me! 'Who?' Me.\" She smiled. \u201cOk. Fine.\u201d "
+    text = unit * 40 + '"Open. And never closed. ' * 40
+    whole = ACCURATE.split_text(text)
+    pieces = stream(ACCURATE, list(text))
+    assert [p.chunk for p in pieces if p.chunk is not None] == whole
+    assert whole[0] == "\"Hi. It's me! 'Who?' Me.\""
+
+
+QUOTE_ATTACKS = {
+    "openers": '"a. ',
+    "every mark": "\"'\u201c\u201d\u2018\u2019\u201e\u00ab\u00bb. ",
+    "episodes": '"A." "B." x. ',
+    "apostrophes": "x' 'y. ",
+    "open then lines": '"A. B.\n',
+}
+
+
+@pytest.mark.parametrize("unit", list(QUOTE_ATTACKS.values()), ids=list(QUOTE_ATTACKS))
+def test_streaming_work_grows_linearly_on_quotation_marks(
+    monkeypatch: pytest.MonkeyPatch, unit: str
+) -> None:
+    kb = 1000
+    text = (unit * (200 * kb // len(unit) + 1))[: 200 * kb]
+    chunker = SentenceChunker()
+    one, two = stream_work(monkeypatch, chunker, text, (100 * kb, 200 * kb))
+    assert one.calls > 0, "no pattern was counted: the proxies are not in use"
+    assert two.total / one.total <= MAX_DOUBLING, (one, two)
+    # (Two layers read each delta: the sentence scanner, whose window alone
+    # counts about 20 per character here, and the quotation layer.)
+    assert two.total <= 2 * MAX_WORK_PER_CHAR * 200 * kb, two
