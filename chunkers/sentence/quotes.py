@@ -51,7 +51,9 @@ each holding the opening marks of its last ``QUOTE_MAX`` characters.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import deque
+from operator import itemgetter
 
 from ..base import Cut, Scanner
 from .marks import (
@@ -166,6 +168,7 @@ class _Episode:
 _INSIDE, _OUTSIDE, _WAIT = range(3)
 _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
+_END = itemgetter(1)  # a cut's end
 _UNREAD_MAX = 64  # characters left unread at most while no cut waits (bounds a search)
 
 
@@ -195,7 +198,7 @@ class QuotedScanner(Scanner):
         self._expiry = _NEVER  # no open episode drops a mark before this offset
         self._episodes: deque[_Episode] = deque()  # in order of their first mark
         self._compact_at = _COMPACT
-        self._held: deque[Cut] = deque()  # the inner cuts not yet released
+        self._held: list[Cut] = []  # the inner cuts not yet released
         # The open episode and mark the first held cut waits for, once judged.
         self._waits_on: tuple[_Episode, int] | None = None
         self._carry = -1  # start of the chunk joined to the next cut, or -1
@@ -341,24 +344,34 @@ class QuotedScanner(Scanner):
 
     def _release(self) -> list[Cut]:
         """The held cuts decided so far, in order, those inside a quotation
-        joined to the next; then forget the episodes no cut can be in."""
+        joined to the next; then forget the episodes no cut can be in.  The
+        cuts that end before the next episode's first mark go out in one
+        slice."""
         held = self._held
         episodes = self._episodes
+        read_to = self._read_to
         out: list[Cut] = []
-        while held:
-            cut = held[0]
+        i, n = 0, len(held)
+        while i < n:
+            cut = held[i]
             end = cut.end
             while episodes and 0 <= episodes[0].end < end:
                 episodes.popleft()  # (ended before any chunk left can end)
-            if not episodes or episodes[0].first >= end:
-                if end > self._read_to:
-                    break
-                verdict = _OUTSIDE  # (no quotation opens before it ends)
-            else:
-                verdict = self._judge(end)
-                if verdict == _WAIT:
-                    break
-            held.popleft()
+            bound = read_to if not episodes or episodes[0].first > read_to else episodes[0].first
+            if end <= bound:
+                # No quotation opens before these cuts end: they stand.
+                j = bisect_right(held, bound, i + 1, n, key=_END)
+                if self._carry >= 0:
+                    out.append(Cut(self._carry, end, cut.stop))
+                    self._carry = -1
+                    i += 1
+                out += held[i:j]
+                i = j
+                continue
+            verdict = self._judge(end)
+            if verdict == _WAIT:
+                break
+            i += 1
             self._waits_on = None
             if verdict == _INSIDE:
                 if self._carry < 0:
@@ -368,6 +381,7 @@ class QuotedScanner(Scanner):
                 cut = Cut(self._carry, end, cut.stop)
                 self._carry = -1
             out.append(cut)
+        del held[:i]
         frontier = held[0].end if held else self._last_stop
         while episodes and 0 <= episodes[0].end < frontier:
             episodes.popleft()
