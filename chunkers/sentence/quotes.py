@@ -51,7 +51,7 @@ each holding the opening marks of its last ``QUOTE_MAX`` characters.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import itemgetter
 
@@ -149,20 +149,31 @@ class _Episode:
     ``QUOTE_MAX`` before the text read are dropped while it is open), where
     it ended (``-1``: open) and whether a closing mark ended it there."""
 
-    __slots__ = ("closed", "end", "first", "marks")
+    __slots__ = ("closed", "end", "first", "lo", "marks")
 
     def __init__(self, at: int) -> None:
         self.first = at  # its first opening mark (kept when the mark is dropped)
-        self.marks: deque[int] = deque((at,))
+        self.marks = [at]  # in order; those before index ``lo`` are dropped
+        self.lo = 0
         self.end = -1
         self.closed = False
 
     def latest_before(self, at: int) -> int:
-        """The offset of its last opening mark before ``at``, or ``-1``."""
-        for mark in reversed(self.marks):
-            if mark < at:
-                return mark
-        return -1
+        """The offset of its last opening mark before ``at``, or ``-1``
+        (O(log marks))."""
+        k = bisect_left(self.marks, at, self.lo)
+        return self.marks[k - 1] if k > self.lo else -1
+
+    def drop_before(self, at: int) -> bool:
+        """Drop the marks before offset ``at``; whether any is left."""
+        marks, lo = self.marks, self.lo
+        while lo < len(marks) and marks[lo] < at:
+            lo += 1
+        if lo > 64 and 2 * lo > len(marks):
+            del marks[:lo]  # (amortised O(1) a mark)
+            lo = 0
+        self.lo = lo
+        return lo < len(marks)
 
 
 _INSIDE, _OUTSIDE, _WAIT = range(3)
@@ -304,14 +315,11 @@ class QuotedScanner(Scanner):
         be too far from; an episode left with none ends there."""
         expiry = _NEVER
         for opener, episode in list(self._open.items()):
-            marks = episode.marks
-            while marks and at - marks[0] > QUOTE_MAX:
-                marks.popleft()
-            if not marks:
+            if not episode.drop_before(at - QUOTE_MAX):
                 episode.end = at
                 del self._open[opener]
-            elif marks[0] + QUOTE_MAX < expiry:
-                expiry = marks[0] + QUOTE_MAX
+            elif episode.marks[episode.lo] + QUOTE_MAX < expiry:
+                expiry = episode.marks[episode.lo] + QUOTE_MAX
         self._expiry = expiry
 
     # -- releasing ---------------------------------------------------------

@@ -34,6 +34,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.abbreviations import (
     PREFIX,
     abbreviation_table,
 )
+from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
 
 ACCURATE = SentenceChunker()
 
@@ -368,7 +369,7 @@ ADVERSARIAL = {
 @pytest.mark.parametrize("unit", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
 @pytest.mark.parametrize("size", [1, 9])
 def test_work_grows_linearly(unit: str, size: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    n = 500
+    n = 2 * QUOTE_MAX  # (past the longest quotation, whose marks a stream keeps)
     small = work(unit * (n // len(unit)), size, monkeypatch)
     large = work(unit * (4 * n // len(unit)), size, monkeypatch)
     assert large <= 4.4 * small + 200, (small, large)
