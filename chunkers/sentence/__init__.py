@@ -12,7 +12,9 @@ The accurate mode is rules as data, read by one decision function:
 * :mod:`.fast_path`: the candidate searches, generated from the same tables,
   which also prove the common decisions;
 * :mod:`.scanner`: the incremental scanner that finds candidates and asks
-  the rules.
+  the rules;
+* :mod:`.quotes`: the quotation layer over the scanner, which joins a cut
+  inside a quotation to the next chunk (its marks are data in :mod:`.marks`).
 
 ``CONTRIBUTING.md`` shows how to add a rule and a language, with a worked
 example tested in ``tests/test_sentence_one_source.py``.
@@ -53,7 +55,8 @@ class SentenceChunker(ChunkingStrategy):
     ``mode="accurate"`` (the default) ends sentences where a reader would:
     abbreviations (``Dr.``, ``e.g.``, ``U.S.A.``, ``a.m.``), initials, decimals,
     versions, money, times, e-mail addresses and URLs, list markers, ellipses,
-    quotations and parentheticals, ``?!`` runs, CJK terminators (``。`` and
+    quotations (a sentence end inside one ends no chunk: see :mod:`.quotes`)
+    and parentheticals, ``?!`` runs, CJK terminators (``。`` and
     full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
     breaks before list items; the rules are listed in :mod:`.rules`.
     A sentence whose end depends on what follows (is the word after ``U.S.``
