@@ -10,10 +10,18 @@ import itertools
 import pytest
 from helpers.chunking import stream
 from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from helpers.oracles import quoted_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence import quotes
+from guardrails_ai.chunkwise.chunkers.sentence.marks import (
+    BRACKET_QUOTES,
+    QUOTE_OPEN_AFTER,
+    QUOTE_PAIRS,
+    SPACED_QUOTES,
+)
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
 
 ACCURATE = SentenceChunker()
@@ -164,3 +172,51 @@ def test_streaming_work_grows_linearly_on_quotation_marks(
     # (Two layers read each delta: the sentence scanner, whose window alone
     # counts about 20 per character here, and the quotation layer.)
     assert two.total <= 2 * MAX_WORK_PER_CHAR * 200 * kb, two
+
+
+@pytest.mark.parametrize("language", ["auto", "de"])
+@given(text=texts)
+def test_the_layer_applies_the_rule_as_the_plain_oracle_does(language: str, text: str) -> None:
+    chunker = SentenceChunker(language=language)
+    inner = chunker.scanner().inner  # type: ignore[attr-defined]
+    inner_cuts = [tuple(c) for c in inner.feed(text)]
+    want = quoted_layout(
+        text,
+        inner_cuts,
+        inner.finish(),
+        QUOTE_PAIRS,
+        QUOTE_OPEN_AFTER,
+        SPACED_QUOTES,
+        BRACKET_QUOTES,
+        QUOTE_MAX,
+    )
+    layout = chunker.locate(text)
+    assert ([tuple(c) for c in layout.cuts], layout.fragment) == want
+
+
+@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=8))
+def test_a_short_limit_applies_as_the_oracle_does_streamed_and_whole(
+    text: str, cuts: list[int]
+) -> None:
+    # QUOTE_MAX made short, so that random texts reach it: marks dropped,
+    # quotations too long, sentences released once the limit has passed.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(quotes, "QUOTE_MAX", 15)
+        inner = ACCURATE.scanner().inner  # type: ignore[attr-defined]
+        inner_cuts = [tuple(c) for c in inner.feed(text)]
+        want = quoted_layout(
+            text,
+            inner_cuts,
+            inner.finish(),
+            QUOTE_PAIRS,
+            QUOTE_OPEN_AFTER,
+            SPACED_QUOTES,
+            BRACKET_QUOTES,
+            15,
+        )
+        layout = ACCURATE.locate(text)
+        assert ([tuple(c) for c in layout.cuts], layout.fragment) == want
+        bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+        pieces = stream(ACCURATE, [text[a:b] for a, b in itertools.pairwise(bounds)])
+        chunks = [p.chunk for p in pieces if p.chunk is not None]
+        assert chunks == ACCURATE.split(text) + ACCURATE.flush(text)

@@ -56,3 +56,88 @@ def paragraph_flush(text: str, crlf: bool = False) -> list[str]:
         return []
     last = re.split(sep, text)[-1]
     return [last] if last else []
+
+
+def quoted_layout(
+    text: str,
+    cuts: list[tuple[int, int, int]],
+    fragment: tuple[int, int] | None,
+    pairs: dict[str, str],
+    open_after: str,
+    spaced: str,
+    brackets: str,
+    longest: int,
+) -> tuple[list[tuple[int, int, int]], tuple[int, int] | None]:
+    """The quotation rule of ``chunkers/sentence/quotes.py`` applied to the
+    cuts and final fragment of the sentence scanner over the whole ``text``,
+    one character at a time: ``(cuts, fragment)`` after joining each cut
+    inside a quotation to the next, and every cut from the first one still
+    waiting at the end of the text into the fragment."""
+    closed_by = {c: [o for o, cs in pairs.items() if c in cs] for cs in pairs.values() for c in cs}
+    episodes: list[list[object]] = []  # [marks, end, closed]
+    opened: dict[str, list[object]] = {}
+    last = len(text) - 1  # (the last character is never read)
+    for i in range(last):
+        for opener, episode in list(opened.items()):
+            episode[0] = [m for m in episode[0] if i - m <= longest]  # type: ignore[attr-defined]
+            if not episode[0]:
+                episode[1] = i
+                del opened[opener]
+        c = text[i]
+        before, after = (text[i - 1] if i else ""), text[i + 1]
+        if c in "\n\r":
+            for episode in opened.values():
+                episode[1] = i
+            opened.clear()
+            continue
+        ends_word = not (after.isalnum() or after == "_")
+        if c in brackets:
+            may_close = may_open = True
+        else:
+            may_open = not before or before.isspace() or before in open_after
+            if c in spaced:
+                may_close = ends_word
+            else:
+                may_close = not before.isspace() and ends_word
+                may_open = may_open and not after.isspace()
+        if may_close and any(o in opened for o in closed_by.get(c, [])):
+            opener = next(o for o in closed_by[c] if o in opened)
+            episode = opened.pop(opener)
+            episode[1], episode[2] = i, True
+            continue
+        if may_open and c in pairs:
+            if c in opened:
+                opened[c][0].append(i)  # type: ignore[attr-defined]
+            else:
+                opened[c] = [[i], -1, False]
+                episodes.append(opened[c])
+
+    def verdict(end: int) -> str:
+        waiting = False
+        for marks, stop, closed in episodes:
+            before_end = [m for m in marks if m < end]  # type: ignore[attr-defined]
+            if not before_end or (stop != -1 and stop < end):  # type: ignore[operator]
+                continue
+            mark = before_end[-1]
+            if stop == -1:
+                waiting = waiting or last - mark <= longest
+            elif closed and stop - mark <= longest:  # type: ignore[operator]
+                return "inside"
+        return "wait" if waiting else "outside"
+
+    out: list[tuple[int, int, int]] = []
+    carry = -1
+    for start, end, stop in cuts:
+        v = verdict(end)
+        if v == "wait":
+            first = carry if carry >= 0 else start
+            tail_end = fragment[1] if fragment else cuts[-1][1]
+            return out, (first, tail_end)
+        if v == "inside":
+            carry = start if carry < 0 else carry
+            continue
+        out.append((carry if carry >= 0 else start, end, stop))
+        carry = -1
+    if carry >= 0:
+        return out, (carry, fragment[1] if fragment else cuts[-1][1])
+    return out, fragment
