@@ -56,6 +56,7 @@ _MEDIAL = """
     jan feb apr jun jul aug sep sept oct nov dec tue tues thu thur thurs fri
     u.s u.s.a u.k e.u u.n d.c n.y l.a ph.d m.d b.a m.a b.sc m.sc d.phil i.v a.d b.c
     al ave blvd rd hwy hr hrs sq oz lb lbs min max govt intl natl mfg mgr
+    med esp incl excl avg misc ref refs ibid resp tbsp tsp yrs wks pg pgs seq abbr adj adv orig
 """
 
 

@@ -206,6 +206,10 @@ def searches(
     # Not after a lone lower-case letter (``b.``), which may number an inline
     # list item before a lower-case word (``a. one b. two``): the rules decide.
     letter_item = "(?<!\\s[a-z]\\.)"
+    # Nor after two ASCII lower-case letters, which may end a plain word (the
+    # rules' ``_plain_word``: ``Use npm. npm is``), unless closers or other
+    # terminators follow the period: the rules decide.
+    plain = "(?<![a-z]{2}\\.)"
     quote = f"[{re.escape(QUOTES)}]"
     quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
     citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
@@ -240,7 +244,7 @@ def searches(
         # mark (``.)**``): no end.
         after_run = [
             f"{group('blank', blank)}(?=\\S)",
-            f"{letter_item}{group('skip', spaces)}{lower}",
+            f"{letter_item}{plain}{group('skip', spaces)}{lower}",
             f"{group('skip', '')}{glued}",
             # A quotation before its citation, after a word of two lower-case
             # letters or more (no list marker): '... word." (Smith 5)'.
@@ -263,7 +267,7 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
-        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{spaces}{lower})(?:{body})"
+        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{plain}{spaces}{lower})(?:{body})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation

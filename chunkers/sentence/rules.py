@@ -137,6 +137,8 @@ _BULLETS = frozenset(BULLETS)
 _ITEM_BULLETS = frozenset(ITEM_BULLETS)
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
+#: A plain word before a period, which ends a sentence before a lower-case word.
+_PLAIN_WORD = re.compile(r"[a-z]{2,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
@@ -402,8 +404,12 @@ class SentenceRules:
                 if "a" <= buf[k - 1] <= "z" and (item := self._word_before(at)[3]):
                     self._item = item  # "a. one b. two": the chunk ends before "b."
                     return False
-            if buf[e] in _DASHES or not list_marker(buf, e):
+            if buf[e] in _DASHES:
                 return False  # ("Stop! - he said": a dash before a lower-case word goes on)
+            if not list_marker(buf, e):
+                # "Use npm. npm is great.": a plain word ends one before a
+                # lower-case word; "e.g. a hat", "Yahoo! and" go on.
+                return j == e and not (bang or ellipsis or closer) and self._plain_word(at)
             cat = _MARKER
         word, _, spaced, item = self._word_before(at)
         ellipsis = ellipsis or spaced
@@ -452,6 +458,21 @@ class SentenceRules:
             return False
         return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
+        )
+
+    def _plain_word(self, at: int) -> bool:
+        """Whether the word before the period at ``at`` is a plain word, which
+        ends a sentence before a lower-case word: two ASCII lower-case letters
+        or more (openers stripped: no dotted form, initial, number, name or
+        acronym), in none of the language's abbreviation tables, not a list
+        marker opening its chunk (``iv.``), not the last dot of a spaced
+        ellipsis."""
+        word, at_start, spaced, _ = self._word_before(at)
+        return (
+            not spaced
+            and _PLAIN_WORD.fullmatch(word) is not None
+            and word not in self._abbreviations
+            and not (at_start and _LIST_MARK.fullmatch(word) is not None)
         )
 
     def _opens_list_item(self, at: int) -> bool:
