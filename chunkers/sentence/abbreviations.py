@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 __all__ = [
     "DEFAULT_ABBREVIATIONS",
     "FINAL",
+    "GLUED_STARTERS",
     "MEDIAL",
     "PREFIX",
     "SENTENCE_STARTERS",
@@ -82,6 +83,17 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     several every each all both no not once only please let is are was were do does
     did can could will would should shall might must have has had yes finally first
     next instead overall today yesterday tomorrow
+    """.split()
+)
+
+
+#: The sentence starters that open a sentence after a period glued to the
+#: previous word (``world.Today is``): pronouns and determiners, which no API
+#: names a member (not ``Now``, ``Once``, ``After``, ``Is``: ``time.Now()``).
+GLUED_STARTERS: frozenset[str] = frozenset(
+    """
+    the this that these those there here it he she we they you my our your his her its
+    their today
     """.split()
 )
 

@@ -39,6 +39,7 @@ from .rules import GOES_ON, SKIP_MAX, STARTER_MAX
 
 __all__ = [
     "AFTER",
+    "GLUED",
     "AFTER_ALL",
     "BLANK",
     "CUT",
@@ -77,7 +78,14 @@ LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS
 #: character class keeps the search on the regex engine's fast path.
 LEAD = f"[{re.escape(LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
-_NEXT = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+# A period glued to the next word may end a sentence (the rules' glued
+# rule: ``world.Today is``, ``1,000.That``, Kazakh ``...ы.XVIII``): after
+# three ASCII lower-case letters or digits before an ASCII capital, or three
+# letters above U+00FF before any letter.
+GLUED = (
+    "(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))(?=[A-Z])|(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)(?=[^\\W\\d_])"
+)
+_NEXT = f"(?:(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])|{GLUED})"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
 #: The same without the line breaks that are ruled out before a line that
@@ -245,7 +253,7 @@ def searches(
         after_run = [
             f"{group('blank', blank)}(?=\\S)",
             f"{letter_item}{plain}{group('skip', spaces)}{lower}",
-            f"{group('skip', '')}{glued}",
+            f"(?!{GLUED}){group('skip', '')}{glued}",
             # A quotation before its citation, after a word of two lower-case
             # letters or more (no list marker): '... word." (Smith 5)'.
             f"{quoted}{group('skip', spaces)}(?=\\()",

@@ -81,7 +81,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, MEDIAL, PREFIX, TIME
+from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME
 from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -139,6 +139,9 @@ _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
 _PLAIN_WORD = re.compile(r"[a-z]{2,}")
+# Words before a period glued to the next word (see ``_glued_ends``).
+_GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
+_GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
@@ -303,10 +306,10 @@ class SentenceRules:
         to cut before (``_item``).
         """
         if kind == TERMINATOR:
+            if space_end == closers_end:
+                return closers_end == at + 1 and self._glued_ends(at)
             closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
-            return space_end > closers_end and self._term_ends(
-                at, closer, bang, ellipsis, space_end, newlines
-            )
+            return self._term_ends(at, closer, bang, ellipsis, space_end, newlines)
         if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
             return True
         # A line break, or one after a CJK run that goes on (a title: U+300B).
@@ -460,6 +463,38 @@ class SentenceRules:
             len(following) == 1 or following[1:].islower()
         )
 
+    def _glued_ends(self, at: int) -> bool:
+        """Whether a lone ``.`` at ``at`` glued to the next word ends a
+        sentence: after a word (openers stripped) in no abbreviation table
+        that is three ASCII lower-case letters or more, optionally
+        capitalised, or a number of three digits or more (``1,000``), before a
+        title (``world.Mr. Smith``) or before a capitalised pronoun or determiner
+        (``GLUED_STARTERS``), a space and a lower-case letter (``world.Today
+        is``; not ``time.Now()``, ``sync.Once``, ``React.Component``,
+        ``self.Foo``); or after three lower-case letters or more of other
+        scripts (no ASCII) before an upper-case letter (Kazakh ``...ы.XVIII``).
+        Raises ``IndexError`` when ``buf`` ends before that is decided."""
+        buf = self._buf
+        j = at - self._base + 1
+        word = self._word_before(at)[0]
+        if word.lower() in self._abbreviations:
+            return False
+        if _GLUED_OTHER.fullmatch(word) and word.islower():
+            return buf[j].isupper()
+        if not _GLUED_WORD.fullmatch(word) or not ("A" <= buf[j] <= "Z"):
+            return False
+        if self._title_at(buf, j):
+            return True
+        following = _word_at(buf, j)
+        end = j + len(following)
+        return (
+            len(following) >= 2
+            and following[1:].islower()
+            and following.lower() in GLUED_STARTERS
+            and buf[end] == " "
+            and buf[end + 1].islower()
+        )
+
     def _plain_word(self, at: int) -> bool:
         """Whether the word before the period at ``at`` is a plain word, which
         ends a sentence before a lower-case word: two ASCII lower-case letters
@@ -542,6 +577,9 @@ class SentenceRules:
                 word = m.group() if m else "\0"  # "\0": a long, plain word
             start = at - len(word) if word != "\0" else -1
         chunk = self._start if self._start is not None else -1
+        if start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
+            word = buf[chunk - base : k]
+            start = chunk
         at_start = start == chunk or (
             0 < start - chunk <= 4
             and _BULLET_LEAD.fullmatch(buf, chunk - base, start - base) is not None
