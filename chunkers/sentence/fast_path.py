@@ -39,11 +39,11 @@ from .rules import GOES_ON, SKIP_MAX, STARTER_MAX
 
 __all__ = [
     "AFTER",
-    "GLUED",
     "AFTER_ALL",
     "BLANK",
     "CUT",
     "DEFER",
+    "GLUED",
     "LEAD",
     "LEADS",
     "LINE_END",

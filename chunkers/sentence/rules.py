@@ -307,7 +307,10 @@ class SentenceRules:
         """
         if kind == TERMINATOR:
             if space_end == closers_end:
-                return closers_end == at + 1 and self._glued_ends(at)
+                try:
+                    return closers_end == at + 1 and self._glued_ends(at)
+                except IndexError:
+                    raise NeedMore from None
             closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
             return self._term_ends(at, closer, bang, ellipsis, space_end, newlines)
         if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
