@@ -1,5 +1,3 @@
-# ruff: noqa: RUF001
-# (Sentences of other scripts, some of whose letters look Latin.)
 """Where a sentence may start: after a plain word before a lower-case word
 (``Use npm. npm is great.``), and after a period glued to the next word
 (``world.Today is``), while abbreviations, dotted forms, numbers, addresses
@@ -15,7 +13,7 @@ import itertools
 
 import pytest
 from helpers.chunking import stream
-from helpers.sentence_cases import CASES, Case
+from helpers.sentence_cases import CASES
 from helpers.sentence_checks import assert_streamed_as_the_rules_decide, rules_only_in
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
