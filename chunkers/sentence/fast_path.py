@@ -82,10 +82,15 @@ LEAD = f"[{re.escape(LEADS)}]"
 # rule: ``world.Today is``, ``1,000.That``, Kazakh ``...ы.XVIII``): after
 # three ASCII lower-case letters or digits before an ASCII capital, or three
 # letters above U+00FF before any letter.
+# (A letter is tested first: most periods that no whitespace follows are
+# followed by something else, and fail there.)
 GLUED = (
-    "(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))(?=[A-Z])|(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)(?=[^\\W\\d_])"
+    "(?=[^\\W\\d_])(?:(?<=[a-z]{3}\\.)(?=[A-Z])|(?<=[0-9]{3}\\.)(?=[A-Z])"
+    "|(?<=[^\\W\\d_\\x00-\\xff]{3}\\.))"
 )
-_NEXT = f"(?:(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])|{GLUED})"
+_SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+# (Atomic: a candidate found by the first form is never tried as glued.)
+_NEXT = f"(?>{_SPACED}|{GLUED})"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
 #: The same without the line breaks that are ruled out before a line that
@@ -218,6 +223,16 @@ def searches(
     # rules' ``_plain_word``: ``Use npm. npm is``), unless closers or other
     # terminators follow the period: the rules decide.
     plain = "(?<![a-z]{2}\\.)"
+    # ... or a word of the abbreviation tables written in ASCII lower case
+    # (``etc. and``): by length, each after a character that is no such letter.
+    known = sorted(w for w in abbreviations if re.fullmatch("[a-z]{2,}", w))
+    plain_or_known = "|".join(
+        [plain]
+        + [
+            f"(?<=(?<![a-z])(?:{'|'.join(sorted(group))})\\.)"
+            for _, group in itertools.groupby(sorted(known, key=len), key=len)
+        ]
+    )
     quote = f"[{re.escape(QUOTES)}]"
     quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
     citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
@@ -275,7 +290,12 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
-        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{plain}{spaces}{lower})(?:{body})"
+        if lead == ".":
+            after = _NEXT
+            skipped_lower = f"(?={spaces}{lower}){letter_item}(?:{plain_or_known})"
+        else:  # (no other lead is glued, nor follows a plain word)
+            after, skipped_lower = _SPACED, f"{spaces}{lower}"
+        return f"{re.escape(lead)}{after}(?!{skipped_lower})(?:{body})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
@@ -329,7 +349,7 @@ def searches(
         # (Other scripts' terminators are candidates the rules decide: a branch
         # each with the proofs above costs about 9% more per character of
         # English prose, measured with cachegrind.)
-        *(f"{c}{_NEXT}" for c in SCRIPT_TERMINATORS),
+        *(f"{c}{_SPACED}" for c in SCRIPT_TERMINATORS),
         *sorted(CJK_TERMINATORS),
     ]
     # (A line that goes on starts with no whitespace, so it rules out the blank
