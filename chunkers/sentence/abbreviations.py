@@ -3,7 +3,8 @@
 An abbreviation is stored in canonical form: lower case, without its final
 period, inner periods kept (``"Dr."`` -> ``"dr"``, ``"U.S.A."`` -> ``"u.s.a"``).
 Each has a *kind* that says what a period after it means when the next word is
-capitalised (a lower-case next word never starts a sentence, whatever precedes):
+capitalised (a lower-case next word starts a sentence only after a plain word
+in no table: see :mod:`.rules`):
 
 * :data:`PREFIX`: it introduces what follows (``Dr. Smith``, ``e.g. Paris``), so
   it never ends a sentence;

@@ -167,8 +167,14 @@ def searches(
     * ``skip`` (not a boundary): any terminator run and closers, then spaces
       or tabs and a lower-case letter that cannot open a list marker (not
       ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
-      ``.`` or ``)``); or such an initial before spaces or tabs and another
-      whole capitalised word of at most ``STARTER_MAX`` letters;
+      ``.`` or ``)``), where the run is more than a lone ``.`` after two ASCII
+      lower-case letters (which may end a plain word: ``Use npm. npm``) or that
+      ``.`` ends an abbreviation of the tables written in ASCII lower case
+      (``etc. and``; then no candidate is found at all); or such an initial
+      before spaces or tabs and another whole capitalised word of at most
+      ``STARTER_MAX`` letters; or neither whitespace nor a footnote mark after
+      the run, unless a lone ``.`` is ``GLUED`` to the next word (the rules
+      decide: ``world.Today``);
     * ``line``: a line break right after content, then whitespace holding a
       blank line (the chunk ends at the line break, also when the search began
       there: the content before the search position then ends there too);

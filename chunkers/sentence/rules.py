@@ -20,7 +20,17 @@ starters and the ordinal rule below.
   (``《...》``), or a quotation mark closes it right before a kana
   (``「...。」と``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
-  ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
+  ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split),
+  except a lone ``.`` glued to the next word that ends a sentence (the
+  searches' ``GLUED`` candidates) after a word in no abbreviation table
+  that is either three ASCII lower-case letters or more, optionally
+  capitalised, or a number of three digits or more, when a title follows
+  (``Tuesday.Mr. Smith``) or a capitalised pronoun or determiner of
+  ``GLUED_STARTERS`` then a space and a lower-case letter (``world.Today is``,
+  ``1,000.That is``); or after three lower-case letters or more of other
+  scripts, before an upper-case letter (Kazakh ``...ы.XVIII``).  Code stays
+  whole: ``nn.Module``, ``models.Model``, ``React.Component``, ``os.Path``,
+  ``self.Foo``, ``np.NaN``, ``time.Now()``, ``sync.Once``.
 * A blank line always ends a sentence.  A single line break does when the next
   line starts with a list marker: a bullet (``-``, ``*``, ``+``, ``•``...),
   ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``; and
@@ -28,7 +38,8 @@ starters and the ordinal rule below.
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
-  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
+  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless a
+  single ``.`` ends a plain word right before it (below) or it is
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
   capitalised word that is not a sentence starter, and is not a dash
   (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
@@ -63,15 +74,23 @@ starters and the ordinal rule below.
     that does not end it, always in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) and before a month name in every
     language (``am 12. Juni``);
+  - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
+    ends it also before a lower-case word right after the whitespace
+    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``); a ``!`` or
+    ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
+    said``), nor a ``.`` after a capitalised word, an acronym, a number, a
+    dotted form, an initial or a word of other scripts (``Calif. and``,
+    ``p. 55``, ``J. smith``);
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
 Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
 sentences inside quoted dialogue are split at their own terminators; inline
 list items without a period (``a) one b) two``) are not split, nor a
-sentence glued to the next (``world.Today``); a lower-case word never starts a
-sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
-does); a name after
+sentence glued to the next but by the narrow rule above (``lunch.Then we``
+stays whole); a lower-case abbreviation missing from the tables is taken for a
+plain word before a lower-case word (``The med. staff`` holds only because
+``med`` is listed); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``).
 """
