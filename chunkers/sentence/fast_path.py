@@ -80,17 +80,19 @@ LEAD = f"[{re.escape(LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
 # A period glued to the next word may end a sentence (the rules' glued
 # rule: ``world.Today is``, ``1,000.That``, Kazakh ``...ы.XVIII``): after
-# three ASCII lower-case letters or digits before an ASCII capital, or three
-# letters above U+00FF before any letter.
-# (A letter is tested first: most periods that no whitespace follows are
+# three ASCII lower-case letters or digits before an ASCII capital and an
+# ASCII lower-case letter (a title or a capitalised word: not ``os.PATH``), or
+# after three letters above U+00FF before an ASCII capital or a letter above
+# U+00FF.
+# (What follows is tested first: most periods that no whitespace follows are
 # followed by something else, and fail there.)
 GLUED = (
-    "(?=[^\\W\\d_])(?:(?<=[a-z]{3}\\.)(?=[A-Z])|(?<=[0-9]{3}\\.)(?=[A-Z])"
-    "|(?<=[^\\W\\d_\\x00-\\xff]{3}\\.))"
+    "(?=[A-Z][a-z])(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
+    "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
 _SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
-# (Atomic: a candidate found by the first form is never tried as glued.)
-_NEXT = f"(?>{_SPACED}|{GLUED})"
+# (The two forms exclude each other: a letter follows a glued period only.)
+_NEXT = f"(?:{_SPACED}|{GLUED})"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
 #: The same without the line breaks that are ruled out before a line that

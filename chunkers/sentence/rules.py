@@ -592,14 +592,14 @@ class SentenceRules:
         else:
             lo = at - _WORD_MAX
             space = buf.rfind(" ", max(0, lo - base), k)
-            word = buf[space + 1 : k]
+            word = buf[max(space + 1, lo - base, 0) : k]  # (never more than _WORD_MAX)
             if (space < 0 and lo > 0) or not word.isprintable():
                 # Another kind of whitespace, or a word longer than _WORD_MAX.
                 m = _WORD_END.search(buf, max(0, lo - base), k)
                 word = m.group() if m else "\0"  # "\0": a long, plain word
             start = at - len(word) if word != "\0" else -1
         chunk = self._start if self._start is not None else -1
-        if start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
+        if 0 <= start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
             word = buf[chunk - base : k]
             start = chunk
         at_start = start == chunk or (
