@@ -81,13 +81,14 @@ LEAD = f"[{re.escape(LEADS)}]"
 # A period glued to the next word may end a sentence (the rules' glued
 # rule: ``world.Today is``, ``1,000.That``, Kazakh ``...ы.XVIII``): after
 # three ASCII lower-case letters or digits before an ASCII capital and an
-# ASCII lower-case letter (a title or a capitalised word: not ``os.PATH``), or
+# ASCII lower-case letter (a title or a capitalised word: not ``os.PATH``; or
+# the end of the text so far, the letter may still come), or
 # after three letters above U+00FF before an ASCII capital or a letter above
 # U+00FF.
 # (What follows is tested first: most periods that no whitespace follows are
 # followed by something else, and fail there.)
 GLUED = (
-    "(?=[A-Z][a-z])(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
+    "(?=[A-Z](?:[a-z]|\\Z))(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
 _SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
