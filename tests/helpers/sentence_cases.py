@@ -363,6 +363,7 @@ FRAGMENTS = [
     "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
+    "npm.", "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
     "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
     "- ", "\u2022 ", "# ", "## Head", "\nvalue", "\n```", "\n\u0663. x", "\n]",
