@@ -3,7 +3,8 @@
 An abbreviation is stored in canonical form: lower case, without its final
 period, inner periods kept (``"Dr."`` -> ``"dr"``, ``"U.S.A."`` -> ``"u.s.a"``).
 Each has a *kind* that says what a period after it means when the next word is
-capitalised (a lower-case next word never starts a sentence, whatever precedes):
+capitalised (a lower-case next word starts a sentence only after a plain word
+in no table: see :mod:`.rules`):
 
 * :data:`PREFIX`: it introduces what follows (``Dr. Smith``, ``e.g. Paris``), so
   it never ends a sentence;
@@ -28,6 +29,7 @@ from collections.abc import Iterable, Mapping
 __all__ = [
     "DEFAULT_ABBREVIATIONS",
     "FINAL",
+    "GLUED_STARTERS",
     "MEDIAL",
     "PREFIX",
     "SENTENCE_STARTERS",
@@ -56,6 +58,7 @@ _MEDIAL = """
     jan feb apr jun jul aug sep sept oct nov dec tue tues thu thur thurs fri
     u.s u.s.a u.k e.u u.n d.c n.y l.a ph.d m.d b.a m.a b.sc m.sc d.phil i.v a.d b.c
     al ave blvd rd hwy hr hrs sq oz lb lbs min max govt intl natl mfg mgr
+    med esp incl excl avg misc ref refs ibid resp tbsp tsp yrs wks pg pgs seq abbr adj adv orig
 """
 
 
@@ -81,6 +84,17 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     several every each all both no not once only please let is are was were do does
     did can could will would should shall might must have has had yes finally first
     next instead overall today yesterday tomorrow
+    """.split()
+)
+
+
+#: The sentence starters that open a sentence after a period glued to the
+#: previous word (``world.Today is``): pronouns and determiners, which no API
+#: names a member (not ``Now``, ``Once``, ``After``, ``Is``: ``time.Now()``).
+GLUED_STARTERS: frozenset[str] = frozenset(
+    """
+    the this that these those there here it he she we they you my our your his her its
+    their today
     """.split()
 )
 

@@ -43,6 +43,7 @@ __all__ = [
     "BLANK",
     "CUT",
     "DEFER",
+    "GLUED",
     "LEAD",
     "LEADS",
     "LINE_END",
@@ -77,7 +78,23 @@ LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS
 #: character class keeps the search on the regex engine's fast path.
 LEAD = f"[{re.escape(LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
-_NEXT = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+# A period glued to the next word may end a sentence (the rules' glued
+# rule: ``world.Today is``, ``1,000.That``, Kazakh ``...ы.XVIII``): after
+# three ASCII lower-case letters or digits before an ASCII capital and an
+# ASCII lower-case letter (a title or a capitalised word: not ``os.PATH``; or
+# the end of the text so far, the letter may still come), or
+# after three letters above U+00FF before an ASCII capital or a letter above
+# U+00FF.
+# (What follows is tested first: most periods that no whitespace follows are
+# followed by something else, and fail there.)
+GLUED = (
+    "(?=[A-Z](?:[a-z]|\\Z))(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
+    "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
+)
+_SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+# (Whitespace, a terminator, a closer or "[", or else glued; written without an
+# alternation, which costs the regex engine more at every period.)
+_NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])(?!{GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
 #: The same without the line breaks that are ruled out before a line that
@@ -154,8 +171,14 @@ def searches(
     * ``skip`` (not a boundary): any terminator run and closers, then spaces
       or tabs and a lower-case letter that cannot open a list marker (not
       ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
-      ``.`` or ``)``); or such an initial before spaces or tabs and another
-      whole capitalised word of at most ``STARTER_MAX`` letters;
+      ``.`` or ``)``), where the run is more than a lone ``.`` after two ASCII
+      lower-case letters (which may end a plain word: ``Use npm. npm``) or that
+      ``.`` ends an abbreviation of the tables written in ASCII lower case
+      (``etc. and``; then no candidate is found at all); or such an initial
+      before spaces or tabs and another whole capitalised word of at most
+      ``STARTER_MAX`` letters; or neither whitespace nor a footnote mark after
+      the run, unless a lone ``.`` is ``GLUED`` to the next word (the rules
+      decide: ``world.Today``);
     * ``line``: a line break right after content, then whitespace holding a
       blank line (the chunk ends at the line break, also when the search began
       there: the content before the search position then ends there too);
@@ -206,6 +229,20 @@ def searches(
     # Not after a lone lower-case letter (``b.``), which may number an inline
     # list item before a lower-case word (``a. one b. two``): the rules decide.
     letter_item = "(?<!\\s[a-z]\\.)"
+    # Nor after two ASCII lower-case letters, which may end a plain word (the
+    # rules' ``_plain_word``: ``Use npm. npm is``), unless closers or other
+    # terminators follow the period: the rules decide.
+    plain = "(?<![a-z]{2}\\.)"
+    # ... or a word of the abbreviation tables written in ASCII lower case
+    # (``etc. and``): by length, each after a character that is no such letter.
+    known = sorted(w for w in abbreviations if re.fullmatch("[a-z]{2,}", w))
+    plain_or_known = "|".join(
+        [plain]
+        + [
+            f"(?<=(?<![a-z])(?:{'|'.join(sorted(group))})\\.)"
+            for _, group in itertools.groupby(sorted(known, key=len), key=len)
+        ]
+    )
     quote = f"[{re.escape(QUOTES)}]"
     quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
     citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
@@ -240,8 +277,8 @@ def searches(
         # mark (``.)**``): no end.
         after_run = [
             f"{group('blank', blank)}(?=\\S)",
-            f"{letter_item}{group('skip', spaces)}{lower}",
-            f"{group('skip', '')}{glued}",
+            f"{letter_item}{plain}{group('skip', spaces)}{lower}",
+            f"(?!{GLUED}){group('skip', '')}{glued}",
             # A quotation before its citation, after a word of two lower-case
             # letters or more (no list marker): '... word." (Smith 5)'.
             f"{quoted}{group('skip', spaces)}(?=\\()",
@@ -263,7 +300,12 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
-        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{spaces}{lower})(?:{body})"
+        if lead == ".":
+            after = _NEXT
+            skipped_lower = f"(?={spaces}{lower}){letter_item}(?:{plain_or_known})"
+        else:  # (no other lead is glued, nor follows a plain word)
+            after, skipped_lower = _SPACED, f"{spaces}{lower}"
+        return f"{re.escape(lead)}{after}(?!{skipped_lower})(?:{body})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
@@ -317,7 +359,7 @@ def searches(
         # (Other scripts' terminators are candidates the rules decide: a branch
         # each with the proofs above costs about 9% more per character of
         # English prose, measured with cachegrind.)
-        *(f"{c}{_NEXT}" for c in SCRIPT_TERMINATORS),
+        *(f"{c}{_SPACED}" for c in SCRIPT_TERMINATORS),
         *sorted(CJK_TERMINATORS),
     ]
     # (A line that goes on starts with no whitespace, so it rules out the blank

@@ -153,7 +153,7 @@ _SPECS: dict[str, _Spec] = {
     "it": _Spec(
         prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr",
         final="ecc pag cap",
-        medial="gen feb mar apr mag giu lug ago set ott nov dic tel",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"

@@ -20,7 +20,17 @@ starters and the ordinal rule below.
   (``《...》``), or a quotation mark closes it right before a kana
   (``「...。」と``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
-  ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split).
+  ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split),
+  except a lone ``.`` glued to the next word that ends a sentence (the
+  searches' ``GLUED`` candidates) after a word in no abbreviation table
+  that is either three ASCII lower-case letters or more, optionally
+  capitalised, or a number of three digits or more, when a title follows
+  (``Tuesday.Mr. Smith``) or a capitalised pronoun or determiner of
+  ``GLUED_STARTERS`` then a space and a lower-case letter (``world.Today is``,
+  ``1,000.That is``); or after three lower-case letters or more of other
+  scripts, before an upper-case letter (Kazakh ``...ы.XVIII``).  Code stays
+  whole: ``nn.Module``, ``models.Model``, ``React.Component``, ``os.Path``,
+  ``self.Foo``, ``np.NaN``, ``time.Now()``, ``sync.Once``.
 * A blank line always ends a sentence.  A single line break does when the next
   line starts with a list marker: a bullet (``-``, ``*``, ``+``, ``•``...),
   ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``; and
@@ -28,7 +38,8 @@ starters and the ordinal rule below.
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
-  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless it is
+  sentence (``Yahoo! and``, ``e.g. a hat``, ``-- voila! -- you``) unless a
+  single ``.`` ends a plain word right before it (below) or it is
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
   capitalised word that is not a sentence starter, and is not a dash
   (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
@@ -63,15 +74,23 @@ starters and the ordinal rule below.
     that does not end it, always in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) and before a month name in every
     language (``am 12. Juni``);
+  - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
+    ends it also before a lower-case word right after the whitespace
+    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``); a ``!`` or
+    ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
+    said``), nor a ``.`` after a capitalised word, an acronym, a number, a
+    dotted form, an initial or a word of other scripts (``Calif. and``,
+    ``p. 55``, ``J. smith``);
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
 Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
 sentences inside quoted dialogue are split at their own terminators; inline
 list items without a period (``a) one b) two``) are not split, nor a
-sentence glued to the next (``world.Today``); a lower-case word never starts a
-sentence (``Use npm. npm is great.`` stays whole, so that ``e.g. a hat``
-does); a name after
+sentence glued to the next but by the narrow rule above (``lunch.Then we``
+stays whole); a lower-case abbreviation missing from the tables is taken for a
+plain word before a lower-case word (``The med. staff`` holds only because
+``med`` is listed); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``).
 """
@@ -81,7 +100,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, MEDIAL, PREFIX, TIME
+from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME
 from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -137,6 +156,11 @@ _BULLETS = frozenset(BULLETS)
 _ITEM_BULLETS = frozenset(ITEM_BULLETS)
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
+#: A plain word before a period, which ends a sentence before a lower-case word.
+_PLAIN_WORD = re.compile(r"[a-z]{2,}")
+# Words before a period glued to the next word (see ``_glued_ends``).
+_GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
+_GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
@@ -301,10 +325,13 @@ class SentenceRules:
         to cut before (``_item``).
         """
         if kind == TERMINATOR:
+            if space_end == closers_end:
+                try:
+                    return closers_end == at + 1 and self._glued_ends(at)
+                except IndexError:
+                    raise NeedMore from None
             closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
-            return space_end > closers_end and self._term_ends(
-                at, closer, bang, ellipsis, space_end, newlines
-            )
+            return self._term_ends(at, closer, bang, ellipsis, space_end, newlines)
         if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
             return True
         # A line break, or one after a CJK run that goes on (a title: U+300B).
@@ -402,8 +429,12 @@ class SentenceRules:
                 if "a" <= buf[k - 1] <= "z" and (item := self._word_before(at)[3]):
                     self._item = item  # "a. one b. two": the chunk ends before "b."
                     return False
-            if buf[e] in _DASHES or not list_marker(buf, e):
+            if buf[e] in _DASHES:
                 return False  # ("Stop! - he said": a dash before a lower-case word goes on)
+            if not list_marker(buf, e):
+                # "Use npm. npm is great.": a plain word ends one before a
+                # lower-case word; "e.g. a hat", "Yahoo! and" go on.
+                return j == e and not (bang or ellipsis or closer) and self._plain_word(at)
             cat = _MARKER
         word, _, spaced, item = self._word_before(at)
         ellipsis = ellipsis or spaced
@@ -452,6 +483,53 @@ class SentenceRules:
             return False
         return following.lower() in self._starters and (
             len(following) == 1 or following[1:].islower()
+        )
+
+    def _glued_ends(self, at: int) -> bool:
+        """Whether a lone ``.`` at ``at`` glued to the next word ends a
+        sentence: after a word (openers stripped) in no abbreviation table
+        that is three ASCII lower-case letters or more, optionally
+        capitalised, or a number of three digits or more (``1,000``), before a
+        title (``world.Mr. Smith``) or before a capitalised pronoun or determiner
+        (``GLUED_STARTERS``), a space and a lower-case letter (``world.Today
+        is``; not ``time.Now()``, ``sync.Once``, ``React.Component``,
+        ``self.Foo``); or after three lower-case letters or more of other
+        scripts (no ASCII) before an upper-case letter (Kazakh ``...ы.XVIII``).
+        Raises ``IndexError`` when ``buf`` ends before that is decided."""
+        buf = self._buf
+        j = at - self._base + 1
+        word = self._word_before(at)[0]
+        if word.lower() in self._abbreviations:
+            return False
+        if _GLUED_OTHER.fullmatch(word) and word.islower():
+            return buf[j].isupper()
+        if not _GLUED_WORD.fullmatch(word) or not ("A" <= buf[j] <= "Z"):
+            return False
+        if self._title_at(buf, j):
+            return True
+        following = _word_at(buf, j)
+        end = j + len(following)
+        return (
+            len(following) >= 2
+            and following[1:].islower()
+            and following.lower() in GLUED_STARTERS
+            and buf[end] == " "
+            and buf[end + 1].islower()
+        )
+
+    def _plain_word(self, at: int) -> bool:
+        """Whether the word before the period at ``at`` is a plain word, which
+        ends a sentence before a lower-case word: two ASCII lower-case letters
+        or more (openers stripped: no dotted form, initial, number, name or
+        acronym), in none of the language's abbreviation tables, not a list
+        marker opening its chunk (``iv.``), not the last dot of a spaced
+        ellipsis."""
+        word, at_start, spaced, _ = self._word_before(at)
+        return (
+            not spaced
+            and _PLAIN_WORD.fullmatch(word) is not None
+            and word not in self._abbreviations
+            and not (at_start and _LIST_MARK.fullmatch(word) is not None)
         )
 
     def _opens_list_item(self, at: int) -> bool:
@@ -514,13 +592,16 @@ class SentenceRules:
         else:
             lo = at - _WORD_MAX
             space = buf.rfind(" ", max(0, lo - base), k)
-            word = buf[space + 1 : k]
+            word = buf[max(space + 1, lo - base, 0) : k]  # (never more than _WORD_MAX)
             if (space < 0 and lo > 0) or not word.isprintable():
                 # Another kind of whitespace, or a word longer than _WORD_MAX.
                 m = _WORD_END.search(buf, max(0, lo - base), k)
                 word = m.group() if m else "\0"  # "\0": a long, plain word
             start = at - len(word) if word != "\0" else -1
         chunk = self._start if self._start is not None else -1
+        if 0 <= start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
+            word = buf[chunk - base : k]
+            start = chunk
         at_start = start == chunk or (
             0 < start - chunk <= 4
             and _BULLET_LEAD.fullmatch(buf, chunk - base, start - base) is not None

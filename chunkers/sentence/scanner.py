@@ -357,8 +357,8 @@ class SentenceScanner(SentenceRules, Scanner):
                         break
                     self._open(base + i, char)
                     continue
-                if e == b:
-                    self._pos = base + b
+                if e == b and not (char == "." and b == i + 1):
+                    self._pos = base + b  # (a lone "." may be glued: the rules decide)
                     continue
                 run = t.group(1)
                 bang = run != "." and bool(run.strip(".\u2026"))

@@ -92,9 +92,9 @@ EXAMPLES = [
     ("auto", "Wait! - she called after him. He stopped.",
      ["Wait! - she called after him.", "He stopped."]),
     ("auto", "Wait! — Then he stopped.", ["Wait!", "— Then he stopped."]),
-    # A lower-case word never starts a sentence (documented limit: "npm").
+    # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
-     ["Wear a hat, e.g. a wide one.", "Use npm. npm is great."]),
+     ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
 ]  # fmt: skip
 
 

@@ -268,6 +268,70 @@ CASES: dict[str, list[Case]] = {
             ["A line that wraps\nonto the next one.", "Done."],
         ),
     ],
+    "lower_case_starts": [
+        (
+            "Install it with pip. pip handles the rest.",
+            ["Install it with pip.", "pip handles the rest."],
+        ),
+        (
+            "bea says hello. bea says hello.",
+            ["bea says hello.", "bea says hello."],
+        ),
+        (
+            "Pack snacks, e.g. a pear. Skip sweets, i.e. no cake etc. and no soda.",
+            ["Pack snacks, e.g. a pear.", "Skip sweets, i.e. no cake etc. and no soda."],
+        ),
+        (
+            "It weighs approx. four kilos, incl. the box, vs. two before. See p. 12 and fig. 2.",
+            [
+                "It weighs approx. four kilos, incl. the box, vs. two before.",
+                "See p. 12 and fig. 2.",
+            ],
+        ),
+        (
+            "She joined Yahoo! and stayed. Why? nobody knows.",
+            ["She joined Yahoo! and stayed.", "Why? nobody knows."],
+        ),
+        (
+            "Talk to R. lee or Calif. staff. The med. team knows.",
+            ["Talk to R. lee or Calif. staff.", "The med. team knows."],
+        ),
+        (
+            "The rate is 2.5 per cent. it rose. Read docs.example.org. then stop.",
+            ["The rate is 2.5 per cent.", "it rose.", "Read docs.example.org. then stop."],
+        ),
+    ],
+    "glued": [
+        (
+            "We ate lunch.Then we left.",
+            ["We ate lunch.Then we left."],
+        ),
+        (
+            "The sky was grey.The rain came.It stopped at noon.Dr. Ortiz walked home.",
+            [
+                "The sky was grey.",
+                "The rain came.",
+                "It stopped at noon.",
+                "Dr. Ortiz walked home.",
+            ],
+        ),
+        (
+            "Sales reached 2,500.These are good numbers.",
+            ["Sales reached 2,500.", "These are good numbers."],
+        ),
+        (
+            "Subclass nn.Module or models.Model, import React.Component, call os.Path and "
+            "self.Foo, test np.NaN, use time.Now() or a sync.Once here.",
+            [
+                "Subclass nn.Module or models.Model, import React.Component, call os.Path and "
+                "self.Foo, test np.NaN, use time.Now() or a sync.Once here."
+            ],
+        ),
+        (
+            "Version v1.2.3 costs 3.14 at example.com or mail a.b@c.org today.",
+            ["Version v1.2.3 costs 3.14 at example.com or mail a.b@c.org today."],
+        ),
+    ],
     "plain": [
         (
             "The cat sat.  The dog barked.\nThe bird sang.",
@@ -299,6 +363,7 @@ FRAGMENTS = [
     "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
+    "npm.", "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
     "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
     "- ", "\u2022 ", "# ", "## Head", "\nvalue", "\n```", "\n\u0663. x", "\n]",

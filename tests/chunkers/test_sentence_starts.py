@@ -1,0 +1,92 @@
+"""Where a sentence may start: after a plain word before a lower-case word
+(``Use npm. npm is great.``), and after a period glued to the next word
+(``world.Today is``), while abbreviations, dotted forms, numbers, addresses
+and code stay whole.  The cases are ``lower_case_starts`` and ``glued`` of
+``sentence_cases.py`` plus a few of other languages, each checked whole,
+streamed one character at a time and by the rules alone (searches that prove
+nothing), and a grid of words, marks and next words glued or spaced checked
+the same way in several languages."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers.chunking import stream
+from helpers.sentence_cases import CASES
+from helpers.sentence_checks import assert_streamed_as_the_rules_decide, rules_only_in
+
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
+
+OWN: list[tuple[str, str, list[str]]] = [
+    *(("auto", text, sentences) for text, sentences in CASES["lower_case_starts"]),
+    *(("auto", text, sentences) for text, sentences in CASES["glued"]),
+    ("en", "Run the script. it prints a line.", ["Run the script.", "it prints a line."]),
+    # Other scripts: a lower-case word glued to an upper-case one.
+    ("kk", "Біз үйге келдік.Олар күтті.", ["Біз үйге келдік.", "Олар күтті."]),
+    ("auto", "Мы пришли домой.XX век начался.", ["Мы пришли домой.", "XX век начался."]),
+    # ... but not an abbreviation of the language, nor a short word.
+    ("ru", "Лекцию читал проф.Иванов вчера.", ["Лекцию читал проф.Иванов вчера."]),
+    ("ru", "Мы жили на ул.Ленина долго.", ["Мы жили на ул.Ленина долго."]),
+    # A plain lower-case word needs ASCII letters: other scripts go on.
+    ("ru", "Он сказал да. но потом ушёл.", ["Он сказал да. но потом ушёл."]),
+    # Abbreviations of other languages stay whole before a lower-case word.
+    ("de", "Wir kommen bzw. gehen morgen.", ["Wir kommen bzw. gehen morgen."]),
+    ("it", "La centrale idraul. era ferma.", ["La centrale idraul. era ferma."]),
+    ("es", "Son aprox. las diez.", ["Son aprox. las diez."]),
+]
+
+
+def chunks(chunker: SentenceChunker, text: str) -> list[str]:
+    pieces = stream(chunker, [text[i : i + 1] for i in range(len(text))])
+    return [p.chunk for p in pieces if p.chunk is not None]
+
+
+@pytest.mark.parametrize(("language", "text", "sentences"), OWN, ids=[c[1][:30] for c in OWN])
+def test_sentence_starts(language: str, text: str, sentences: list[str]) -> None:
+    chunker = SentenceChunker(language=language)
+    assert chunker.split_text(text) == sentences
+    assert chunks(chunker, text) == sentences
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        assert SentenceChunker(language=language).split_text(text) == sentences
+
+
+def test_the_issue_example_feeds_a_repetition_check() -> None:
+    # Each repeated sentence is a chunk of its own, so a validator of
+    # repeated sentences sees two equal ones.
+    text = "ann says hi. ann says hi."
+    assert SentenceChunker().split_text(text) == ["ann says hi.", "ann says hi."]
+
+
+def test_user_abbreviations_keep_a_lower_case_word_joined() -> None:
+    text = "Bring the kit. incl. the tools. Read the spec. then build."
+    assert SentenceChunker().split_text(text) == [
+        "Bring the kit.",
+        "incl. the tools.",
+        "Read the spec.",
+        "then build.",
+    ]
+    assert SentenceChunker(abbreviations=["spec."]).split_text(text) == [
+        "Bring the kit.",
+        "incl. the tools.",
+        "Read the spec. then build.",
+    ]
+
+
+# Words before the period, what follows it, and the next word: glued or
+# spaced, plain or not, so that the searches meet every form of both rules.
+_BEFORE = ["npm", "Tuesday", "world", "NASA", "it", "approx", "iv", "1,000", "2024", "жағдайы",
+           "self", "DateTime", "e.g", "www"]  # fmt: skip
+_AFTER = [".", ". ", ".  ", "! ", ".) ", "..", ".\n"]
+_NEXT = ["npm is", "Today is", "Mr. Li", "Now()", "Once here", "The cat", "XVIII ғасыр", "b. x",
+         "iv) x", "Foo", "ok", "(see"]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["auto", "en", "kk", "it"])
+def test_the_searches_decide_as_the_rules(language: str) -> None:
+    rows = ["".join(row) for row in itertools.product(_BEFORE, _AFTER, _NEXT)]
+    text = "\n\n".join(f"Say {row} now." for row in rows)
+    for size in (1, 5, 64):
+        parts = [text[i : i + size] for i in range(0, len(text), size)]
+        assert_streamed_as_the_rules_decide(parts, language=language)
