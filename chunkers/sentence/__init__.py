@@ -75,6 +75,11 @@ class SentenceChunker(ChunkingStrategy):
     example ``language="de"`` keeps ``am 12. Juni`` and ``z. B. Wasser``
     whole, ``language="hy"`` ends sentences at ``:`` as at the Armenian full stop.
 
+    ``quotes`` (accurate mode, default ``True``): a sentence end inside a
+    quotation ends no chunk (see :mod:`.quotes`); ``quotes=False`` cuts at
+    every sentence end inside one too, and costs less (about a third less on
+    dialogue-dense prose, measured by ``benchmarks/sentence_speed.py``).
+
     ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing
     quote (straight or curly) or ``)``, once whitespace follows.  Abbreviations
@@ -96,8 +101,15 @@ class SentenceChunker(ChunkingStrategy):
         mode: str = "accurate",
         abbreviations: Iterable[str] | None = None,
         language: str = AUTO,
+        quotes: bool = True,
     ) -> None:
         check_choice("mode", mode, self.modes)
+        if type(quotes) is not bool:
+            raise TypeError(f"quotes must be True or False, got {type(quotes).__name__}")
+        if not quotes and mode != "accurate":
+            raise ValueError(
+                f"quotes=False applies to mode='accurate' only; mode={mode!r} has no quotation rule"
+            )
         if abbreviations is not None and mode != "accurate":
             raise ValueError(
                 f"abbreviations={abbreviations!r:.80} applies to mode='accurate' only; "
@@ -110,6 +122,7 @@ class SentenceChunker(ChunkingStrategy):
                 f"mode={mode!r} ends a sentence at every period"
             )
         self.mode = mode
+        self.quotes = quotes
         self.language = self._language.code
         base = self._language.abbreviations
         self._table = abbreviation_table(abbreviations, base=base)
@@ -121,14 +134,20 @@ class SentenceChunker(ChunkingStrategy):
             params["abbreviations"] = sorted(self.abbreviations)
         if self.language != AUTO:
             params["language"] = self.language
+        if not self.quotes:
+            params["quotes"] = False
         return params
 
     def scanner(self) -> Scanner:
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        scanner = SentenceScanner(self._table, lang.starters, lang.ordinals, lang.continuations)
-        return QuotedScanner(_Translated(scanner, lang.translate) if lang.translate else scanner)
+        scanner: Scanner = SentenceScanner(
+            self._table, lang.starters, lang.ordinals, lang.continuations
+        )
+        if lang.translate:
+            scanner = _Translated(scanner, lang.translate)
+        return QuotedScanner(scanner) if self.quotes else scanner
 
 
 class _Translated(Scanner):

@@ -181,6 +181,7 @@ _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
 _END = itemgetter(1)  # a cut's end
 _UNREAD_MAX = 64  # characters left unread at most while no cut waits (bounds a search)
+_LONG = 512  # a longer text is first tested for marks with str scans
 
 
 class QuotedScanner(Scanner):
@@ -220,8 +221,17 @@ class QuotedScanner(Scanner):
         if delta:
             self._unread.append(delta)
             self._unread_size += len(delta)
-        if not cuts and not self._held and self._unread_size < _UNREAD_MAX:
-            return cuts  # (the marks are read when a cut needs them)
+        if not cuts:
+            if not self._held and self._unread_size < _UNREAD_MAX:
+                return cuts  # (the marks are read when a cut needs them)
+        elif not self._held and not self._episodes and self._carry < 0:
+            # The usual cut: no quotation to judge it by unless the text
+            # since the last reading holds a mark before its last character.
+            self._last_stop = cuts[-1].stop
+            if not self._unread or self._read_unread():
+                return cuts
+            self._held.extend(cuts)
+            return self._release()
         if cuts:
             self._held.extend(cuts)
             self._last_stop = cuts[-1].stop
@@ -241,20 +251,32 @@ class QuotedScanner(Scanner):
 
     # -- reading the marks -------------------------------------------------
 
-    def _read_unread(self) -> None:
-        """Read the marks of the deltas not read yet, up to their last character."""
+    def _read_unread(self) -> bool:
+        """Read the marks of the deltas not read yet, up to their last
+        character; whether they held none."""
         tail = self._tail
-        text = tail + "".join(self._unread)
+        text = tail + "".join(self._unread) if len(self._unread) > 1 else tail + self._unread[0]
         self._unread.clear()
         self._unread_size = 0
         self._tail = text[-2:]
         start = 1 if len(tail) == 2 else 0  # (the first character not read)
         base = self._read_to - start
         limit = len(text) - 1
-        m = (_OPEN if self._open else _IDLE).search(text, start)
-        if m is not None and m.start() < limit:
-            self._read(text, m, limit, base)
         self._read_to = base + limit
+        if (
+            not self._open
+            and limit - start > _LONG
+            and not any(mark in text for mark in _ALL_MARKS)
+        ):
+            m = None  # (a long text without a mark: str scans, faster than a search)
+        else:
+            m = (_OPEN if self._open else _IDLE).search(text, start)
+        if m is None or m.start() >= limit:
+            if self._open:
+                self._read(text, m, limit, base)  # (line breaks and old marks)
+            return True
+        self._read(text, m, limit, base)
+        return False
 
     def _read(self, text: str, m: re.Match[str] | None, limit: int, base: int) -> None:
         """Read the marks of ``text`` (at offset ``base`` of the stream)

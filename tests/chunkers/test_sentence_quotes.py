@@ -6,6 +6,7 @@ ahead of the cuts), and linear work on texts made of quotation marks."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from helpers.chunking import stream
@@ -14,7 +15,7 @@ from helpers.oracles import quoted_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers import SentenceChunker, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.sentence import quotes
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
@@ -220,3 +221,25 @@ def test_a_short_limit_applies_as_the_oracle_does_streamed_and_whole(
         pieces = stream(ACCURATE, [text[a:b] for a, b in itertools.pairwise(bounds)])
         chunks = [p.chunk for p in pieces if p.chunk is not None]
         assert chunks == ACCURATE.split(text) + ACCURATE.flush(text)
+
+
+def test_quotes_false_cuts_inside_quotations_and_is_kept_in_the_spec() -> None:
+    plain = SentenceChunker(quotes=False)
+    assert plain.split_text('"One. Two." Three.') == ['"One.', 'Two."', "Three."]
+    assert repr(plain) == "SentenceChunker(mode='accurate', quotes=False)"
+    assert plain.spec() == {"chunker": "sentence", "mode": "accurate", "quotes": False}
+    assert resolve_chunker(json.loads(json.dumps(plain.spec()))) == plain != ACCURATE
+    assert "quotes" not in ACCURATE.spec()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"quotes": 1}, TypeError),
+        ({"quotes": "no"}, TypeError),
+        ({"quotes": False, "mode": "simple"}, ValueError),
+    ],
+)
+def test_quotes_is_checked_and_named(kwargs: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match="quotes"):
+        SentenceChunker(**kwargs)  # type: ignore[arg-type]
