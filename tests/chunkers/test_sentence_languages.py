@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers.chunking import stream
+from helpers.chunking import check_stream, sliced, stream
 from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
 from hypothesis import given
 from hypothesis import strategies as st
@@ -144,18 +144,11 @@ texts = st.lists(
 
 
 @pytest.mark.parametrize("language", ALL)
-@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=12))
+@given(case=sliced(texts))
 def test_every_language_is_lossless_and_delta_invariant(
-    language: str, text: str, cuts: list[int]
+    language: str, case: tuple[str, list[str]]
 ) -> None:
-    chunker = SentenceChunker(language=language)
-    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
-    deltas = [text[a:b] for a, b in itertools.pairwise(bounds)]
-    pieces = stream(chunker, deltas)
-    assert "".join(p.segment for p in pieces) == text
-    chunks = [p.chunk for p in pieces if p.chunk is not None]
-    assert chunks == chunker.split(text) + chunker.flush(text)
-    assert "".join(chunker.segments(text)) == text
+    check_stream(SentenceChunker(language=language), *case)
 
 
 def many_scripts(size: int) -> str:

@@ -5,11 +5,10 @@ ahead of the cuts), and linear work on texts made of quotation marks."""
 
 from __future__ import annotations
 
-import itertools
 import json
 
 import pytest
-from helpers.chunking import stream
+from helpers.chunking import check_stream, sliced, stream
 from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
 from helpers.oracles import quoted_layout
 from hypothesis import given
@@ -129,17 +128,11 @@ texts = st.lists(
 
 
 @pytest.mark.parametrize("language", ["auto", "de", "fr", "ja"])
-@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=12))
+@given(case=sliced(texts))
 def test_quotations_are_lossless_and_delta_invariant(
-    language: str, text: str, cuts: list[int]
+    language: str, case: tuple[str, list[str]]
 ) -> None:
-    chunker = SentenceChunker(language=language)
-    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
-    deltas = [text[a:b] for a, b in itertools.pairwise(bounds)]
-    pieces = stream(chunker, deltas)
-    assert "".join(p.segment for p in pieces) == text
-    chunks = [p.chunk for p in pieces if p.chunk is not None]
-    assert chunks == chunker.split(text) + chunker.flush(text)
+    check_stream(SentenceChunker(language=language), *case)
 
 
 def test_a_long_quoted_text_is_delta_invariant_in_one_character_deltas() -> None:
@@ -175,52 +168,36 @@ def test_streaming_work_grows_linearly_on_quotation_marks(
     assert two.total <= 2 * MAX_WORK_PER_CHAR * 200 * kb, two
 
 
+def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
+    """What the plain oracle makes of the inner scanner's layout of ``text``."""
+    inner = chunker.scanner().inner  # type: ignore[attr-defined]
+    cuts = [tuple(c) for c in inner.feed(text)]
+    marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, BRACKET_QUOTES)
+    return quoted_layout(text, cuts, inner.finish(), *marks, longest)
+
+
+def layout_of(chunker: SentenceChunker, text: str) -> object:
+    layout = chunker.locate(text)
+    return ([tuple(c) for c in layout.cuts], layout.fragment)
+
+
 @pytest.mark.parametrize("language", ["auto", "de"])
 @given(text=texts)
 def test_the_layer_applies_the_rule_as_the_plain_oracle_does(language: str, text: str) -> None:
     chunker = SentenceChunker(language=language)
-    inner = chunker.scanner().inner  # type: ignore[attr-defined]
-    inner_cuts = [tuple(c) for c in inner.feed(text)]
-    want = quoted_layout(
-        text,
-        inner_cuts,
-        inner.finish(),
-        QUOTE_PAIRS,
-        QUOTE_OPEN_AFTER,
-        SPACED_QUOTES,
-        BRACKET_QUOTES,
-        QUOTE_MAX,
-    )
-    layout = chunker.locate(text)
-    assert ([tuple(c) for c in layout.cuts], layout.fragment) == want
+    assert layout_of(chunker, text) == oracle(chunker, text, QUOTE_MAX)
 
 
-@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=8))
+@given(case=sliced(texts))
 def test_a_short_limit_applies_as_the_oracle_does_streamed_and_whole(
-    text: str, cuts: list[int]
+    case: tuple[str, list[str]],
 ) -> None:
     # QUOTE_MAX made short, so that random texts reach it: marks dropped,
     # quotations too long, sentences released once the limit has passed.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(quotes, "QUOTE_MAX", 15)
-        inner = ACCURATE.scanner().inner  # type: ignore[attr-defined]
-        inner_cuts = [tuple(c) for c in inner.feed(text)]
-        want = quoted_layout(
-            text,
-            inner_cuts,
-            inner.finish(),
-            QUOTE_PAIRS,
-            QUOTE_OPEN_AFTER,
-            SPACED_QUOTES,
-            BRACKET_QUOTES,
-            15,
-        )
-        layout = ACCURATE.locate(text)
-        assert ([tuple(c) for c in layout.cuts], layout.fragment) == want
-        bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
-        pieces = stream(ACCURATE, [text[a:b] for a, b in itertools.pairwise(bounds)])
-        chunks = [p.chunk for p in pieces if p.chunk is not None]
-        assert chunks == ACCURATE.split(text) + ACCURATE.flush(text)
+        assert layout_of(ACCURATE, case[0]) == oracle(ACCURATE, case[0], 15)
+        check_stream(ACCURATE, *case)
 
 
 def test_quotes_false_cuts_inside_quotations_and_is_kept_in_the_spec() -> None:

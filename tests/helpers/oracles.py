@@ -60,14 +60,14 @@ def paragraph_flush(text: str, crlf: bool = False) -> list[str]:
 
 def quoted_layout(
     text: str,
-    cuts: list[tuple[int, int, int]],
+    cuts: list[tuple[int, ...]],
     fragment: tuple[int, int] | None,
     pairs: dict[str, str],
     open_after: str,
     spaced: str,
     brackets: str,
     longest: int,
-) -> tuple[list[tuple[int, int, int]], tuple[int, int] | None]:
+) -> tuple[list[tuple[int, ...]], tuple[int, int] | None]:
     """The quotation rule of ``chunkers/sentence/quotes.py`` applied to the
     cuts and final fragment of the sentence scanner over the whole ``text``,
     one character at a time: ``(cuts, fragment)`` after joining each cut
@@ -125,7 +125,7 @@ def quoted_layout(
                 return "inside"
         return "wait" if waiting else "outside"
 
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[int, ...]] = []
     carry = -1
     for start, end, stop in cuts:
         v = verdict(end)
