@@ -320,12 +320,12 @@ class QuotedScanner(Scanner):
                     m = (_OPEN if opened else _IDLE).search(text, pos)
                     continue  # (a mark that closes one opens none)
             if kind != _CLOSES_ONE and mark in _CLOSES:
-                episode = opened.get(mark)
-                if episode is not None:
-                    episode.marks.append(offset)
+                current = opened.get(mark)
+                if current is not None:
+                    current.marks.append(offset)
                 else:
-                    opened[mark] = episode = _Episode(offset)
-                    self._episodes.append(episode)
+                    opened[mark] = current = _Episode(offset)
+                    self._episodes.append(current)
                     if offset + QUOTE_MAX < self._expiry:
                         self._expiry = offset + QUOTE_MAX
             m = (_OPEN if opened else _IDLE).search(text, pos)
