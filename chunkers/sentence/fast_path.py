@@ -25,7 +25,6 @@ from functools import lru_cache
 
 from .abbreviations import SENTENCE_STARTERS
 from .marks import (
-    BULLETS,
     CJK_TERMINATORS,
     CLOSERS,
     LATIN1_LOWER,
@@ -35,7 +34,7 @@ from .marks import (
     SCRIPT_TERMINATORS,
     TERMINATORS,
 )
-from .rules import GOES_ON, SKIP_MAX, STARTER_MAX
+from .rules import FOOTNOTE, ITEM_PAREN, SKIP_MAX, SOFT_WRAP, STARTER_MAX, WRAP_BEFORE
 
 __all__ = [
     "AFTER",
@@ -71,31 +70,39 @@ _CLOSER = f"[{re.escape(CLOSERS)}]"
 #: The characters a candidate begins with (the usual ones first: ``c in text``
 #: is one scan in C, and none at all for a character wider than every one of
 #: ``text``).
-LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS
+LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS + ")\r"
 #: A candidate: a terminator not followed by a character that rules it out
-#: (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
-#: character class keeps the search on the regex engine's fast path.
+#: (``3.14``, ``U.S``), a period before footnote numbers (``word.12``), a CJK
+#: terminator, a line break (``\n``, a lone ``\r``), or the ``)`` of an
+#: inline list marker (`` b)``).  One leading character class keeps the
+#: search on the regex engine's fast path.
 LEAD = f"[{re.escape(LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
 _NEXT = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
-AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
+_LONE_CR = "(?<=\r)(?!\n)"
+AFTER_ALL = (
+    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}"
+    f"|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
+)
 #: The same without the line breaks that are ruled out before a line that
 #: goes on (usable while the chunk does not open with a Markdown heading).
-AFTER = f"(?:(?<=[{_ESCAPED_CJK}])|(?<=\n)(?!{GOES_ON})|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT})"
-# What may follow a terminator run and its closers when the rules cannot
-# decide it yet: a partial footnote mark, whitespace running to the end, or
-# whitespace with at most one line break and then at most SKIP_MAX openers
-# (the rules skip them, then need the next token) or one ASCII lower-case
-# letter (a list marker such as "b." or "iv)" is not ruled out yet).  Used at
-# the end of the window only (the "wait" groups of ``searches``).
-_UNDECIDED_TAIL = (
-    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
-    f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z]))"
+AFTER = (
+    f"(?:(?<=[{_ESCAPED_CJK}])|(?:(?<=\n)|{_LONE_CR})(?!{SOFT_WRAP})"
+    f"|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
-# The same after a line break (in a chunk that does not open with a heading
-# marker): one character that may begin a list marker or heading.
-_LINE_MARKER_START = f"[{re.escape(''.join(sorted(BULLETS)))}#(0-9A-Za-z]"
+# What may follow a terminator run and its closers when the rules cannot
+# decide it yet: a partial footnote mark, whitespace running to the end,
+# spaces or tabs and then at most SKIP_MAX openers (the rules skip them, then
+# need the next token) or one ASCII lower-case letter (a list marker such as
+# "b." or "iv)" is not ruled out yet), or that letter after a line break that
+# may be a soft wrap (``WRAP_BEFORE``).  Used at the end of the window only
+# (the "wait" groups of ``searches``).
+_UNDECIDED_TAIL = (
+    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\r\\n]*"
+    f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z])"
+    f"|(?=\\s)[^\\S\\r\\n]*[\\r\\n]{WRAP_BEFORE}[^\\S\\r\\n]*[a-z])"
+)
 
 
 def nothing(text: str, pos: int) -> None:
@@ -214,7 +221,7 @@ def searches(
     lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     glued = r"(?=[^\s\[])"
-    spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    spaces, blank, space = r"[^\S\r\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
     # Within DEFER characters of the window's end (the lead counts as one).
     near = DEFER - 1
     near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
@@ -263,7 +270,9 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
-        return f"{re.escape(lead)}{_NEXT}(?!{letter_item}{spaces}{lower})(?:{body})"
+        # (A period before footnote numbers: a candidate the rules decide.)
+        footnote = f"|{FOOTNOTE}" if lead == "." else ""
+        return f"{re.escape(lead)}(?:{_NEXT}(?!{letter_item}{spaces}{lower})(?:{body}){footnote})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
@@ -301,13 +310,17 @@ def searches(
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
     # A line break the text so far cannot decide: whitespace to the end, or (in
     # a chunk that does not open with a heading marker, where a line break
-    # ends the chunk anyway) one character that may open a list marker.
+    # ends the chunk anyway) one lower-case letter that may open a list marker
+    # after a break that may be a soft wrap.
     wait = next(numbers)
-    marker_end = f"[^\\S\\n]{{0,{near - 1}}}+{_LINE_MARKER_START}"
+    marker_end = f"{WRAP_BEFORE}[^\\S\\r\\n]{{0,{near - 1}}}+[a-z]"
     line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
     blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
-    line_breaks = f"\n(?!{GOES_ON})(?:{line}|{line_wait}|)"
+    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{line_wait}|)"
     all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
+    # A lone "\r" (a line break the rules decide), the ")" of a list marker.
+    lone_cr, lone_cr_all = f"\r(?!\n)(?!{SOFT_WRAP})", "\r(?!\n)"
+    item = f"\\){ITEM_PAREN}"
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
     narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
@@ -323,10 +336,10 @@ def searches(
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
-        re.compile("|".join([*narrow, line_breaks, *wide])),
-        re.compile("|".join([*narrow, all_line_breaks, *wide])),
-        re.compile("|".join([*narrow, line_breaks])),
-        re.compile("|".join([*narrow, all_line_breaks])),
+        re.compile("|".join([*narrow, line_breaks, item, lone_cr, *wide])),
+        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all, *wide])),
+        re.compile("|".join([*narrow, line_breaks, item, lone_cr])),
+        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all])),
     )
 
 
