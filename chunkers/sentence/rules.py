@@ -551,14 +551,12 @@ class SentenceRules:
             # next).  (Seven characters are read first, whatever they hold.)
             if bang or ellipsis or closer or k == 0 or buf[k - 1].isspace() or e != k + 2:
                 return False
+            if self._opens_list_item(at):
+                return False  # ("1. . . ." : a list marker, decided before the dots)
             after = buf[e : e + 7]
             if len(after) < 7:
                 raise IndexError(e + 6)
-            return (
-                after.startswith(". . . ")
-                and _is_capital(after[6])
-                and not self._opens_list_item(at)
-            )
+            return after.startswith(". . . ") and _is_capital(after[6])
         if c.isalpha():
             cat = _LOWER if c.islower() else _UPPER
         else:
