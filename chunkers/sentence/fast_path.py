@@ -34,7 +34,16 @@ from .marks import (
     SCRIPT_TERMINATORS,
     TERMINATORS,
 )
-from .rules import FOOTNOTE, ITEM_PAREN, SKIP_MAX, SOFT_WRAP, STARTER_MAX, WRAP_BEFORE
+from .rules import (
+    FOOTNOTE,
+    ITEM_PAREN,
+    SKIP_MAX,
+    SOFT_WRAP,
+    STARTER_MAX,
+    WRAP_BEFORE,
+    WRAP_MIN,
+    WRAP_PUNCTUATION,
+)
 
 __all__ = [
     "AFTER",
@@ -44,6 +53,7 @@ __all__ = [
     "DEFER",
     "LEAD",
     "LEADS",
+    "LINE_OPENERS",
     "LINE_END",
     "SKIP",
     "WAIT",
@@ -65,6 +75,9 @@ _PROOFS = {"cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": W
 DEFER = 32
 
 _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
+#: ASCII punctuation that may begin a line and ends the line before it (not
+#: ``WRAP_PUNCTUATION``, nor ``(``, which may open a soft wrap).
+LINE_OPENERS = "".join(c for c in "`\"'<>=/\\|@$%&~^{[_#*+-" if c not in WRAP_PUNCTUATION)
 _ESCAPED_CJK = re.escape(CJK_TERMINATORS)
 _CLOSER = f"[{re.escape(CLOSERS)}]"
 #: The characters a candidate begins with (the usual ones first: ``c in text``
@@ -164,8 +177,11 @@ def searches(
       ``.`` or ``)``); or such an initial before spaces or tabs and another
       whole capitalised word of at most ``STARTER_MAX`` letters;
     * ``line``: a line break right after content, then whitespace holding a
-      blank line (the chunk ends at the line break, also when the search began
-      there: the content before the search position then ends there too);
+      blank line, or a single line break that is no soft wrap (after a line
+      shorter than ``WRAP_MIN``, or before spaces or tabs and an upper-case
+      letter, a digit or ``LINE_OPENERS``): the chunk ends at the line break,
+      also when the search began there (the content before the search
+      position then ends there too);
     * ``wait`` (left to the next delta): within ``DEFER`` characters of the
       window's end, a terminator run and closers before what
       ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
@@ -308,6 +324,17 @@ def searches(
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
+    indent = r"[^\S\r\n]*"
+    # A single line break right after content that is no soft wrap, so the
+    # chunk ends there: after a line shorter than WRAP_MIN, before any content
+    # (after spaces or tabs); or before an upper-case letter, a digit or ASCII
+    # punctuation that neither goes on a line nor may open a soft wrap.
+    short_line = f"(?<![^\\r\\n]{{{WRAP_MIN}}}\n)"
+    ends_line = f"[{LATIN1_UPPER}0-9{re.escape(LINE_OPENERS)}]"
+    single_line = (
+        f"(?<=\\S\n)(?:{short_line}{group('line', indent)}(?=\\S)"
+        f"|{group('line', indent)}(?={ends_line}))"
+    )
     # A line break the text so far cannot decide: whitespace to the end, or (in
     # a chunk that does not open with a heading marker, where a line break
     # ends the chunk anyway) one lower-case letter that may open a list marker
@@ -316,8 +343,8 @@ def searches(
     marker_end = f"{WRAP_BEFORE}[^\\S\\r\\n]{{0,{near - 1}}}+[a-z]"
     line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
     blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
-    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{line_wait}|)"
-    all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
+    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{single_line}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{line}|{single_line}|{blank_wait}|)"
     # A lone "\r" (a line break the rules decide), the ")" of a list marker.
     lone_cr, lone_cr_all = f"\r(?!\n)(?!{SOFT_WRAP})", "\r(?!\n)"
     item = f"\\){ITEM_PAREN}"
