@@ -53,8 +53,10 @@ class SentenceChunker(ChunkingStrategy):
     abbreviations (``Dr.``, ``e.g.``, ``U.S.A.``, ``a.m.``), initials, decimals,
     versions, money, times, e-mail addresses and URLs, list markers, ellipses,
     quotations and parentheticals, ``?!`` runs, CJK terminators (``。`` and
-    full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
-    breaks before list items; the rules are listed in :mod:`.rules`.
+    full-width ``!``/``?``/``.``, no whitespace needed), inline list items
+    (``a) one b) two``), footnote numbers (``a week.4 Some``), blank lines, and
+    single line breaks (each line is a chunk unless the break is a soft wrap
+    before a lower-case word); the rules are listed in :mod:`.rules`.
     A sentence whose end depends on what follows (is the word after ``U.S.``
     ``It`` or ``Army``?) is withheld until that text arrives, so the chunks
     do not depend on how a stream is sliced.

@@ -47,13 +47,15 @@ starters and the ordinal rule below.
   an elision and never ends it.
 * A capitalised (or upper-case) word that the language lists as a
   continuation (``Language.continuations``, none by default) never opens a
-  sentence: no terminator run before it ends one (a blank line still does).
+  sentence: no terminator run before it ends one (a blank line, or a line
+  break that is no soft wrap, still does).
 * A ``.`` or ``)`` that ends the marker of an inline list item (``2.``,
   ``b.)`` or ``b)`` after a space, an optional bullet before it) in a chunk
   that opens with a list marker ends the chunk before that marker when it
   follows the opening one (same form, next number or letter: ``1. One 2.
   Two``, ``a) one b) two``), restarts a list (``1``, ``a``, ``A``: ``• 10.
-  Ten a. One``) or has another bullet (``• 10. Ten ⁃9. Nine``).
+  Ten a. One``) or has another bullet (``• 10. Ten`` then ``9.`` after the hyphen
+  bullet U+2043).
 * Footnote numbers glued to a period: a ``.`` after two lower-case letters or
   after ``)``, then one to three digits (up to three such numbers, a space
   between), then whitespace and a capitalised word ends the sentence after
@@ -119,29 +121,29 @@ from .marks import (
 
 __all__ = [
     "CJK",
-    "ITEM",
     "FOOTNOTE",
     "FOOTNOTE_BEFORE",
     "FOOTNOTE_NUMBERS",
+    "ITEM",
     "ITEM_PAREN",
     "LETTERS",
     "LINE_BREAK",
     "LOOKBEHIND",
-    "TERMINATOR",
     "SOFT_WRAP",
+    "TERMINATOR",
     "WRAP_AFTER",
     "WRAP_BEFORE",
     "WRAP_MIN",
     "WRAP_PUNCTUATION",
     "NeedMore",
-    "line_breaks",
     "SentenceRules",
+    "line_breaks",
     "list_marker",
     "opens_heading",
 ]
 
 #: Characters kept before the scan position (the longest word inspected, plus
-#: a bullet before a list marker).
+#: a bullet before a list marker; more than ``WRAP_MIN``).
 LOOKBEHIND = 40
 _WORD_MAX = 32  # a longer word before a period is a plain word
 SKIP_MAX = 8  # opening punctuation skipped before the next token
@@ -260,7 +262,7 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     the chunk starting at ``chunk`` opens with a list marker that it follows
     (the same bullet and form, the next number or letter), or the marker
     restarts a list (``1``, ``a``, ``A``) or has another bullet than the
-    opening one (``• 10. Ten ⁃9. Nine``): ``(end of the chunk before it,
+    opening one (``9.`` after U+2043 in ``• 10. Ten``): ``(end of the chunk before it,
     start of its marker)``; else ``None``.  An upper-case letter counts only
     before ``)`` (a bare ``B.`` is an initial).  Reads ``buf`` from ``chunk``
     to two characters after ``at``."""
