@@ -305,7 +305,8 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
             follows = ord(number) == ord(previous) + 1
     if not follows:
         return None
-    return (base + len(buf[:mark].rstrip()), base + mark)
+    lo = chunk - base  # (the chunk opens with a marker: content before ``mark``)
+    return (base + lo + len(buf[lo:mark].rstrip()), base + mark)
 
 
 def _is_capital(c: str) -> bool:

@@ -357,6 +357,11 @@ ADVERSARIAL = {
     "bangs": "!?",
     "cjk": "\u3002",
     "abbreviation then spaces": "U.S." + " " * 50,
+    "inline items": "a) x b) y ",
+    "footnote numbers": "ab.1 2 ",
+    "soft wraps": "x" * 33 + "\nb",
+    "carriage returns": " \r",
+    "wrap then spaces": "x \n" + " " * 50,
 }
 
 
