@@ -519,13 +519,14 @@ class SentenceRules:
     ) -> bool:
         """Whether the terminator run at ``at``, its last closer ``closer``
         (``""``: none), whitespace from ``closers_end`` up to ``e``, ends a
-        sentence (a line break in it that is no soft wrap does)."""
+        sentence (a line break in it that is no soft wrap does, and any in a
+        chunk that opens with a heading marker)."""
         if newlines >= 2:
             return True
         buf = self._buf
         k = e - self._base
         try:
-            if newlines and not self._soft_wrap(at, closers_end, e):
+            if newlines and (self._is_heading() or not self._soft_wrap(at, closers_end, e)):
                 return True
             return self._next_starts(buf, k, at, closer, bang, ellipsis)
         except IndexError:
