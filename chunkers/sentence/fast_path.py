@@ -185,9 +185,15 @@ def searches(
     * ``wait`` (left to the next delta): within ``DEFER`` characters of the
       window's end, a terminator run and closers before what
       ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
-      chunk that does not open with a heading marker) before one character
-      that may open a list marker, and nothing after: the rules would need
-      text that has not arrived.
+      chunk that does not open with a heading marker, after a break that may
+      be a soft wrap) before one ASCII lower-case letter that may open a list
+      marker, and nothing after: the rules would need text that has not
+      arrived.
+
+    Not even a candidate: a line break that is a soft wrap (``SOFT_WRAP`` of
+    the rules) in a chunk that does not open with a heading marker.  A period
+    before footnote numbers (``FOOTNOTE``), a lone ``\\r`` and the ``)`` of an
+    inline list marker (``ITEM_PAREN``) are candidates the rules decide.
 
     Letters here are those of ASCII and Latin-1, whose case the regex classes
     spell out.
