@@ -28,7 +28,8 @@ starters and the ordinal rule below.
   tabs) starts with a lower-case letter that opens no list marker, and the
   line before the break either ends with a space or tab (``It was a cold
   \nnight``) or is a hard-wrapped line of prose, at least ``WRAP_MIN``
-  characters long (``...templating engine. Special\nplaceholders...``).  A
+  characters long counted from the chunk's start (``...templating engine.
+  Special\nplaceholders...``, the chunk ``Special`` is short: cut).  A
   soft wrap goes on, and the rules below decide a terminator before it.  A
   short line before a lower-case one (``alpha\nbeta gamma``) ends, and so
   does any line before a capitalised word, a digit or punctuation, even in a
@@ -164,9 +165,10 @@ _LONG_LINE, _SPACED = 1, 2
 WRAP_MIN = 32
 
 #: Where a single line break may be a soft wrap (a regex, right after the
-#: ``\n`` or lone ``\r``): a space or tab before it, or ``WRAP_MIN``
-#: characters without a line break.  (Not after ``\r\n``: the rules decide.)
-WRAP_BEFORE = f"(?:(?<=[ \t][\r\n])|(?<=[^\r\n]{{{WRAP_MIN}}}[\r\n]))"
+#: ``\n`` or lone ``\r``): a space or tab before it.  (Not after ``\r\n``,
+#: nor after a long line, which counts from the chunk's start: the rules
+#: decide those.)
+WRAP_BEFORE = "(?<=[ \t][\r\n])"
 
 #: Punctuation that goes on a line it begins (``pricing\n.``).
 WRAP_PUNCTUATION = ".,;:!?)]}"
@@ -182,10 +184,7 @@ WRAP_AFTER = (
 #: A line break (``\n`` or lone ``\r`` just matched) that the rules find to be a
 #: soft wrap, which goes on (a regex; the rules find others too): also before
 #: ``(`` and a space after a space or tab (``400 yd \n( 365.8 m )``).
-SOFT_WRAP = (
-    f"(?:(?<=[ \t][\r\n])(?:{WRAP_AFTER}|\\([ \t])"
-    f"|(?<=[^\r\n]{{{WRAP_MIN}}}[\r\n])(?:{WRAP_AFTER}))"
-)
+SOFT_WRAP = f"{WRAP_BEFORE}(?:{WRAP_AFTER}|\\([ \t])"
 
 #: Footnote numbers glued to a period (a regex, right after the ``.``): two
 #: lower-case letters or ``)`` before it, then up to three numbers of one to
@@ -455,8 +454,9 @@ class SentenceRules:
     def _wraps_before(self, at: int, lo: int) -> int:
         """Whether the first line break from absolute offset ``lo`` on (in
         the whitespace of the candidate at ``at``) follows a space or tab
-        (``_SPACED``), or ``WRAP_MIN`` characters without a line break
-        (``_LONG_LINE``), or neither (0).  Read once per candidate (the
+        (``_SPACED``), or ``WRAP_MIN`` characters of the current chunk without
+        a line break (``_LONG_LINE``: so that a chunk chunked alone is
+        itself), or neither (0).  Read once per candidate (the
         scanner asks as soon as it has scanned the break, before the text
         before it may be dropped)."""
         if self._wrap_offset == at:
@@ -467,7 +467,10 @@ class SentenceRules:
         k = found.start()
         if k > 0 and buf[k - 1] in " \t":
             wraps = _SPACED
-        elif k >= WRAP_MIN and _BREAK.search(buf, k - WRAP_MIN, k) is None:
+        elif (
+            k - WRAP_MIN >= max(self._start - self._base, 0)  # type: ignore[operator]
+            and _BREAK.search(buf, k - WRAP_MIN, k) is None
+        ):
             wraps = _LONG_LINE
         else:
             wraps = 0
