@@ -40,6 +40,7 @@ from .rules import (
     SKIP_MAX,
     SOFT_WRAP,
     STARTER_MAX,
+    WRAP_AFTER,
     WRAP_BEFORE,
     WRAP_MIN,
     WRAP_PUNCTUATION,
@@ -57,6 +58,7 @@ __all__ = [
     "LINE_OPENERS",
     "SKIP",
     "WAIT",
+    "WRAP",
     "group_proofs",
     "latin1",
     "searches",
@@ -66,8 +68,10 @@ __all__ = [
 #: group spans the whitespace after the run), a cut at a blank line, no
 #: boundary (skip to the group's end), a cut at a line break before a blank
 #: line, and a candidate to leave to the next delta.
-CUT, BLANK, SKIP, LINE_END, WAIT = 1, 2, 3, 4, 5
-_PROOFS = {"cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT}
+CUT, BLANK, SKIP, LINE_END, WAIT, WRAP = 1, 2, 3, 4, 5, 6
+_PROOFS = {
+    "cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT, "wrap": WRAP,
+}  # fmt: skip
 
 #: A candidate undecided within this many characters of the end of the window
 #: is decided again from scratch by the next delta (cheaper than resuming; at
@@ -182,6 +186,11 @@ def searches(
       letter, a digit or ``LINE_OPENERS``): the chunk ends at the line break,
       also when the search began there (the content before the search
       position then ends there too);
+    * ``wrap`` (in a chunk that does not open with a heading marker): a line
+      break right after ``WRAP_MIN`` characters without one, before
+      ``WRAP_AFTER`` of the rules: a soft wrap when the chunk began at least
+      ``WRAP_MIN`` characters before the break, else the chunk ends at it
+      (the scanner compares, the search cannot see the chunk's start);
     * ``wait`` (left to the next delta): within ``DEFER`` characters of the
       window's end, a terminator run and closers before what
       ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
@@ -349,8 +358,15 @@ def searches(
     marker_end = f"{WRAP_BEFORE}[^\\S\\r\\n]{{0,{near - 1}}}+[a-z]"
     line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
     blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
-    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{single_line}|{line_wait}|)"
-    all_line_breaks = f"\n(?:{line}|{single_line}|{blank_wait}|)"
+    # A line break after content and WRAP_MIN characters without one, before
+    # what goes on a line: a soft wrap when the chunk began at least WRAP_MIN
+    # characters before it, else the chunk ends there (the scanner tells).
+    # (Never in a chunk that opens with a heading marker.)
+    wrap_number = next(numbers)
+    wrap = f"(?<=[^\\r\\n]{{{WRAP_MIN}}}\n)(?<=\\S\n)(?P<wrap{wrap_number}>)(?={WRAP_AFTER})"
+    no_wrap = f"(?!)(?P<wrap{wrap_number}>)"
+    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{single_line}|{wrap}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{line}|{single_line}|{no_wrap}|{blank_wait}|)"
     # A lone "\r" (a line break the rules decide), the ")" of a list marker.
     lone_cr, lone_cr_all = f"\r(?!\n)(?!{SOFT_WRAP})", "\r(?!\n)"
     item = f"\\){ITEM_PAREN}"

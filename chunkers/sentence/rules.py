@@ -37,7 +37,8 @@ starters and the ordinal rule below.
   price of keeping titles and lists apart).  A list marker on the next line:
   a bullet (``-``, ``*``, ``+``, ``•``...), ``12.``, ``12)``, ``b.``, ``b)``,
   ``(iv)``, or a Markdown heading ``#``, always ends it, and so does any line
-  break in a chunk that opens with a Markdown heading marker (``## Usage``).
+  break in a chunk that opens with a Markdown heading marker (``## Usage``),
+  but a soft wrap right after a terminator run (``# Intro. \nmore``).
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
@@ -522,14 +523,15 @@ class SentenceRules:
     ) -> bool:
         """Whether the terminator run at ``at``, its last closer ``closer``
         (``""``: none), whitespace from ``closers_end`` up to ``e``, ends a
-        sentence (a line break in it that is no soft wrap does, and any in a
-        chunk that opens with a heading marker)."""
+        sentence (a line break in it that is no soft wrap does, also in a
+        chunk that opens with a heading marker: ``# Intro. \\nmore`` goes
+        on, as the searches' waits assume)."""
         if newlines >= 2:
             return True
         buf = self._buf
         k = e - self._base
         try:
-            if newlines and (self._is_heading() or not self._soft_wrap(at, closers_end, e)):
+            if newlines and not self._soft_wrap(at, closers_end, e):
                 return True
             return self._next_starts(buf, k, at, closer, bang, ellipsis)
         except IndexError:

@@ -37,7 +37,19 @@ from collections.abc import Callable, Mapping
 
 from ..base import Cut, Scanner
 from .abbreviations import SENTENCE_STARTERS
-from .fast_path import BLANK, CUT, DEFER, LEADS, SKIP, WAIT, group_proofs, latin1, nothing, searches
+from .fast_path import (
+    BLANK,
+    CUT,
+    DEFER,
+    LEADS,
+    SKIP,
+    WAIT,
+    WRAP,
+    group_proofs,
+    latin1,
+    nothing,
+    searches,
+)
 from .languages import ORDINAL_MONTHS
 from .marks import CJK_CLOSERS, CJK_TERMINATORS, CLOSERS, TERMINATORS
 from .rules import (
@@ -49,6 +61,7 @@ from .rules import (
     LOOKBEHIND,
     SOFT_WRAP,
     TERMINATOR,
+    WRAP_MIN,
     NeedMore,
     SentenceRules,
     line_breaks,
@@ -476,6 +489,8 @@ class SentenceScanner(SentenceRules, Scanner):
                     search = plain
             elif proof == SKIP:
                 cend = base + m.start(g)
+            elif proof == WRAP and base + m.start() - start >= WRAP_MIN:
+                cend = base + m.start()  # a soft wrap (the rules' _wraps_before)
             else:
                 stop = base + end
                 append(

@@ -60,10 +60,12 @@ def test_a_terminator_before_a_line_break_follows_the_line_rule() -> None:
     assert ACCURATE.split_text("It said e.g.\nthe rest") == ["It said e.g.", "the rest"]
     long_line = "A long line that ends with an example e.g."
     assert ACCURATE.split_text(f"{long_line}\nthe rest") == [f"{long_line}\nthe rest"]
-    # A heading line ends at its line break, wrap or not.
-    heading = "## A heading that is long enough to wrap."
-    assert ACCURATE.split_text(f"{heading} \nthe rest") == [heading, "the rest"]
-    assert_streamed_as_the_rules_decide(list(f"{heading} \nthe rest"))
+    # A heading line ends at its line break, unless a terminator and a soft
+    # wrap end it (the terminator's rules decide).
+    heading = "## A heading"
+    assert ACCURATE.split_text(f"{heading}\nthe rest") == [heading, "the rest"]
+    for text in (f"{heading}. \nthe rest", "# .\t\nb", f"{heading} \nthe rest"):
+        assert_streamed_as_the_rules_decide(list(text))
 
 
 def test_a_lone_carriage_return_is_a_line_break() -> None:
