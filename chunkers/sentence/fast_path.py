@@ -341,14 +341,19 @@ def searches(
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
     indent = r"[^\S\r\n]*"
     # A single line break right after content that is no soft wrap, so the
-    # chunk ends there: after a line shorter than WRAP_MIN, before any content
-    # (after spaces or tabs); or before an upper-case letter, a digit or ASCII
-    # punctuation that neither goes on a line nor may open a soft wrap.
-    short_line = f"(?<![^\\r\\n]{{{WRAP_MIN}}}\n)"
+    # chunk ends there: after a line shorter than WRAP_MIN, before content
+    # that is not indented (an indented line may go on); or before an
+    # upper-case letter, a digit or ASCII punctuation that neither goes on a
+    # line nor may open a soft wrap.
+    # (After "\r\n" too: the scanner ends such a chunk before the "\r".)
+    after_content = "(?:(?<=\\S\n)|(?<=\\S\r\n))"
+    short_line = (
+        f"(?:(?<=\\S\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\n)|(?<=\\S\r\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\r\n))"
+    )
     ends_line = f"[{LATIN1_UPPER}0-9{re.escape(LINE_OPENERS)}]"
     single_line = (
-        f"(?<=\\S\n)(?:{short_line}{group('line', indent)}(?=\\S)"
-        f"|{group('line', indent)}(?={ends_line}))"
+        f"{short_line}{group('line', '')}(?=\\S)"
+        f"|{after_content}{group('line', indent)}(?={ends_line})"
     )
     # A line break the text so far cannot decide: whitespace to the end, or (in
     # a chunk that does not open with a heading marker, where a line break

@@ -25,12 +25,13 @@ starters and the ordinal rule below.
   a lone ``\r``.  A single line break ends a sentence too (a title line, a
   Markdown table row, a code line, a list without markers: each line is its
   own chunk), unless it is a *soft wrap*: the next line (after its spaces and
-  tabs) starts with a lower-case letter that opens no list marker, and the
-  line before the break either ends with a space or tab (``It was a cold
-  \nnight``) or is a hard-wrapped line of prose, at least ``WRAP_MIN``
-  characters long counted from the chunk's start (``...templating engine.
-  Special\nplaceholders...``, the chunk ``Special`` is short: cut).  A
-  soft wrap goes on, and the rules below decide a terminator before it.  A
+  tabs) starts with a lower-case letter that opens no list marker, and either
+  that line is indented (``bad\n\t  word``), or the line before the break
+  ends with a space or tab (``It was a cold \nnight``) or is a hard-wrapped
+  line of prose, at least ``WRAP_MIN`` characters long counted from the
+  chunk's start (``...templating engine.  Special\nplaceholders...``:
+  the chunk ``Special`` is short, so it is cut).  A soft wrap goes on,
+  and the rules below decide a terminator before it.  A
   short line before a lower-case one (``alpha\nbeta gamma``) ends, and so
   does any line before a capitalised word, a digit or punctuation, even in a
   hard-wrapped paragraph (``of the\nPallets team`` is cut: a known limit, the
@@ -185,7 +186,7 @@ WRAP_AFTER = (
 #: A line break (``\n`` or lone ``\r`` just matched) that the rules find to be a
 #: soft wrap, which goes on (a regex; the rules find others too): also before
 #: ``(`` and a space after a space or tab (``400 yd \n( 365.8 m )``).
-SOFT_WRAP = f"{WRAP_BEFORE}(?:{WRAP_AFTER}|\\([ \t])"
+SOFT_WRAP = f"(?:{WRAP_BEFORE}(?:{WRAP_AFTER}|\\([ \t])|[ \t]+(?:{WRAP_AFTER}))"
 
 #: Footnote numbers glued to a period (a regex, right after the ``.``): two
 #: lower-case letters or ``)`` before it, then up to three numbers of one to
@@ -448,8 +449,10 @@ class SentenceRules:
         if c == "(":
             if self._wraps_before(at, lo) != _SPACED:
                 return False
-        elif not (c.islower() or c in WRAP_PUNCTUATION) or not self._wraps_before(at, lo):
+        elif not (c.islower() or c in WRAP_PUNCTUATION):
             return False
+        elif buf[k - 1] not in " \t" and not self._wraps_before(at, lo):
+            return False  # (an indented line goes on: "bad\n\t  word")
         return not list_marker(buf, k)
 
     def _wraps_before(self, at: int, lo: int) -> int:

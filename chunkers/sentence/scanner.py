@@ -493,9 +493,13 @@ class SentenceScanner(SentenceRules, Scanner):
                 cend = base + m.start()  # a soft wrap (the rules' _wraps_before)
             else:
                 stop = base + end
-                append(
-                    _new(Cut, (start, base + (m.start(g) if proof == BLANK else m.start()), stop))
-                )
+                if proof == BLANK:
+                    at = m.start(g)
+                else:
+                    at = m.start()
+                    if buf[at - 1] == "\r":
+                        at -= 1  # (a "\r\n": the chunk ends before it)
+                append(_new(Cut, (start, base + at, stop)))
                 start = cend = stop
                 heading = False
                 search = plain
