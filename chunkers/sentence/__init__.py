@@ -57,8 +57,10 @@ class SentenceChunker(ChunkingStrategy):
     versions, money, times, e-mail addresses and URLs, list markers, ellipses,
     quotations (a sentence end inside one ends no chunk: see :mod:`.quotes`)
     and parentheticals, ``?!`` runs, CJK terminators (``。`` and
-    full-width ``!``/``?``/``.``, no whitespace needed), blank lines and line
-    breaks before list items; the rules are listed in :mod:`.rules`.
+    full-width ``!``/``?``/``.``, no whitespace needed), inline list items
+    (``a) one b) two``), footnote numbers (``a week.4 Some``), blank lines, and
+    single line breaks (each line is a chunk unless the break is a soft wrap
+    before a lower-case word); the rules are listed in :mod:`.rules`.
     A sentence whose end depends on what follows (is the word after ``U.S.``
     ``It`` or ``Army``?) is withheld until that text arrives, so the chunks
     do not depend on how a stream is sliced.

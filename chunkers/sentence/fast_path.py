@@ -25,7 +25,6 @@ from functools import lru_cache
 
 from .abbreviations import SENTENCE_STARTERS
 from .marks import (
-    BULLETS,
     CJK_TERMINATORS,
     CLOSERS,
     LATIN1_LOWER,
@@ -35,7 +34,17 @@ from .marks import (
     SCRIPT_TERMINATORS,
     TERMINATORS,
 )
-from .rules import GOES_ON, SKIP_MAX, STARTER_MAX
+from .rules import (
+    FOOTNOTE,
+    ITEM_PAREN,
+    SKIP_MAX,
+    SOFT_WRAP,
+    STARTER_MAX,
+    WRAP_AFTER,
+    WRAP_BEFORE,
+    WRAP_MIN,
+    WRAP_PUNCTUATION,
+)
 
 __all__ = [
     "AFTER",
@@ -47,8 +56,10 @@ __all__ = [
     "LEAD",
     "LEADS",
     "LINE_END",
+    "LINE_OPENERS",
     "SKIP",
     "WAIT",
+    "WRAP",
     "group_proofs",
     "latin1",
     "searches",
@@ -58,8 +69,10 @@ __all__ = [
 #: group spans the whitespace after the run), a cut at a blank line, no
 #: boundary (skip to the group's end), a cut at a line break before a blank
 #: line, and a candidate to leave to the next delta.
-CUT, BLANK, SKIP, LINE_END, WAIT = 1, 2, 3, 4, 5
-_PROOFS = {"cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT}
+CUT, BLANK, SKIP, LINE_END, WAIT, WRAP = 1, 2, 3, 4, 5, 6
+_PROOFS = {
+    "cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT, "wrap": WRAP,
+}  # fmt: skip
 
 #: A candidate undecided within this many characters of the end of the window
 #: is decided again from scratch by the next delta (cheaper than resuming; at
@@ -67,15 +80,20 @@ _PROOFS = {"cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": W
 DEFER = 32
 
 _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
+#: ASCII punctuation that may begin a line and ends the line before it (not
+#: ``WRAP_PUNCTUATION``, nor ``(``, which may open a soft wrap).
+LINE_OPENERS = "".join(c for c in "`\"'<>=/\\|@$%&~^{[_#*+-" if c not in WRAP_PUNCTUATION)
 _ESCAPED_CJK = re.escape(CJK_TERMINATORS)
 _CLOSER = f"[{re.escape(CLOSERS)}]"
 #: The characters a candidate begins with (the usual ones first: ``c in text``
 #: is one scan in C, and none at all for a character wider than every one of
 #: ``text``).
-LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS
+LEADS = ".\n!?\u2026\u203d" + CJK_TERMINATORS + SCRIPT_TERMINATORS + ")\r"
 #: A candidate: a terminator not followed by a character that rules it out
-#: (``3.14``, ``U.S``), a CJK terminator, or a line break.  One leading
-#: character class keeps the search on the regex engine's fast path.
+#: (``3.14``, ``U.S``), a period before footnote numbers (``word.12``), a CJK
+#: terminator, a line break (``\n``, a lone ``\r``), or the ``)`` of an
+#: inline list marker (`` b)``).  One leading character class keeps the
+#: search on the regex engine's fast path.
 LEAD = f"[{re.escape(LEADS)}]"
 # After a terminator other than a CJK one: what may follow a candidate.
 # A period glued to the next word may end a sentence (the rules' glued
@@ -96,23 +114,29 @@ _SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
 # alternation, which costs the regex engine more at every period.)
 _NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])(?!{GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
-AFTER_ALL = f"(?:(?<=[{_ESCAPED_CJK}\n])|{_NEXT})"
+_LONE_CR = "(?<=\r)(?!\n)"
+AFTER_ALL = (
+    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}"
+    f"|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
+)
 #: The same without the line breaks that are ruled out before a line that
 #: goes on (usable while the chunk does not open with a Markdown heading).
-AFTER = f"(?:(?<=[{_ESCAPED_CJK}])|(?<=\n)(?!{GOES_ON})|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT})"
-# What may follow a terminator run and its closers when the rules cannot
-# decide it yet: a partial footnote mark, whitespace running to the end, or
-# whitespace with at most one line break and then at most SKIP_MAX openers
-# (the rules skip them, then need the next token) or one ASCII lower-case
-# letter (a list marker such as "b." or "iv)" is not ruled out yet).  Used at
-# the end of the window only (the "wait" groups of ``searches``).
-_UNDECIDED_TAIL = (
-    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\n]*\n?[^\\S\\n]*"
-    f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z]))"
+AFTER = (
+    f"(?:(?<=[{_ESCAPED_CJK}])|(?:(?<=\n)|{_LONE_CR})(?!{SOFT_WRAP})"
+    f"|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
-# The same after a line break (in a chunk that does not open with a heading
-# marker): one character that may begin a list marker or heading.
-_LINE_MARKER_START = f"[{re.escape(''.join(sorted(BULLETS)))}#(0-9A-Za-z]"
+# What may follow a terminator run and its closers when the rules cannot
+# decide it yet: a partial footnote mark, whitespace running to the end,
+# spaces or tabs and then at most SKIP_MAX openers (the rules skip them, then
+# need the next token) or one ASCII lower-case letter (a list marker such as
+# "b." or "iv)" is not ruled out yet), or that letter after a line break that
+# may be a soft wrap (``WRAP_BEFORE``).  Used at the end of the window only
+# (the "wait" groups of ``searches``).
+_UNDECIDED_TAIL = (
+    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\r\\n]*"
+    f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z])"
+    f"|(?=\\s)[^\\S\\r\\n]*[\\r\\n]{WRAP_BEFORE}[^\\S\\r\\n]*[a-z])"
+)
 
 
 def nothing(text: str, pos: int) -> None:
@@ -180,14 +204,28 @@ def searches(
       the run, unless a lone ``.`` is ``GLUED`` to the next word (the rules
       decide: ``world.Today``);
     * ``line``: a line break right after content, then whitespace holding a
-      blank line (the chunk ends at the line break, also when the search began
-      there: the content before the search position then ends there too);
+      blank line, or a single line break that is no soft wrap (after a line
+      shorter than ``WRAP_MIN``, or before spaces or tabs and an upper-case
+      letter, a digit or ``LINE_OPENERS``): the chunk ends at the line break,
+      also when the search began there (the content before the search
+      position then ends there too);
+    * ``wrap`` (in a chunk that does not open with a heading marker): a line
+      break right after ``WRAP_MIN`` characters without one, before
+      ``WRAP_AFTER`` of the rules: a soft wrap when the chunk began at least
+      ``WRAP_MIN`` characters before the break, else the chunk ends at it
+      (the scanner compares, the search cannot see the chunk's start);
     * ``wait`` (left to the next delta): within ``DEFER`` characters of the
       window's end, a terminator run and closers before what
       ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a
-      chunk that does not open with a heading marker) before one character
-      that may open a list marker, and nothing after: the rules would need
-      text that has not arrived.
+      chunk that does not open with a heading marker, after a break that may
+      be a soft wrap) before one ASCII lower-case letter that may open a list
+      marker, and nothing after: the rules would need text that has not
+      arrived.
+
+    Not even a candidate: a line break that is a soft wrap (``SOFT_WRAP`` of
+    the rules) in a chunk that does not open with a heading marker.  A period
+    before footnote numbers (``FOOTNOTE``), a lone ``\\r`` and the ``)`` of an
+    inline list marker (``ITEM_PAREN``) are candidates the rules decide.
 
     Letters here are those of ASCII and Latin-1, whose case the regex classes
     spell out.
@@ -251,7 +289,7 @@ def searches(
     lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     glued = r"(?=[^\s\[])"
-    spaces, blank, space = r"[^\S\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    spaces, blank, space = r"[^\S\r\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
     # Within DEFER characters of the window's end (the lead counts as one).
     near = DEFER - 1
     near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
@@ -300,12 +338,14 @@ def searches(
         # (No cut above matches there, so that test comes after them.)
         mark = f"(?!{marker}[^\\S\\n]++\\S)" if lead == "." else ""
         body = "|".join([*cuts, f"{mark}(?:{'|'.join(others)})"])
+        # (A period before footnote numbers: a candidate the rules decide.)
+        footnote = f"|{FOOTNOTE}" if lead == "." else ""
         if lead == ".":
             after = _NEXT
             skipped_lower = f"(?={spaces}{lower}){letter_item}(?:{plain_or_known})"
         else:  # (no other lead is glued, nor follows a plain word)
             after, skipped_lower = _SPACED, f"{spaces}{lower}"
-        return f"{re.escape(lead)}{after}(?!{skipped_lower})(?:{body})"
+        return f"{re.escape(lead)}(?:{after}(?!{skipped_lower})(?:{body}){footnote})"
 
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
@@ -341,15 +381,42 @@ def searches(
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*\n\s*"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
+    indent = r"[^\S\r\n]*"
+    # A single line break right after content that is no soft wrap, so the
+    # chunk ends there: after a line shorter than WRAP_MIN, before content
+    # that is not indented (an indented line may go on); or before an
+    # upper-case letter, a digit or ASCII punctuation that neither goes on a
+    # line nor may open a soft wrap.
+    # (After "\r\n" too: the scanner ends such a chunk before the "\r".)
+    after_content = "(?:(?<=\\S\n)|(?<=\\S\r\n))"
+    short_line = (
+        f"(?:(?<=\\S\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\n)|(?<=\\S\r\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\r\n))"
+    )
+    ends_line = f"[{LATIN1_UPPER}0-9{re.escape(LINE_OPENERS)}]"
+    single_line = (
+        f"{short_line}{group('line', '')}(?=\\S)"
+        f"|{after_content}{group('line', indent)}(?={ends_line})"
+    )
     # A line break the text so far cannot decide: whitespace to the end, or (in
     # a chunk that does not open with a heading marker, where a line break
-    # ends the chunk anyway) one character that may open a list marker.
+    # ends the chunk anyway) one lower-case letter that may open a list marker
+    # after a break that may be a soft wrap.
     wait = next(numbers)
-    marker_end = f"[^\\S\\n]{{0,{near - 1}}}+{_LINE_MARKER_START}"
+    marker_end = f"{WRAP_BEFORE}[^\\S\\r\\n]{{0,{near - 1}}}+[a-z]"
     line_wait = f"(?P<wait{wait}>{white_end}|{marker_end})\\Z"
     blank_wait = f"(?P<wait{wait}>{white_end})\\Z"
-    line_breaks = f"\n(?!{GOES_ON})(?:{line}|{line_wait}|)"
-    all_line_breaks = f"\n(?:{line}|{blank_wait}|)"
+    # A line break after content and WRAP_MIN characters without one, before
+    # what goes on a line: a soft wrap when the chunk began at least WRAP_MIN
+    # characters before it, else the chunk ends there (the scanner tells).
+    # (Never in a chunk that opens with a heading marker.)
+    wrap_number = next(numbers)
+    wrap = f"(?<=[^\\r\\n]{{{WRAP_MIN}}}\n)(?<=\\S\n)(?P<wrap{wrap_number}>)(?={WRAP_AFTER})"
+    no_wrap = f"(?!)(?P<wrap{wrap_number}>)"
+    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{single_line}|{wrap}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{line}|{single_line}|{no_wrap}|{blank_wait}|)"
+    # A lone "\r" (a line break the rules decide), the ")" of a list marker.
+    lone_cr, lone_cr_all = f"\r(?!\n)(?!{SOFT_WRAP})", "\r(?!\n)"
+    item = f"\\){ITEM_PAREN}"
     # The branches of Latin-1 characters first, so that the narrow searches
     # (for text without any other character) number their groups alike.
     narrow = [branch(".", period, period_short, True), branch("!", bang), branch("?", bang)]
@@ -365,10 +432,10 @@ def searches(
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
-        re.compile("|".join([*narrow, line_breaks, *wide])),
-        re.compile("|".join([*narrow, all_line_breaks, *wide])),
-        re.compile("|".join([*narrow, line_breaks])),
-        re.compile("|".join([*narrow, all_line_breaks])),
+        re.compile("|".join([*narrow, line_breaks, item, lone_cr, *wide])),
+        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all, *wide])),
+        re.compile("|".join([*narrow, line_breaks, item, lone_cr])),
+        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all])),
     )
 
 

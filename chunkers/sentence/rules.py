@@ -31,10 +31,25 @@ starters and the ordinal rule below.
   scripts, before an upper-case letter (Kazakh ``...ы.XVIII``).  Code stays
   whole: ``nn.Module``, ``models.Model``, ``React.Component``, ``os.Path``,
   ``self.Foo``, ``np.NaN``, ``time.Now()``, ``sync.Once``.
-* A blank line always ends a sentence.  A single line break does when the next
-  line starts with a list marker: a bullet (``-``, ``*``, ``+``, ``•``...),
-  ``12.``, ``12)``, ``b.``, ``b)``, ``(iv)``, or a Markdown heading ``#``; and
-  it ends a chunk that opens with a Markdown heading marker (``## Usage``).
+* A blank line always ends a sentence.  A line break is ``\n``, ``\r\n`` or
+  a lone ``\r``.  A single line break ends a sentence too (a title line, a
+  Markdown table row, a code line, a list without markers: each line is its
+  own chunk), unless it is a *soft wrap*: the next line (after its spaces and
+  tabs) starts with a lower-case letter that opens no list marker, and either
+  that line is indented (``bad\n\t  word``), or the line before the break
+  ends with a space or tab (``It was a cold \nnight``) or is a hard-wrapped
+  line of prose, at least ``WRAP_MIN`` characters long counted from the
+  chunk's start (``...templating engine.  Special\nplaceholders...``:
+  the chunk ``Special`` is short, so it is cut).  A soft wrap goes on,
+  and the rules below decide a terminator before it.  A
+  short line before a lower-case one (``alpha\nbeta gamma``) ends, and so
+  does any line before a capitalised word, a digit or punctuation, even in a
+  hard-wrapped paragraph (``of the\nPallets team`` is cut: a known limit, the
+  price of keeping titles and lists apart).  A list marker on the next line:
+  a bullet (``-``, ``*``, ``+``, ``•``...), ``12.``, ``12)``, ``b.``, ``b)``,
+  ``(iv)``, or a Markdown heading ``#``, always ends it, and so does any line
+  break in a chunk that opens with a Markdown heading marker (``## Usage``),
+  but a soft wrap right after a terminator run (``# Intro. \nmore``).
 * Otherwise the next token decides (opening quotes, brackets and dashes before
   it are skipped).  A next token starting with ``.`` continues a spaced
   ellipsis (``. . .``); one starting with a lower-case letter never starts a
@@ -46,11 +61,22 @@ starters and the ordinal rule below.
   an elision and never ends it.
 * A capitalised (or upper-case) word that the language lists as a
   continuation (``Language.continuations``, none by default) never opens a
-  sentence: no terminator run before it ends one (a blank line still does).
-* A ``.`` that ends the marker of an inline list item (``2.`` or ``b.)``
-  after a space, an optional bullet before it) in a chunk that opens with the
-  previous marker of the same form (``1. One 2. Two``) ends the chunk before
-  that marker.
+  sentence: no terminator run before it ends one (a blank line, or a line
+  break that is no soft wrap, still does).
+* A ``.`` or ``)`` that ends the marker of an inline list item (``2.``,
+  ``b.)`` or ``b)`` after a space, an optional bullet before it) in a chunk
+  that opens with a list marker ends the chunk before that marker when it
+  follows the opening one (same form, next number or letter: ``1. One 2.
+  Two``, ``a) one b) two``), restarts a list (``1``, ``a``, ``A``: ``• 10.
+  Ten a. One``) or has another bullet (``• 10. Ten`` then ``9.`` after the hyphen
+  bullet U+2043).
+* Footnote numbers glued to a period: a ``.`` after two lower-case letters or
+  after ``)``, then one to three digits (up to three such numbers, a space
+  between), then whitespace and a capitalised word ends the sentence after
+  the numbers (``a consultation.12 Take``, ``(type 2).10 This``), unless the
+  word before the period is an abbreviation (``approx.5 Million``).  Decimals
+  and versions (``3.14``, ``v1.2``, ``Section 2.1 Overview``) are no
+  candidates: a digit precedes their period.
 * A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
   ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
@@ -84,11 +110,13 @@ starters and the ordinal rule below.
   - any other word (``600``, ``3.14``, ``example.com``) ends the sentence
     unless a lower-case word follows.
 
+Sentences inside a quotation are joined by the layer over the scanner
+(:mod:`.quotes`), not by these rules.
+
 Known limits (by design, measured in ``benchmarks/sentence_accuracy.py``):
-sentences inside quoted dialogue are split at their own terminators; inline
-list items without a period (``a) one b) two``) are not split, nor a
-sentence glued to the next but by the narrow rule above (``lunch.Then we``
-stays whole); a lower-case abbreviation missing from the tables is taken for a
+inline list items longer than 40 characters are not split, nor a sentence
+glued to the next but by the narrow rule above (``lunch.Then we`` stays
+whole); a lower-case abbreviation missing from the tables is taken for a
 plain word before a lower-case word (``The med. staff`` holds only because
 ``med`` is listed); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
@@ -117,33 +145,90 @@ from .marks import (
 
 __all__ = [
     "CJK",
-    "GOES_ON",
+    "FOOTNOTE",
+    "FOOTNOTE_BEFORE",
+    "FOOTNOTE_NUMBERS",
+    "ITEM",
+    "ITEM_PAREN",
     "LETTERS",
     "LINE_BREAK",
     "LOOKBEHIND",
+    "SOFT_WRAP",
     "TERMINATOR",
+    "WRAP_AFTER",
+    "WRAP_BEFORE",
+    "WRAP_MIN",
+    "WRAP_PUNCTUATION",
     "NeedMore",
     "SentenceRules",
+    "line_breaks",
     "list_marker",
     "opens_heading",
 ]
 
 #: Characters kept before the scan position (the longest word inspected, plus
-#: a bullet before a list marker).
+#: a bullet before a list marker; more than ``WRAP_MIN``).
 LOOKBEHIND = 40
 _WORD_MAX = 32  # a longer word before a period is a plain word
 SKIP_MAX = 8  # opening punctuation skipped before the next token
 STARTER_MAX = 12  # longer than the longest sentence starter (or continuation)
 
-#: The kinds of candidate: a terminator run, a CJK terminator run, a line break.
-TERMINATOR, CJK, LINE_BREAK = range(3)
+#: The kinds of candidate: a terminator run, a CJK terminator run, a line
+#: break, the ``)`` of an inline list marker (``b)``).
+TERMINATOR, CJK, LINE_BREAK, ITEM = range(4)
 
 # What kind of token follows a candidate (after the openers it skips).
 _LOWER, _UPPER, _DIGIT, _OTHER, _MARKER = range(5)
 
-#: What may follow a single line break that cannot open a list marker (a
-#: regex alternation: such a line goes on).
-GOES_ON = "[A-HJ-UWYZa-hj-uwyz][^.)]|[ivxIVX][^.)ivxIVX]|[`\"'<>=/\\\\|@$%&~^:;,!?.{}\\[\\])_]"
+# How a line break may be a soft wrap (see SentenceRules._wraps_before).
+_LONG_LINE, _SPACED = 1, 2
+
+#: A line at least this long before a single line break, and a lower-case
+#: word after it, is a hard-wrapped line of prose (a soft wrap).
+WRAP_MIN = 32
+
+#: Where a single line break may be a soft wrap (a regex, right after the
+#: ``\n`` or lone ``\r``): a space or tab before it.  (Not after ``\r\n``,
+#: nor after a long line, which counts from the chunk's start: the rules
+#: decide those.)
+WRAP_BEFORE = "(?<=[ \t][\r\n])"
+
+#: Punctuation that goes on a line it begins (``pricing\n.``).
+WRAP_PUNCTUATION = ".,;:!?)]}"
+
+#: What follows a soft wrap right after the line break (a regex): a lower-case
+#: letter of ASCII or Latin-1 that cannot open a list marker (``b.``, ``iv)``),
+#: or ``WRAP_PUNCTUATION``.
+WRAP_AFTER = (
+    "[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[\u00df-\u00f6\u00f8-\u00ff]"
+    f"|[{re.escape(WRAP_PUNCTUATION)}]"
+)
+
+#: A line break (``\n`` or lone ``\r`` just matched) that the rules find to be a
+#: soft wrap, which goes on (a regex; the rules find others too): also before
+#: ``(`` and a space after a space or tab (``400 yd \n( 365.8 m )``).
+SOFT_WRAP = f"(?:{WRAP_BEFORE}(?:{WRAP_AFTER}|\\([ \t])|[ \t]+(?:{WRAP_AFTER}))"
+
+#: Footnote numbers glued to a period (a regex, right after the ``.``): two
+#: lower-case letters or ``)`` before it, then up to three numbers of one to
+#: three digits, a space between (``consultation.11 12``).
+FOOTNOTE_BEFORE = "(?:(?<=[a-z\u00df-\u00f6\u00f8-\u00ff]{2}\\.)|(?<=\\)\\.))"
+FOOTNOTE_NUMBERS = "\\d{1,3}(?!\\d)(?: \\d{1,3}(?!\\d)){0,2}"
+#: A period that footnote numbers may follow: a candidate (a regex, right
+#: after the ``.``).
+FOOTNOTE = f"{FOOTNOTE_BEFORE}(?=\\d{{1,3}}(?!\\d))"
+
+#: The ``)`` of an inline list marker (a regex, right after the ``)``): one
+#: letter or up to three digits after whitespace or a bullet, whitespace (or
+#: the end of the text so far) after it.  A candidate.
+ITEM_PAREN = (
+    "(?:"
+    + "|".join(
+        f"(?<=[\\s{re.escape(ITEM_BULLETS)}]{body}\\))"
+        for body in ("[0-9A-Za-z]", "[0-9]{2}", "[0-9]{3}")
+    )
+    + ")(?!\\S)"
+)
 
 #: A word's letters, as the rules and the searches both read them (the
 #: searches cannot test ``str.isalpha``).
@@ -165,8 +250,19 @@ _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
-    f"(?:[{re.escape(''.join(sorted(ITEM_BULLETS)))}] ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?)\\s"
+    f"(?:([{re.escape(''.join(sorted(ITEM_BULLETS)))}]) ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?|\\))\\s"
 )
+_BREAK = re.compile("[\\r\\n]")
+
+
+def line_breaks(text: str, lo: int, hi: int) -> int:
+    """How many line breaks (``\\n``, ``\\r\\n``, a lone ``\\r``) ``text[lo:hi]``
+    holds; a ``\\r`` at ``hi - 1`` counts as one (the caller makes sure that
+    no ``\\n`` follows it, or has not scanned it yet)."""
+    count = text.count("\n", lo, hi)
+    if text.find("\r", lo, hi) >= 0:
+        count += text.count("\r", lo, hi) - text.count("\r\n", lo, hi)
+    return count
 
 
 def opens_heading(buf: str, k: int) -> bool | None:
@@ -187,44 +283,57 @@ class NeedMore(Exception):
 
 
 def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | None:
-    """The inline list item numbered by the marker that the period at
-    absolute offset ``at`` ends (``2.`` or ``b.)`` after a space, an optional
-    bullet before it: ``1. One 2. Two``, ``a.) One b.) Two``), when the chunk
-    starting at ``chunk`` opens with the previous marker of the same form, or
-    the marker restarts a list (``1.``, ``a.``):
-    ``(end of the chunk before it, start of its marker)``; else ``None``.
-    An upper-case letter counts only before ``)`` (a bare ``B.`` is an initial).
-    Reads ``buf`` from ``chunk`` to two characters after ``at``."""
+    """The inline list item numbered by the marker that the ``.`` or ``)`` at
+    absolute offset ``at`` ends (``2.``, ``b.)`` or ``b)`` after a space, an
+    optional bullet before it: ``1. One 2. Two``, ``a) One b) Two``), when
+    the chunk starting at ``chunk`` opens with a list marker that it follows
+    (the same bullet and form, the next number or letter), or the marker
+    restarts a list (``1``, ``a``, ``A``) or has another bullet than the
+    opening one (``9.`` after U+2043 in ``• 10. Ten``): ``(end of the chunk before it,
+    start of its marker)``; else ``None``.  An upper-case letter counts only
+    before ``)`` (a bare ``B.`` is an initial).  Reads ``buf`` from ``chunk``
+    to two characters after ``at``."""
     k = at - base
     i = k
     while i > 0 and k - i < 3 and "0" <= buf[i - 1] <= "9":
         i -= 1
-    after = buf[k + 1 : k + 2]
+    if buf[k] == ")":
+        form = ")"
+    else:
+        form = ".)" if buf[k + 1 : k + 2] == ")" else "."
     if i == k:
         letter = buf[k - 1] if k else ""
-        if not (letter.isascii() and letter.isalpha()) or (after != ")" and letter.isupper()):
+        if not (letter.isascii() and letter.isalpha()) or (form == "." and letter.isupper()):
             return None
         i = k - 1
     mark = i
+    bullet = ""
     if mark > 0 and buf[mark - 1] in _ITEM_BULLETS:
+        bullet = buf[mark - 1]
         mark -= 1
     elif mark > 1 and buf[mark - 1] == " " and buf[mark - 2] in _ITEM_BULLETS:
+        bullet = buf[mark - 2]
         mark -= 2
     if mark == 0 or not buf[mark - 1].isspace() or chunk - base < 0 or chunk - base >= mark:
         return None
     m = _ITEM_OPENING.match(buf, chunk - base, mark)
-    if m is None or m.group(2) != "." + (")" if after == ")" else ""):
+    if m is None:
         return None
-    previous, number = m.group(1), buf[i:k]
-    if number.isdigit() != previous.isdigit():
-        return None
-    if number.isdigit():
-        follows = int(number) in (1, int(previous) + 1)
+    number = buf[i:k]
+    if number in ("1", "a", "A") or bullet != (m.group(1) or ""):
+        follows = True  # a list restarts, or another list begins
     else:
-        follows = number in "aA" or ord(number) == ord(previous) + 1
+        previous = m.group(2)
+        if m.group(3) != form or number.isdigit() != previous.isdigit():
+            return None
+        if number.isdigit():
+            follows = int(number) == int(previous) + 1
+        else:
+            follows = ord(number) == ord(previous) + 1
     if not follows:
         return None
-    return (base + len(buf[:mark].rstrip()), base + mark)
+    lo = chunk - base  # (the chunk opens with a marker: content before ``mark``)
+    return (base + lo + len(buf[lo:mark].rstrip()), base + mark)
 
 
 def _is_capital(c: str) -> bool:
@@ -299,6 +408,8 @@ class SentenceRules:
     _ordinals: int
     _word_offset: int
     _word_read: tuple[str, bool, bool, tuple[int, int] | None]
+    _wrap_offset: int
+    _wrap_read: int
 
     def _ends(
         self,
@@ -320,9 +431,10 @@ class SentenceRules:
         ``space_end``, where the next token begins in the window; ``bang``:
         the run holds a terminator other than ``.`` and ``…``; ``ellipsis``:
         it holds ``…`` or more than one ``.``.  For a line break, ``run_end``
-        and ``closers_end`` are where the content before it ends.  Raises :class:`NeedMore` when the
-        text that decides has not arrived.  May record an inline list item
-        to cut before (``_item``).
+        and ``closers_end`` are where the content before it ends; for the
+        ``)`` of a list marker (``ITEM``) only ``at`` counts.  Raises
+        :class:`NeedMore` when the text that decides has not arrived.  May
+        record an inline list item to cut before (``_item``).
         """
         if kind == TERMINATOR:
             if space_end == closers_end:
@@ -331,22 +443,82 @@ class SentenceRules:
                 except IndexError:
                     raise NeedMore from None
             closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
-            return self._term_ends(at, closer, bang, ellipsis, space_end, newlines)
+            return self._term_ends(at, closer, bang, ellipsis, closers_end, space_end, newlines)
+        if kind == ITEM:
+            self._item = self._paren_item(at)  # "a) One b) Two": cut before "b)"
+            return False
         if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
             return True
         # A line break, or one after a CJK run that goes on (a title: U+300B).
-        return newlines > 0 and self._line_ends(space_end, newlines)
+        return newlines > 0 and self._line_ends(at, closers_end, space_end, newlines)
 
-    def _line_ends(self, space_end: int, newlines: int) -> bool:
-        """Whether a line break (whitespace holding ``newlines`` line breaks
-        up to ``space_end``) ends a sentence: a blank line, a chunk that opens
-        with a heading marker, or a list marker on the next line."""
+    def _line_ends(self, at: int, lo: int, space_end: int, newlines: int) -> bool:
+        """Whether a line break (whitespace from ``lo`` holding ``newlines``
+        line breaks up to ``space_end``) of the candidate at ``at`` ends a
+        sentence: a blank line, a chunk that opens with a heading marker, or
+        a line break that is no soft wrap (:meth:`_soft_wrap`)."""
         if newlines >= 2 or self._is_heading():
             return True
         try:
-            return list_marker(self._buf, space_end - self._base)
+            return not self._soft_wrap(at, lo, space_end)
         except IndexError:
             raise NeedMore from None
+
+    def _soft_wrap(self, at: int, lo: int, space_end: int) -> bool:
+        """Whether the single line break in the whitespace from ``lo`` to
+        ``space_end`` of the candidate at ``at`` is a soft wrap, which goes
+        on: at ``space_end`` a lower-case letter or ``WRAP_PUNCTUATION``
+        after a space or tab or a line of ``WRAP_MIN`` characters before the
+        break (:meth:`_wraps_before`), or a ``(`` after a space or tab; and
+        no list marker.  Raises ``IndexError`` when the window ends before
+        that is decided."""
+        buf = self._buf
+        k = space_end - self._base
+        c = buf[k]
+        if c == "(":
+            if self._wraps_before(at, lo) != _SPACED:
+                return False
+        elif not (c.islower() or c in WRAP_PUNCTUATION):
+            return False
+        elif buf[k - 1] not in " \t" and not self._wraps_before(at, lo):
+            return False  # (an indented line goes on: "bad\n\t  word")
+        return not list_marker(buf, k)
+
+    def _wraps_before(self, at: int, lo: int) -> int:
+        """Whether the first line break from absolute offset ``lo`` on (in
+        the whitespace of the candidate at ``at``) follows a space or tab
+        (``_SPACED``), or ``WRAP_MIN`` characters of the current chunk without
+        a line break (``_LONG_LINE``: so that a chunk chunked alone is
+        itself), or neither (0).  Read once per candidate (the
+        scanner asks as soon as it has scanned the break, before the text
+        before it may be dropped)."""
+        if self._wrap_offset == at:
+            return self._wrap_read
+        buf = self._buf
+        found = _BREAK.search(buf, max(lo - self._base, 0))
+        assert found is not None
+        k = found.start()
+        if k > 0 and buf[k - 1] in " \t":
+            wraps = _SPACED
+        elif (
+            k - WRAP_MIN >= max(self._start - self._base, 0)  # type: ignore[operator]
+            and _BREAK.search(buf, k - WRAP_MIN, k) is None
+        ):
+            wraps = _LONG_LINE
+        else:
+            wraps = 0
+        self._wrap_offset = at
+        self._wrap_read = wraps
+        return wraps
+
+    def _paren_item(self, at: int) -> tuple[int, int] | None:
+        """The inline list item whose marker the ``)`` at ``at`` ends
+        (:func:`_inline_item`), when the chunk begins at most
+        ``LOOKBEHIND`` characters before it."""
+        chunk = self._start if self._start is not None else -1
+        if chunk < at - LOOKBEHIND:
+            return None
+        return _inline_item(self._buf, self._base, at, chunk)
 
     def _cjk_goes_on(self, at: int, run_end: int, closers_end: int, space_end: int) -> bool:
         """Whether the CJK run at ``at`` (terminators up to ``run_end``,
@@ -372,18 +544,28 @@ class SentenceRules:
         return False
 
     def _term_ends(
-        self, at: int, closer: str, bang: bool, ellipsis: bool, e: int, newlines: int
+        self,
+        at: int,
+        closer: str,
+        bang: bool,
+        ellipsis: bool,
+        closers_end: int,
+        e: int,
+        newlines: int,
     ) -> bool:
         """Whether the terminator run at ``at``, its last closer ``closer``
-        (``""``: none), whitespace up to ``e``, ends a sentence."""
+        (``""``: none), whitespace from ``closers_end`` up to ``e``, ends a
+        sentence (a line break in it that is no soft wrap does, also in a
+        chunk that opens with a heading marker: ``# Intro. \\nmore`` goes
+        on, as the searches' waits assume)."""
         if newlines >= 2:
             return True
         buf = self._buf
         k = e - self._base
         try:
-            return self._next_starts(buf, k, at, closer, bang, ellipsis) or (
-                newlines > 0 and list_marker(buf, k)
-            )
+            if newlines and not self._soft_wrap(at, closers_end, e):
+                return True
+            return self._next_starts(buf, k, at, closer, bang, ellipsis)
         except IndexError:
             raise NeedMore from None
 
@@ -410,20 +592,23 @@ class SentenceRules:
             # next).  (Seven characters are read first, whatever they hold.)
             if bang or ellipsis or closer or k == 0 or buf[k - 1].isspace() or e != k + 2:
                 return False
+            if self._opens_list_item(at):
+                return False  # ("1. . . ." : a list marker, decided before the dots)
             after = buf[e : e + 7]
             if len(after) < 7:
                 raise IndexError(e + 6)
-            return (
-                after.startswith(". . . ")
-                and _is_capital(after[6])
-                and not self._opens_list_item(at)
-            )
+            return after.startswith(". . . ") and _is_capital(after[6])
         if c.isalpha():
             cat = _LOWER if c.islower() else _UPPER
         else:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _UPPER and self._continuations and self._continues(buf, j):
             return False  # "And" (when a language's table says so) never opens one
+        if "0" <= closer <= "9":
+            # Footnote numbers ("a consultation.12 Take"): before a capitalised
+            # word, unless the word before the period is an abbreviation.
+            word = self._word_before(at)[0]
+            return cat == _UPPER and word.lower() not in self._abbreviations
         if cat == _LOWER:
             if not (bang or ellipsis or closer) and k > 1 and buf[k - 2].isspace():
                 if "a" <= buf[k - 1] <= "z" and (item := self._word_before(at)[3]):

@@ -6,7 +6,8 @@ Streaming
 ---------
 Every decision is a function of the text around the candidate: at most
 :data:`LOOKBEHIND` characters before it (the word, a bullet, the chunk's first
-characters), and the candidate's own runs plus at most 22 characters after
+characters, the line before a line break: read as soon as the break is
+scanned), and the candidate's own runs plus at most 22 characters after
 them (opening punctuation, the next word).  Until that text has arrived the
 scanner withholds the candidate; at the end of the stream an undecided
 candidate is simply part of the final fragment.  So the cuts never depend on
@@ -36,17 +37,34 @@ from collections.abc import Callable, Mapping
 
 from ..base import Cut, Scanner
 from .abbreviations import SENTENCE_STARTERS
-from .fast_path import BLANK, CUT, DEFER, LEADS, SKIP, WAIT, group_proofs, latin1, nothing, searches
+from .fast_path import (
+    BLANK,
+    CUT,
+    DEFER,
+    LEADS,
+    SKIP,
+    WAIT,
+    WRAP,
+    group_proofs,
+    latin1,
+    nothing,
+    searches,
+)
 from .languages import ORDINAL_MONTHS
 from .marks import CJK_CLOSERS, CJK_TERMINATORS, CLOSERS, TERMINATORS
 from .rules import (
     CJK,
-    GOES_ON,
+    FOOTNOTE_BEFORE,
+    FOOTNOTE_NUMBERS,
+    ITEM,
     LINE_BREAK,
     LOOKBEHIND,
+    SOFT_WRAP,
     TERMINATOR,
+    WRAP_MIN,
     NeedMore,
     SentenceRules,
+    line_breaks,
     opens_heading,
 )
 
@@ -62,16 +80,17 @@ _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
 _CJK_RUN = re.compile(f"[{re.escape(CJK_TERMINATORS)}!?]*")
-_CLOSER_RUN = re.compile(f"(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*")
+# Closers: footnote numbers glued to the period (``word.12 13``), or quotes,
+# brackets and footnote marks (``[12]``).
+_CLOSERS = f"(?:{FOOTNOTE_BEFORE}{FOOTNOTE_NUMBERS}|(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*)"
+_CLOSER_RUN = re.compile(_CLOSERS)
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
 _CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}]*")
 _WS_RUN = re.compile(r"\s*")
 # The three runs after a terminator in one match (the usual case).
-_TAIL = re.compile(
-    f"([{_ESCAPED_TERMINATORS}]*)((?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*)(\\s*)"
-)
-# A single line break before a character that cannot open a list marker.
-_LINE_GOES_ON = re.compile(f"\n(?={GOES_ON})")
+_TAIL = re.compile(f"([{_ESCAPED_TERMINATORS}]*)({_CLOSERS})(\\s*)")
+# A single line break that is a soft wrap (see the rules).
+_LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
@@ -97,7 +116,8 @@ class SentenceScanner(SentenceRules, Scanner):
         "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item",
         "_last", "_long", "_narrow", "_newlines", "_next_search", "_ordinals", "_pending",
         "_pending_kind", "_phase", "_pos", "_proofs", "_resume", "_run_end", "_search",
-        "_space_end", "_start", "_starters", "_wide", "_word_offset", "_word_read",
+        "_space_end", "_start", "_starters", "_wide", "_word_offset", "_word_read", "_wrap_offset",
+        "_wrap_read",
     )  # fmt: skip
 
     def __init__(
@@ -148,6 +168,10 @@ class SentenceScanner(SentenceRules, Scanner):
         # The word before the candidate at offset self._word_offset, once read.
         self._word_offset = -1
         self._word_read: tuple[str, bool, bool, tuple[int, int] | None] = ("", False, False, None)
+        # Whether the first line break after the candidate at self._wrap_offset
+        # may be a soft wrap, once read.
+        self._wrap_offset = -1
+        self._wrap_read = 0
         # An inline list item to cut before (the rules' "item": chunk end, next start).
         self._item: tuple[int, int] | None = None
 
@@ -212,7 +236,7 @@ class SentenceScanner(SentenceRules, Scanner):
         of the searches found that the text so far cannot decide it (as the
         rules would find), within ``DEFER`` characters of the window's end;
         the search resumes at it next time."""
-        if buf[i] == "\n":
+        if buf[i] in "\r\n":
             self._advance_content(self._base + i)
         self._pos = self._base + i
 
@@ -287,8 +311,18 @@ class SentenceScanner(SentenceRules, Scanner):
                     # "[") is still open: the rules below would defer too.
                     self._pos = base + i
                     break
+            elif char == ")":
+                # The ")" of a list marker ("b)"): what follows it decides.
+                if i + 1 == n:
+                    self._pos = base + i
+                    break
+                self._ends(ITEM, base + i, base + i, base + i, base + i, 0, False, False)
+                if self._item is not None:
+                    self._emit_item(found)
+                self._pos = self._content_end = base + i + 1
+                continue
             else:
-                if char == "\n":
+                if char in "\r\n":
                     # (Searched with _AFTER, such a line break is never found.)
                     if (
                         self._heading is None
@@ -310,7 +344,7 @@ class SentenceScanner(SentenceRules, Scanner):
                             content_end,
                             content_end,
                             base + e,
-                            buf.count("\n", i, e),
+                            line_breaks(buf, i, e),
                             False,
                             False,
                         )
@@ -342,7 +376,7 @@ class SentenceScanner(SentenceRules, Scanner):
                             break
                         self._open(base + i, char)
                         continue
-                    newlines = buf.count("\n", b, e)
+                    newlines = line_breaks(buf, b, e)
                 bang = char != "." and char != "\u2026"
                 ellipsis = char == "\u2026"
                 dots = 1 if char == "." else 0
@@ -364,7 +398,7 @@ class SentenceScanner(SentenceRules, Scanner):
                 bang = run != "." and bool(run.strip(".\u2026"))
                 dots = 1 if run == "." else run.count(".")
                 ellipsis = dots > 1 or "\u2026" in run
-                newlines = buf.count("\n", b, e)
+                newlines = line_breaks(buf, b, e)
                 a = t.end(1)
             try:
                 ends = self._ends(
@@ -455,11 +489,17 @@ class SentenceScanner(SentenceRules, Scanner):
                     search = plain
             elif proof == SKIP:
                 cend = base + m.start(g)
+            elif proof == WRAP and base + m.start() - start >= WRAP_MIN:
+                cend = base + m.start()  # a soft wrap (the rules' _wraps_before)
             else:
                 stop = base + end
-                append(
-                    _new(Cut, (start, base + (m.start(g) if proof == BLANK else m.start()), stop))
-                )
+                if proof == BLANK:
+                    at = m.start(g)
+                else:
+                    at = m.start()
+                    if buf[at - 1] == "\r":
+                        at -= 1  # (a "\r\n": the chunk ends before it)
+                append(_new(Cut, (start, base + at, stop)))
                 start = cend = stop
                 heading = False
                 search = plain
@@ -585,7 +625,7 @@ class SentenceScanner(SentenceRules, Scanner):
         self._phase = _RUN
         self._newlines = self._dots = 0
         self._bang = self._ellipsis = False
-        if char == "\n":
+        if char in "\r\n":
             self._pending_kind = LINE_BREAK
             self._advance_content(at)
             self._run_end = self._closers_end = self._content_end
@@ -653,10 +693,17 @@ class SentenceScanner(SentenceRules, Scanner):
         if self._phase == _SPACE:
             lo = self._resume - base
             j = _WS_RUN.match(buf, lo).end()  # type: ignore[union-attr]
+            held = j == n and j > lo and buf[j - 1] == "\r"
+            if held:
+                j -= 1  # (a "\n" may follow it: scanned with it)
             if j > lo:
-                self._newlines += buf.count("\n", lo, j)
+                breaks = line_breaks(buf, lo, j)
+                if breaks and not self._newlines:
+                    # Read now: the text before the break may be dropped.
+                    self._wraps_before(self._pending, base + lo)
+                self._newlines += breaks
             self._resume = base + j
-            if j == n:
+            if j == n or held:
                 raise NeedMore
             self._space_end = self._resume
             self._phase = _DECIDE

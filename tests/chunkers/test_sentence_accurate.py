@@ -363,6 +363,11 @@ ADVERSARIAL = {
     "opening quotes": "'a. \u201cb. \u00abc. ",
     "quotes and line breaks": '"A.\n',
     "apostrophes": "it's. 'tis. ",
+    "inline items": "a) x b) y ",
+    "footnote numbers": "ab.1 2 ",
+    "soft wraps": "x" * 33 + "\nb",
+    "carriage returns": " \r",
+    "wrap then spaces": "x \n" + " " * 50,
 }
 
 

@@ -264,8 +264,88 @@ CASES: dict[str, list[Case]] = {
             ["Release notes", "The parser is faster.", "It uses less memory."],
         ),
         (
-            "A line that wraps\nonto the next one. Done.",
-            ["A line that wraps\nonto the next one.", "Done."],
+            "A hard-wrapped line of prose that goes\nonto the next one. Done.",
+            ["A hard-wrapped line of prose that goes\nonto the next one.", "Done."],
+        ),
+    ],
+    "line_breaks": [
+        (
+            "Shopping\nfresh basil\nolive oil, salt",
+            ["Shopping", "fresh basil", "olive oil, salt"],
+        ),
+        (
+            "Quarterly Garden Report\n(photos to follow)\nThe tomatoes did well this year.",
+            ["Quarterly Garden Report", "(photos to follow)", "The tomatoes did well this year."],
+        ),
+        (
+            "The ferry was late \nagain this morning. We waited.",
+            ["The ferry was late \nagain this morning.", "We waited."],
+        ),
+        (
+            "| name | size |\n| lamp | small |\nx = compute(a)\nreturn x",
+            ["| name | size |", "| lamp | small |", "x = compute(a)", "return x"],
+        ),
+        (
+            "Old terminals ended each line with a carriage return\ronly, so this\rShould split.",
+            [
+                "Old terminals ended each line with a carriage return\ronly, so this",
+                "Should split.",
+            ],
+        ),
+        (
+            "Windows text uses both\r\nand still splits\r\n\r\nThere.",
+            ["Windows text uses both", "and still splits", "There."],
+        ),
+        (
+            "The survey covered every county in the state\n. Results came later.",
+            ["The survey covered every county in the state\n.", "Results came later."],
+        ),
+    ],
+    "inline_items": [
+        (
+            "Pick one: a) The red door b) The blue door c) The green one",
+            ["Pick one: a) The red door b) The blue door c) The green one"],
+        ),
+        (
+            "a) Boil water b) Add the pasta c) Drain it",
+            ["a) Boil water", "b) Add the pasta", "c) Drain it"],
+        ),
+        ("1) wash 2) rinse 3) repeat", ["1) wash", "2) rinse", "3) repeat"]),
+        (
+            "\u2022 4. Sand the board \u2022 5. Paint it \u2043 1. Dry it a. Hang it b. Admire it",
+            [
+                "\u2022 4. Sand the board",
+                "\u2022 5. Paint it",
+                "\u2043 1. Dry it",
+                "a. Hang it",
+                "b. Admire it",
+            ],
+        ),
+        (
+            "\u2022 7. Seven \u2043 3. Three",
+            ["\u2022 7. Seven", "\u2043 3. Three"],
+        ),
+    ],
+    "footnote_numbers": [
+        (
+            "Most patients recover within a week.4 Some take longer.",
+            ["Most patients recover within a week.4", "Some take longer."],
+        ),
+        (
+            "The effect was measured twice (see below).7 8 Both runs agreed.",
+            ["The effect was measured twice (see below).7 8", "Both runs agreed."],
+        ),
+        (
+            "Pi is about 3.14 Nobody disputes it. Version v2.1 Adds themes.",
+            ["Pi is about 3.14 Nobody disputes it.", "Version v2.1 Adds themes."],
+        ),
+        (
+            "Sales grew 2.5 Million units in Section 4.2 Overview tables.",
+            ["Sales grew 2.5 Million units in Section 4.2 Overview tables."],
+        ),
+        (
+            "It costs approx.5 Dollars. The note says week.12 and more.",
+            ["It costs approx.5 Dollars.", "The note says week.12 and more."],
         ),
     ],
     "lower_case_starts": [
@@ -371,4 +451,5 @@ FRAGMENTS = [
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",
+    "\r", " \n", "\r\n", " b) ", " 2) ", "word.12 ", ").3 4 ", "\u2043", " x" * 17,
 ]  # fmt: skip

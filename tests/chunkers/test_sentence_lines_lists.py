@@ -1,0 +1,130 @@
+"""Line breaks, inline list items and footnote numbers (rules of
+``chunkers/sentence/rules.py``): each line is its own chunk unless it is a
+soft wrap, ``a) one b) two`` splits before each marker, and ``word.12 Next``
+ends after the footnote numbers; in every path (whole, streamed a character
+at a time, the rules alone) and wherever a delta ends.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers.sentence_cases import CASES, Case
+from helpers.sentence_checks import assert_streamed_as_the_rules_decide
+from hypothesis import given
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence.rules import WRAP_MIN
+
+ACCURATE = SentenceChunker()
+
+
+def check(cases: list[Case]) -> None:
+    for text, sentences in cases:
+        assert ACCURATE.split_text(text) == sentences, text
+        # Streamed a character at a time, and with every candidate decided by
+        # the rules alone: the same layout.
+        assert_streamed_as_the_rules_decide(list(text))
+
+
+def test_single_line_breaks_end_a_sentence_unless_they_are_a_soft_wrap() -> None:
+    check(CASES["line_breaks"])
+
+
+def test_inline_list_items_split_before_each_marker() -> None:
+    check(CASES["inline_items"])
+
+
+def test_footnote_numbers_after_a_period_end_the_sentence_after_them() -> None:
+    check(CASES["footnote_numbers"])
+
+
+def test_a_hard_wrap_needs_a_long_line_before_a_lower_case_word() -> None:
+    short = "x" * (WRAP_MIN - 1)
+    assert ACCURATE.split_text(f"{short}\nnext") == [short, "next"]
+    assert ACCURATE.split_text(f"{short}x\nnext") == [f"{short}x\nnext"]
+    # A capital, a digit or a list marker after a long line still ends it.
+    for after in ("Next", "7 more", "b) item", "iv. item", "- item"):
+        assert ACCURATE.split_text(f"{short}x\n{after}") == [f"{short}x", after]
+    # A space before the break wraps a short line; "(" wraps only after one.
+    assert ACCURATE.split_text("cold \nnight") == ["cold \nnight"]
+    assert ACCURATE.split_text("cold \n( 2 m )") == ["cold \n( 2 m )"]
+    assert ACCURATE.split_text("cold\n( 2 m )") == ["cold", "( 2 m )"]
+    assert ACCURATE.split_text("cold \n(a) item") == ["cold", "(a) item"]
+
+
+def test_a_terminator_before_a_line_break_follows_the_line_rule() -> None:
+    assert ACCURATE.split_text("See Dr.\nSmith") == ["See Dr.", "Smith"]
+    assert ACCURATE.split_text("It said e.g.\nthe rest") == ["It said e.g.", "the rest"]
+    long_line = "A long line that ends with an example e.g."
+    assert ACCURATE.split_text(f"{long_line}\nthe rest") == [f"{long_line}\nthe rest"]
+    # A heading line ends at its line break, unless a terminator and a soft
+    # wrap end it (the terminator's rules decide).
+    heading = "## A heading"
+    assert ACCURATE.split_text(f"{heading}\nthe rest") == [heading, "the rest"]
+    for text in (f"{heading}. \nthe rest", "# .\t\nb", f"{heading} \nthe rest"):
+        assert_streamed_as_the_rules_decide(list(text))
+
+
+def test_a_lone_carriage_return_is_a_line_break() -> None:
+    assert ACCURATE.split_text("a\r\rb") == ["a", "b"]
+    assert ACCURATE.split_text("a\r\nb") == ["a", "b"]
+    assert ACCURATE.split_text("Title\r(note)\rThe end.") == ["Title", "(note)", "The end."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "word. " + " " * 40 + "\n" + " " * 50 + "next line",
+        "A line long enough to be a hard wrap here" + " " * 45 + "\n" + "\t" * 45 + "b) x",
+        "short" + "\n" + " " * 60 + "lower",
+        "x" * 40 + " it ends.\r" + " " * 50 + "\nlower",
+        "cold \n" + " " * 70 + "(a) item",
+    ],
+)
+def test_a_long_gap_after_a_line_break_keeps_what_decides_it(text: str) -> None:
+    # The text before the break may be dropped from the window while the gap
+    # arrives: what it says is read before (the decision does not change).
+    for step in (1, 3, 7, 40):
+        parts = [text[i : i + step] for i in range(0, len(text), step)]
+        assert_streamed_as_the_rules_decide(parts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a) The first b) The second c) The third",
+        "1) one 2) two 10) ten 3) three",
+        "\u2022 9. Nine \u2022 10. Ten \u20439. Nine a. One b. Two",
+        "It grew fast.12 13 Then it slowed. Back in 1999.1234 Nothing. See it.12",
+        "Stop (here).3 Now. Pi 3.14 Is. v1.2 Out.",
+        "Title\r(note)\rThe end.\r\rNext",
+        "one\r\ntwo\r\n\r\nthree \r\nfour",
+        "A line ending in a return\r",
+        "It was cold \r\nnight came. Then\rmore",
+    ],
+)
+def test_lines_items_and_footnotes_are_decided_alike_wherever_a_delta_ends(text: str) -> None:
+    for i in range(len(text) + 1):
+        assert_streamed_as_the_rules_decide([text[:i], text[i:]])
+
+
+WORDS = ["word", "Word", "a)", "b)", "1)", "2)", "10.", "x.12", "(y).3", "z", "ab.4 5", "\u2022"]
+GAPS = [" ", "\n", " \n", "\r", "\r\n", "\n\n", "\n  ", " \t\n", "\n("]
+LONG = "a line of thirty-two characters or more"
+
+
+@given(
+    st.lists(st.sampled_from([*WORDS, LONG]), max_size=20),
+    st.lists(st.sampled_from(GAPS), max_size=20),
+    st.lists(st.integers(min_value=0), max_size=12),
+)
+def test_lines_and_lists_agree_with_the_rules_however_streamed(
+    words: list[str], gaps: list[str], cuts: list[int]
+) -> None:
+    text = "".join(w + g for w, g in zip(words, itertools.cycle(gaps or [" "]), strict=False))
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    assert_streamed_as_the_rules_decide(parts)
