@@ -58,7 +58,9 @@ from operator import itemgetter
 from ..base import Cut, Scanner
 from .marks import (
     BRACKET_QUOTES,
+    CJK_CLOSERS,
     CJK_TERMINATORS,
+    CLOSERS,
     QUOTE_OPEN_AFTER,
     QUOTE_PAIRS,
     SPACED_QUOTES,
@@ -102,19 +104,33 @@ def _quiet(opener: str, closers: str) -> str:
     quotation, which no chunk can end inside: characters holding no mark (an
     apostrophe between letters aside), no line break, no ``)`` (an inline
     list item) and no terminator but those right before its closing mark,
-    then that mark where it may close.  Read while no quotation is open, and
+    then that mark where it may close; its opening mark follows whitespace or
+    starts the text.  Read while no quotation is open, and
     no longer than ``QUOTE_MAX`` (checked by the reader), it changes nothing,
     so it is skipped whole.  (Each character is read by at most one attempt:
     the content stops at the next mark.)"""
     bare = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
-    ends = f"[{re.escape(TERMINATORS + CJK_TERMINATORS)}](?=[{re.escape(TERMINATORS)}]*[{closers}])"
-    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{ends})*+"
+    # Terminators only right before a closing mark that the rules read as one
+    # of their closers (so the chunk ends after it): Latin terminators before
+    # a Latin closer, CJK ones before a CJK closer.
     if opener in BRACKET_QUOTES:
-        return f"(?<={re.escape(opener)}){body}[{closers}]"
+        stops, joined = CJK_TERMINATORS, CJK_CLOSERS
+    else:
+        stops, joined = TERMINATORS, CLOSERS
+    ends = (
+        f"[{re.escape(stops)}](?=[{re.escape(stops)}]*[{re.escape(closers)}])"
+        if set(closers) <= set(joined)
+        else "(?!)"
+    )
+    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{ends})*+"
+    # (Only after whitespace or at the start: a mark right after a terminator
+    # or a closer may end the chunk before it, as a closer of its run.)
+    if opener in BRACKET_QUOTES:
+        return f"(?<={re.escape(opener)})(?<!\\S.){body}[{closers}]"
     after, closing = (
         ("", _ENDS_WORD) if opener in SPACED_QUOTES else ("(?=\\S)", _MAY_CLOSE + _ENDS_WORD)
     )
-    return f"(?<={re.escape(opener)}){_MAY_OPEN}{after}{body}[{re.escape(closers)}]{closing}"
+    return f"(?<={re.escape(opener)})(?<!\\S.){after}{body}[{re.escape(closers)}]{closing}"
 
 
 def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
@@ -142,6 +158,30 @@ def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
 _IDLE = _searched("", quiet=True)
 _OPEN = _searched("\\n\\r", quiet=False)
 _MARK = _searched("", quiet=False)  # (a mark, without the quiet quotation)
+
+
+def _search(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
+    """``pattern.search(text, pos)``, reading at most ``2 * QUOTE_MAX + 8``
+    characters per search (so that reading n marks costs O(n), not
+    O(n * len(text))).
+
+    A match whose last lookahead would reach the window's end is searched again
+    from its start, so no mark is judged without the character after it; one
+    at the window's start is a quiet quotation longer than ``QUOTE_MAX``,
+    which the reader takes for its opening mark alone.
+    """
+    n = len(text)
+    while True:
+        end = pos + 2 * QUOTE_MAX + 8
+        if end >= n:
+            return pattern.search(text, pos)
+        m = pattern.search(text, pos, end)
+        if m is None:
+            pos = end - 1  # (the last character may be a mark: what follows decides)
+        elif m.end() < end or m.start() == pos:
+            return m
+        else:
+            pos = m.start()
 
 
 class _Episode:
@@ -270,7 +310,7 @@ class QuotedScanner(Scanner):
         ):
             m = None  # (a long text without a mark: str scans, faster than a search)
         else:
-            m = (_OPEN if self._open else _IDLE).search(text, start)
+            m = _search(_OPEN if self._open else _IDLE, text, start)
         if m is None or m.start() >= limit:
             if self._open:
                 self._read(text, m, limit, base)  # (line breaks and old marks)
@@ -294,7 +334,7 @@ class QuotedScanner(Scanner):
             if kind == _QUIET:
                 end = m.end()
                 if end <= limit and end - at <= QUOTE_MAX + 1:
-                    m = (_OPEN if opened else _IDLE).search(text, end)
+                    m = _search(_OPEN if opened else _IDLE, text, end)
                     continue
                 # (Its closing mark is the last character, which what follows
                 # decides, or it is too far: read the opening mark alone.)
@@ -305,7 +345,7 @@ class QuotedScanner(Scanner):
                 for episode in opened.values():
                     episode.end = offset
                 opened.clear()
-                m = _IDLE.search(text, pos)
+                m = _search(_IDLE, text, pos)
                 continue
             mark = text[at]
             if kind != _OPENS and opened:
@@ -317,7 +357,7 @@ class QuotedScanner(Scanner):
                 if ended is not None:
                     ended.end = offset
                     ended.closed = True
-                    m = (_OPEN if opened else _IDLE).search(text, pos)
+                    m = _search(_OPEN if opened else _IDLE, text, pos)
                     continue  # (a mark that closes one opens none)
             if kind != _CLOSES_ONE and mark in _CLOSES:
                 current = opened.get(mark)
@@ -328,7 +368,7 @@ class QuotedScanner(Scanner):
                     self._episodes.append(current)
                     if offset + QUOTE_MAX < self._expiry:
                         self._expiry = offset + QUOTE_MAX
-            m = (_OPEN if opened else _IDLE).search(text, pos)
+            m = _search(_OPEN if opened else _IDLE, text, pos)
         if limit > 0 and base + limit > self._expiry:
             self._expire(base + limit)
 

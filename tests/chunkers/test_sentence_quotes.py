@@ -114,11 +114,11 @@ def test_simple_mode_has_no_quotation_rule() -> None:
 
 
 QUOTE_TOKENS = [
-    "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」",
-    '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
+    "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
+    "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
 ]  # fmt: skip
-ENDS = ["", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»"]
-GAPS = [" ", " ", "", "\n", "\n\n", "  ", "\r\n"]
+ENDS = ["", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«"]
+GAPS = [" ", " ", "", "\n", "\n\n", "  ", "\r\n", "\r"]
 texts = st.lists(
     st.tuples(st.sampled_from(QUOTE_TOKENS), st.sampled_from(ENDS), st.sampled_from(GAPS)).map(
         "".join
@@ -220,3 +220,13 @@ def test_quotes_false_cuts_inside_quotations_and_is_kept_in_the_spec() -> None:
 def test_quotes_is_checked_and_named(kwargs: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error, match="quotes"):
         SentenceChunker(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text", [".»« »!", 'Stop."« Wait. »! Go', "Ok.)“ x. ” y", "»。«.", "“Hi。” x「a。」"]
+)
+def test_an_opening_mark_in_a_closer_run_is_judged_alike_whole_and_streamed(text: str) -> None:
+    # The rules take the mark after a terminator for one of its closers, so
+    # the chunk before it ends after the mark: inside the quotation it opens.
+    assert layout_of(ACCURATE, text) == oracle(ACCURATE, text, QUOTE_MAX)
+    check_stream(ACCURATE, text, list(text))
