@@ -185,8 +185,9 @@ REFRAIN_TEXT = "Hello there. Next one. free money. Bye."
 def test_refrain_releases_the_same_prefix_for_every_slicing(deltas: list[str]) -> None:
     guard = guard_with(BannedPhrases(["free money"], on_fail="refrain"))
     outcomes = streamed(guard, deltas)
-    # "Next one. free money." is one sentence (a lower-case word follows the stop).
-    assert joined(outcomes) == "Hello there. "
+    # "free money." is its own sentence (a plain word, a stop, a lower-case
+    # start): everything before it is released, whatever the slicing.
+    assert joined(outcomes) == "Hello there. Next one. "
     assert outcomes[-1].validation_passed is False
     once = guard.validate(REFRAIN_TEXT)
     assert not once.validated_output and once.validation_passed is False
