@@ -83,11 +83,7 @@ _CLOSED_BY = {
 _ALL_MARKS = "".join(sorted(set(_CLOSES) | set(_CLOSED_BY)))
 _SPACED = re.escape(SPACED_QUOTES)
 _BRACKETS = re.escape(BRACKET_QUOTES)
-_PLAIN = re.escape(
-    "".join(
-        c for c in sorted(set(_CLOSES) | set(_CLOSED_BY)) if c not in SPACED_QUOTES + BRACKET_QUOTES
-    )
-)
+_PLAIN = re.escape("".join(c for c in _ALL_MARKS if c not in SPACED_QUOTES + BRACKET_QUOTES))
 # What precedes a mark that may open (a negative lookbehind, so that the start
 # of the text counts): whitespace or one of QUOTE_OPEN_AFTER.
 _MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"
@@ -295,7 +291,7 @@ class QuotedScanner(Scanner):
         """Read the marks of the deltas not read yet, up to their last
         character; whether they held none."""
         tail = self._tail
-        text = tail + "".join(self._unread) if len(self._unread) > 1 else tail + self._unread[0]
+        text = tail + "".join(self._unread)
         self._unread.clear()
         self._unread_size = 0
         self._tail = text[-2:]
@@ -311,12 +307,11 @@ class QuotedScanner(Scanner):
             m = None  # (a long text without a mark: str scans, faster than a search)
         else:
             m = _search(_OPEN if self._open else _IDLE, text, start)
-        if m is None or m.start() >= limit:
-            if self._open:
-                self._read(text, m, limit, base)  # (line breaks and old marks)
-            return True
-        self._read(text, m, limit, base)
-        return False
+            if m is not None and m.start() >= limit:
+                m = None  # (the last character: read with the next delta)
+        if m is not None or self._open:  # (an open quotation: its line breaks, old marks)
+            self._read(text, m, limit, base)
+        return m is None
 
     def _read(self, text: str, m: re.Match[str] | None, limit: int, base: int) -> None:
         """Read the marks of ``text`` (at offset ``base`` of the stream)
