@@ -5,15 +5,20 @@ ahead of the cuts), and linear work on texts made of quotation marks."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Iterator
 
 import pytest
+from guardrails import AsyncGuard
 from helpers.chunking import check_stream, sliced, stream
 from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from helpers.guardrails import Record, arun, guard_with, joined, run
 from helpers.oracles import quoted_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
+from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
 from guardrails_ai.chunkwise.chunkers import SentenceChunker, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.sentence import quotes
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
@@ -230,3 +235,40 @@ def test_an_opening_mark_in_a_closer_run_is_judged_alike_whole_and_streamed(text
     # the chunk before it ends after the mark: inside the quotation it opens.
     assert layout_of(ACCURATE, text) == oracle(ACCURATE, text, QUOTE_MAX)
     check_stream(ACCURATE, text, list(text))
+
+
+# -- through a real Guard ---------------------------------------------------------
+
+DIALOGUE = 'She looked up. "Oh no! We missed the bus. What now?" Then she laughed.'
+SENTENCES = ["She looked up.", '"Oh no! We missed the bus. What now?"', "Then she laughed."]
+
+
+@pytest.fixture
+def validated_streaming() -> Iterator[None]:
+    """The opt-in on for one test (the plain paths validate the last sentence then)."""
+    enable_validated_streaming()
+    yield
+    disable_validated_streaming()
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "plain"])
+@pytest.mark.usefixtures("validated_streaming")
+def test_a_validator_sees_the_quotation_whole_through_a_guard(guarded: bool) -> None:
+    validator = Record(chunker="sentence", on_fail="noop")
+    deltas = [DIALOGUE[i : i + 3] for i in range(0, len(DIALOGUE), 3)]
+    assert joined(run(guard_with(validator), deltas, guarded=guarded)) == DIALOGUE
+    assert validator.seen == SENTENCES
+
+
+@pytest.mark.usefixtures("validated_streaming")
+def test_an_async_guard_rebuilt_from_to_dict_keeps_quotes_false() -> None:
+    guard = guard_with(Record(chunker=SentenceChunker(quotes=False), on_fail="noop"))
+    rebuilt = AsyncGuard.from_dict(json.loads(json.dumps(guard.to_dict())))
+    assert rebuilt is not None
+    (validator,) = rebuilt._validators
+    assert validator.chunker == SentenceChunker(quotes=False)
+    deltas = [DIALOGUE[i : i + 5] for i in range(0, len(DIALOGUE), 5)]
+    assert joined(asyncio.run(arun(rebuilt, deltas, guarded=False))) == DIALOGUE
+    assert validator.seen == [
+        "She looked up.", '"Oh no!', "We missed the bus.", 'What now?"', "Then she laughed.",
+    ]  # fmt: skip
