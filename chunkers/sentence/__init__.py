@@ -32,7 +32,7 @@ from .abbreviations import abbreviation_table
 from .languages import AUTO
 from .languages import language as language_tables
 from .marks import SIMPLE_CLOSERS
-from .quotes import QuotedScanner
+from .quotes import QUOTE_LEADS, QuotedScanner
 from .scanner import SentenceScanner
 
 __all__ = ["SentenceChunker"]
@@ -144,12 +144,17 @@ class SentenceChunker(ChunkingStrategy):
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        scanner: Scanner = SentenceScanner(
-            self._table, lang.starters, lang.ordinals, lang.continuations
+        source = SentenceScanner(
+            self._table,
+            lang.starters,
+            lang.ordinals,
+            lang.continuations,
+            QUOTE_LEADS if self.quotes else (),
         )
+        scanner: Scanner = source
         if lang.translate:
             scanner = _Translated(scanner, lang.translate)
-        return QuotedScanner(scanner) if self.quotes else scanner
+        return QuotedScanner(scanner, source) if self.quotes else scanner
 
 
 class _Translated(Scanner):

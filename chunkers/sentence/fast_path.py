@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .abbreviations import SENTENCE_STARTERS
@@ -57,11 +58,13 @@ __all__ = [
     "LEADS",
     "LINE_END",
     "LINE_OPENERS",
+    "MARK",
     "SKIP",
     "WAIT",
     "WRAP",
     "group_proofs",
     "latin1",
+    "mark_branches",
     "searches",
 ]
 
@@ -69,9 +72,10 @@ __all__ = [
 #: group spans the whitespace after the run), a cut at a blank line, no
 #: boundary (skip to the group's end), a cut at a line break before a blank
 #: line, and a candidate to leave to the next delta.
-CUT, BLANK, SKIP, LINE_END, WAIT, WRAP = 1, 2, 3, 4, 5, 6
+CUT, BLANK, SKIP, LINE_END, WAIT, WRAP, MARK = 1, 2, 3, 4, 5, 6, 7
 _PROOFS = {
     "cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT, "wrap": WRAP,
+    "mark": MARK,
 }  # fmt: skip
 
 #: A candidate undecided within this many characters of the end of the window
@@ -160,6 +164,7 @@ def searches(
     odd_ends: bool,
     sentence_starters: frozenset[str] = SENTENCE_STARTERS,
     continuations: frozenset[str] = frozenset(),
+    quote_leads: tuple[tuple[str, str], ...] = (),
 ) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``LEAD`` then ``AFTER`` or ``AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
@@ -242,7 +247,12 @@ def searches(
         sorted(w for w in abbreviations if re.fullmatch(f"[{LATIN1_LOWER}]{{{size}}}", w))
         for size in (2, 3)
     ]
-    closer = _CLOSER
+    # A closer that is a quotation mark that may open a quotation (after
+    # another closer: ``."“Yes``) is left to the rules, which note it; no
+    # proof passes it.
+    opening = "|".join(f"{re.escape(c)}{where}" for c, where in quote_leads)
+    closer = f"(?:(?!{opening}){_CLOSER})" if quote_leads else _CLOSER
+    not_opening = f"(?!{opening})" if quote_leads else ""
     # The run after its first character.
     rest = f"[{_ESCAPED_TERMINATORS}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
     openers = "".join(re.escape(c) for c in sorted(OPENERS))
@@ -316,7 +326,7 @@ def searches(
         after_run = [
             f"{group('blank', blank)}(?=\\S)",
             f"{letter_item}{plain}{group('skip', spaces)}{lower}",
-            f"(?!{GLUED}){group('skip', '')}{glued}",
+            f"(?!{GLUED}){not_opening}{group('skip', '')}{glued}",
             # A quotation before its citation, after a word of two lower-case
             # letters or more (no list marker): '... word." (Smith 5)'.
             f"{quoted}{group('skip', spaces)}(?=\\()",
@@ -429,14 +439,35 @@ def searches(
         *(f"{c}{_SPACED}" for c in SCRIPT_TERMINATORS),
         *sorted(CJK_TERMINATORS),
     ]
+    narrow_marks = mark_branches(quote_leads, numbers, wide=False)
+    wide_marks = mark_branches(quote_leads, numbers, wide=True)
     # (A line that goes on starts with no whitespace, so it rules out the blank
     # line after it too: that test comes first, where most line breaks fail.)
     return (
-        re.compile("|".join([*narrow, line_breaks, item, lone_cr, *wide])),
-        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all, *wide])),
-        re.compile("|".join([*narrow, line_breaks, item, lone_cr])),
-        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all])),
+        re.compile(
+            "|".join([*narrow, line_breaks, item, lone_cr, *narrow_marks, *wide, *wide_marks])
+        ),
+        re.compile(
+            "|".join(
+                [*narrow, all_line_breaks, item, lone_cr_all, *narrow_marks, *wide, *wide_marks]
+            )
+        ),
+        re.compile("|".join([*narrow, line_breaks, item, lone_cr, *narrow_marks])),
+        re.compile("|".join([*narrow, all_line_breaks, item, lone_cr_all, *narrow_marks])),
     )
+
+
+def mark_branches(
+    quote_leads: tuple[tuple[str, str], ...], numbers: Iterator[int], *, wide: bool
+) -> list[str]:
+    """The branches that find the quotation marks of ``quote_leads`` (each a
+    mark and the context that must follow it) as ``mark`` groups numbered
+    from ``numbers``: those above U+00FF when ``wide``, else the others."""
+    return [
+        f"{re.escape(c)}{where}(?P<mark{next(numbers)}>)"
+        for c, where in sorted(quote_leads)
+        if (c > "\xff") == wide
+    ]
 
 
 @lru_cache(maxsize=64)

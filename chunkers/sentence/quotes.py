@@ -54,6 +54,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from ..base import Cut, Scanner
 from .marks import (
@@ -67,7 +68,10 @@ from .marks import (
     TERMINATORS,
 )
 
-__all__ = ["QUOTE_MAX", "QuotedScanner"]
+if TYPE_CHECKING:
+    from .scanner import SentenceScanner
+
+__all__ = ["QUOTE_LEADS", "QUOTE_MAX", "QuotedScanner"]
 
 #: The longest quotation, in characters from its opening mark to its closing
 #: mark, whose sentences are kept together (also the longest a cut is withheld
@@ -87,6 +91,7 @@ _PLAIN = re.escape("".join(c for c in _ALL_MARKS if c not in SPACED_QUOTES + BRA
 # What precedes a mark that may open (a negative lookbehind, so that the start
 # of the text counts): whitespace or one of QUOTE_OPEN_AFTER.
 _MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"
+_OPENS_NOT = f"(?<=[^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"  # (the converse)
 _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 _ENDS_WORD = "(?!\\w)"  # no letter or digit follows (not the ' of "don't")
 # What a match means, by its last group: a quiet quotation (below), or a mark
@@ -149,6 +154,26 @@ def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
     )
 
 
+#: The marks that may open a quotation, each with the context it needs
+#: (a regex after the mark), for the scanner's searches: the character before
+#: as in ``_MAY_OPEN``, and for a mark other than a guillemet or a CJK
+#: bracket something other than whitespace after, or the end of the window.
+#: A quiet quotation (see :func:`_quiet`) is no lead: read while none is
+#: open, it changes nothing, so the search passes it.  (Its closing mark,
+#: which must be followed by some character, must not be one that may open
+#: a quotation itself, after whitespace or one of ``QUOTE_OPEN_AFTER``: then
+#: it too would be a lead.)
+QUOTE_LEADS = tuple(
+    (
+        c,
+        ("" if c in BRACKET_QUOTES else _MAY_OPEN + ("" if c in SPACED_QUOTES else "(?!\\s)"))
+        + f"(?!{_quiet(c, closers)}{_OPENS_NOT}(?=[\\s\\S]))",
+    )
+    for c, closers in sorted(QUOTE_PAIRS.items())
+)
+
+_WINDOW, _WINDOW_MAX = 64, 2 * QUOTE_MAX + 8  # (see _search)
+
 #: What is searched while no quotation is open, and while one is (a line
 #: break then closes every open one).
 _IDLE = _searched("", quiet=True)
@@ -157,27 +182,32 @@ _MARK = _searched("", quiet=False)  # (a mark, without the quiet quotation)
 
 
 def _search(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
-    """``pattern.search(text, pos)``, reading at most ``2 * QUOTE_MAX + 8``
-    characters per search (so that reading n marks costs O(n), not
+    """``pattern.search(text, pos)``, reading windows of 64 characters and
+    more, doubling up to ``2 * QUOTE_MAX + 8`` (so that a search costs
+    O(the distance to its match), and reading n marks O(n), not
     O(n * len(text))).
 
     A match whose last lookahead would reach the window's end is searched again
-    from its start, so no mark is judged without the character after it; one
-    at the window's start is a quiet quotation longer than ``QUOTE_MAX``,
-    which the reader takes for its opening mark alone.
+    from its start in a larger window, so no mark is judged without the
+    character after it; one at the start of the largest window is a quiet
+    quotation longer than ``QUOTE_MAX``, which the reader takes for its
+    opening mark alone.  (A smaller window cuts a quiet quotation short: its
+    opening mark is then found alone, and read as such, to the same effect.)
     """
     n = len(text)
+    size = _WINDOW
     while True:
-        end = pos + 2 * QUOTE_MAX + 8
+        end = pos + size
         if end >= n:
             return pattern.search(text, pos)
         m = pattern.search(text, pos, end)
         if m is None:
             pos = end - 1  # (the last character may be a mark: what follows decides)
-        elif m.end() < end or m.start() == pos:
+        elif m.end() < end or (m.start() == pos and size == _WINDOW_MAX):
             return m
         else:
             pos = m.start()
+        size = min(2 * size, _WINDOW_MAX)
 
 
 class _Episode:
@@ -216,30 +246,45 @@ _INSIDE, _OUTSIDE, _WAIT = range(3)
 _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
 _END = itemgetter(1)  # a cut's end
-_UNREAD_MAX = 64  # characters left unread at most while no cut waits (bounds a search)
-_LONG = 512  # a longer text is first tested for marks with str scans
+_MARK_OR_BREAK = re.compile(f"[{re.escape(_ALL_MARKS)}\\n\\r]")
+# Characters left unread at most while no cut waits: while no quotation is
+# open (bounds the memory; reading them costs O(1) without a lead), and while
+# one is (bounds each search of the text for its closing mark).
+_UNREAD_MAX = 1024
+_UNREAD_OPEN = 64
 
 
 class QuotedScanner(Scanner):
     """``inner``'s cuts, with those inside a quotation joined to the next
     (the rule of the module docstring).  ``finish`` returns ``inner``'s final
     fragment, extended back over the cuts still withheld.  ``inner`` is
-    kept as an attribute of that name."""
+    kept as an attribute of that name.
+
+    ``source`` is the sentence scanner under ``inner`` (or ``inner``
+    itself), built to find the quotation marks (``quote_marks``): its
+    search finds them as it finds candidates, so the marks cost no pass of
+    their own.  Its ``marks`` are read up to ``marks_known_to()``; while a
+    cut is withheld, the text after that (the scanner's lookahead) is
+    searched here, so that a cut is judged as soon as the text decides it."""
 
     __slots__ = (
-        "_carry", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop", "_open",
-        "_read_to", "_tail", "_unread", "_unread_size", "_waits_on", "inner",
+        "_carry", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop", "_marks",
+        "_open", "_read_to", "_source", "_text", "_text_base", "_unread", "_unread_size",
+        "_waits_on", "inner",
     )  # fmt: skip
 
-    def __init__(self, inner: Scanner) -> None:
+    def __init__(self, inner: Scanner, source: SentenceScanner) -> None:
         self.inner = inner
-        # The last two characters of the stream: the last one is not read yet
-        # (whether it opens or closes depends on the next), the one before it
-        # tells what precedes it.
-        self._tail = ""
+        self._source = source
+        self._marks = source.marks  # (the scanner appends, this layer takes)
         self._read_to = 0  # offset of the first character not read
-        # The deltas since (their marks are read when a cut needs them, or
-        # once they hold _UNREAD_MAX characters).
+        # The stream from offset _text_base on: the character before
+        # _read_to (what precedes a mark decides whether it opens), then
+        # the text not read yet, then the deltas since (their marks are read
+        # when a cut needs them, or once they hold _UNREAD_MAX characters, or
+        # _UNREAD_OPEN while a quotation is open).
+        self._text = ""
+        self._text_base = 0
         self._unread: list[str] = []
         self._unread_size = 0
         self._open: dict[str, _Episode] = {}  # opening mark -> its open episode
@@ -258,24 +303,45 @@ class QuotedScanner(Scanner):
             self._unread.append(delta)
             self._unread_size += len(delta)
         if not cuts:
-            if not self._held and self._unread_size < _UNREAD_MAX:
+            if not self._held and self._unread_size < (_UNREAD_OPEN if self._open else _UNREAD_MAX):
                 return cuts  # (the marks are read when a cut needs them)
         elif not self._held and not self._episodes and self._carry < 0:
-            # The usual cut: no quotation to judge it by unless the text
-            # since the last reading holds a mark before its last character.
+            # The usual cut: no quotation to judge it by unless a mark was
+            # found since the last reading.
             self._last_stop = cuts[-1].stop
-            if not self._unread or self._read_unread():
+            if not self._marks:
                 return cuts
+            end = cuts[-1].end
+            self._read(end)
+            if not self._episodes and self._read_to >= end:
+                return cuts  # (only quiet quotations: no cut is inside one)
             self._held.extend(cuts)
-            return self._release()
+            return self._release_all()
         if cuts:
             self._held.extend(cuts)
             self._last_stop = cuts[-1].stop
-        if self._unread:
-            self._read_unread()
+        waits = self._waits_on
+        if (
+            waits is not None
+            and waits[0].end < 0
+            and self._text_base + len(self._text) + self._unread_size - waits[1] <= QUOTE_MAX
+            and _MARK_OR_BREAK.search(self._unchecked(delta)) is None
+        ):
+            # The first cut held waits for a quotation to end: without a mark
+            # or a line break, this delta cannot end it (read later).
+            return []
+        self._read(self._held[-1].end if self._held else _NEVER)
         if not self._held:
             return cuts
-        return self._release()
+        return self._release_all()
+
+    def _unchecked(self, delta: str) -> str:
+        """The text not read yet that no earlier delta's check has seen:
+        ``delta``, after what the last reading left unread when ``delta`` is
+        the first delta since."""
+        if self._unread_size != len(delta):
+            return delta
+        return self._text[self._read_to - self._text_base :] + delta
 
     def finish(self) -> tuple[int, int] | None:
         span = self.inner.finish()
@@ -287,37 +353,95 @@ class QuotedScanner(Scanner):
 
     # -- reading the marks -------------------------------------------------
 
-    def _read_unread(self) -> bool:
-        """Read the marks of the deltas not read yet, up to their last
-        character; whether they held none."""
-        tail = self._tail
-        text = tail + "".join(self._unread)
-        self._unread.clear()
-        self._unread_size = 0
-        self._tail = text[-2:]
-        start = 1 if len(tail) == 2 else 0  # (the first character not read)
-        base = self._read_to - start
-        limit = len(text) - 1
-        self._read_to = base + limit
-        if (
-            not self._open
-            and limit - start > _LONG
-            and not any(mark in text for mark in _ALL_MARKS)
-        ):
-            m = None  # (a long text without a mark: str scans, faster than a search)
-        else:
-            m = _search(_OPEN if self._open else _IDLE, text, start)
-            if m is not None and m.start() >= limit:
-                m = None  # (the last character: read with the next delta)
-        if m is not None or self._open:  # (an open quotation: its line breaks, old marks)
-            self._read(text, m, limit, base)
-        return m is None
+    def _take_text(self) -> str:
+        """The stream from ``_text_base`` on (the deltas joined)."""
+        if self._unread:
+            self._text += "".join(self._unread)
+            self._unread.clear()
+            self._unread_size = 0
+        return self._text
 
-    def _read(self, text: str, m: re.Match[str] | None, limit: int, base: int) -> None:
-        """Read the marks of ``text`` (at offset ``base`` of the stream)
-        before ``limit``, from ``m``, the first one searched."""
+    def _keep_text(self, text: str) -> None:
+        """Keep of ``text`` (the stream from ``_text_base``) what the next
+        reading needs: from the character before ``_read_to`` on."""
+        keep = self._read_to - 1 - self._text_base
+        if keep > 0:
+            self._text = text[keep:]
+            self._text_base += keep
+
+    def _read(self, upto: int) -> None:
+        """Read the marks before ``upto``, before ``marks_known_to()`` of
+        the scanner and before the last character: while no quotation is
+        open, only where the scanner found a mark that may open one (nothing
+        else can change what is open); O(1) a cut when there is none.
+        (Reading no further than a cut needs lets a quotation that opens
+        after it be read whole, once its closing mark has arrived.)"""
+        total = self._text_base + len(self._text) + self._unread_size
+        limit = min(self._source.marks_known_to(), total - 1, upto)
+        read_to = self._read_to
+        marks = self._marks
+        if marks and marks[0] < read_to:
+            del marks[: bisect_left(marks, read_to)]  # (read by _read_ahead)
+        if limit <= read_to:
+            return
+        if (not marks or marks[0] >= limit) and not self._open:
+            # Nothing to read (the usual case): the text is kept for later.
+            self._read_to = limit
+            if self._unread_size > _UNREAD_MAX:
+                self._keep_text(self._take_text())
+            return
+        text = self._take_text()
+        base = self._text_base
+        k = bisect_left(marks, limit)
+        self._read_from(text, base, read_to - base, limit - base, marks[:k])
+        del marks[:k]
+        self._read_to = limit
+        self._keep_text(text)
+
+    def _read_ahead(self) -> None:
+        """Read on to the last character, past what the scanner has searched
+        (a candidate there waits for more text), so that a withheld cut is
+        judged as soon as the text decides it."""
+        text = self._take_text()
+        base = self._text_base
+        limit = len(text) - 1
+        start = self._read_to - base
+        if limit <= start:
+            return
+        self._read_from(text, base, start, limit, None)
+        self._read_to = base + limit
+        self._keep_text(text)
+
+    def _read_from(
+        self, text: str, base: int, pos: int, limit: int, leads: list[int] | None
+    ) -> None:
+        """Read the marks of ``text`` (at offset ``base`` of the stream) from
+        ``pos`` to ``limit``.  While no quotation is open, the next mark that
+        may open one is the next offset of ``leads`` (the scanner's), or, when
+        ``leads`` is None, the next one searched."""
         opened = self._open
-        while m is not None:
+        i = 0
+        while True:
+            if opened:
+                m = _search(_OPEN, text, pos)
+            elif leads is None:
+                m = _search(_IDLE, text, pos)
+            else:
+                while i < len(leads) and leads[i] - base < pos:
+                    i += 1
+                if i == len(leads):
+                    break
+                at = leads[i] - base
+                i += 1
+                # (Read no further than the next lead, which a quiet
+                # quotation's closing mark comes before: a window cut short
+                # makes the opening mark read alone, to the same effect.)
+                following = leads[i] - base if i < len(leads) else limit
+                m = _IDLE.match(text, at, max(at + 3, min(following + 2, at + _WINDOW_MAX)))
+                if m is None:
+                    continue  # (no mark that opens after all)
+            if m is None:
+                break
             at = m.start()
             if at >= limit:
                 break
@@ -329,7 +453,7 @@ class QuotedScanner(Scanner):
             if kind == _QUIET:
                 end = m.end()
                 if end <= limit and end - at <= QUOTE_MAX + 1:
-                    m = _search(_OPEN if opened else _IDLE, text, end)
+                    pos = end
                     continue
                 # (Its closing mark is the last character, which what follows
                 # decides, or it is too far: read the opening mark alone.)
@@ -337,35 +461,40 @@ class QuotedScanner(Scanner):
                 assert m is not None
                 kind = _KINDS[m.lastindex or 0]
             if kind == _LINE:
-                for episode in opened.values():
-                    episode.end = offset
-                opened.clear()
-                m = _search(_IDLE, text, pos)
-                continue
-            mark = text[at]
-            if kind != _OPENS and opened:
-                ended: _Episode | None = None
-                for opener in _CLOSED_BY.get(mark, ()):
-                    ended = opened.pop(opener, None)
-                    if ended is not None:
-                        break
+                self._line_break(offset)
+            else:
+                self._take(kind, text[at], offset)
+        if limit > 0 and base + limit > self._expiry:
+            self._expire(base + limit)
+
+    def _line_break(self, offset: int) -> None:
+        """A line break at ``offset`` ends every open quotation."""
+        for episode in self._open.values():
+            episode.end = offset
+        self._open.clear()
+
+    def _take(self, kind: int, mark: str, offset: int) -> None:
+        """Take the mark ``mark`` at ``offset``, which may open, close or do
+        both (``kind``): it closes the open quotation it closes, if any,
+        else it opens one (or adds an opening mark to the open one of its
+        kind)."""
+        opened = self._open
+        if kind != _OPENS and opened:
+            for opener in _CLOSED_BY.get(mark, ()):
+                ended = opened.pop(opener, None)
                 if ended is not None:
                     ended.end = offset
                     ended.closed = True
-                    m = _search(_OPEN if opened else _IDLE, text, pos)
-                    continue  # (a mark that closes one opens none)
-            if kind != _CLOSES_ONE and mark in _CLOSES:
-                current = opened.get(mark)
-                if current is not None:
-                    current.marks.append(offset)
-                else:
-                    opened[mark] = current = _Episode(offset)
-                    self._episodes.append(current)
-                    if offset + QUOTE_MAX < self._expiry:
-                        self._expiry = offset + QUOTE_MAX
-            m = _search(_OPEN if opened else _IDLE, text, pos)
-        if limit > 0 and base + limit > self._expiry:
-            self._expire(base + limit)
+                    return  # (a mark that closes one opens none)
+        if kind != _CLOSES_ONE and mark in _CLOSES:
+            current = opened.get(mark)
+            if current is not None:
+                current.marks.append(offset)
+            else:
+                opened[mark] = current = _Episode(offset)
+                self._episodes.append(current)
+                if offset + QUOTE_MAX < self._expiry:
+                    self._expiry = offset + QUOTE_MAX
 
     def _expire(self, at: int) -> None:
         """Drop the opening marks that a closing mark at ``at`` or later would
@@ -406,6 +535,18 @@ class QuotedScanner(Scanner):
                 self._waits_on = None
                 return _INSIDE
         return _OUTSIDE if self._waits_on is None else _WAIT
+
+    def _release_all(self) -> list[Cut]:
+        """``_release``; then, while a cut is still withheld, the same after
+        reading on past what the scanner has searched."""
+        out = self._release()
+        if self._held:
+            self._read(_NEVER)
+            out += self._release()
+            if self._held:
+                self._read_ahead()
+                out += self._release()
+        return out
 
     def _release(self) -> list[Cut]:
         """The held cuts decided so far, in order, those inside a quotation

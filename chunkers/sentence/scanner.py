@@ -42,6 +42,7 @@ from .fast_path import (
     CUT,
     DEFER,
     LEADS,
+    MARK,
     SKIP,
     WAIT,
     WRAP,
@@ -113,11 +114,11 @@ class SentenceScanner(SentenceRules, Scanner):
 
     __slots__ = (
         "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_content_end",
-        "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item",
-        "_last", "_long", "_narrow", "_newlines", "_next_search", "_ordinals", "_pending",
-        "_pending_kind", "_phase", "_pos", "_proofs", "_resume", "_run_end", "_search",
-        "_space_end", "_start", "_starters", "_wide", "_word_offset", "_word_read", "_wrap_offset",
-        "_wrap_read",
+        "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item", "_last",
+        "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
+        "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
+        "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
+        "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "marks",
     )  # fmt: skip
 
     def __init__(
@@ -126,6 +127,7 @@ class SentenceScanner(SentenceRules, Scanner):
         starters: frozenset[str] = SENTENCE_STARTERS,
         ordinals: int = ORDINAL_MONTHS,
         continuations: frozenset[str] = frozenset(),
+        quote_leads: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self._abbreviations = abbreviations
         self._starters = starters
@@ -139,7 +141,15 @@ class SentenceScanner(SentenceRules, Scanner):
             any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
             starters,
             self._continuations,
+            quote_leads,
         )
+        self._leads = LEADS + "".join(c for c, _ in quote_leads)
+        self._quote_marks = frozenset(c for c, _ in quote_leads)
+        self._mark_at = re.compile("|".join(re.escape(c) + where for c, where in quote_leads))
+        # The offsets of the quotation marks found (``quote_leads``), in
+        # order, each once: those before ``marks_known_to()`` (see there).
+        self.marks: list[int] = []
+        self._marks_to = 0  # offset after the last mark found
         self._find, self._find_all = self._wide = built[:2]
         self._narrow = built[2:]
         self._long = False  # feeding the pieces of a long delta
@@ -290,6 +300,10 @@ class SentenceScanner(SentenceRules, Scanner):
             if proof == WAIT:
                 self._wait(buf, m.start())
                 break
+            if proof == MARK:
+                self._mark(base + m.start())
+                self._pos = self._content_end = base + m.end()
+                continue
             if proof == SKIP and self._heading is not False:
                 # Not a boundary, in a chunk that may end at a line break.
                 self._pos = base + m.end()
@@ -385,6 +399,8 @@ class SentenceScanner(SentenceRules, Scanner):
                 assert t is not None
                 e = t.end()
                 b = t.end(2)
+                if self._quote_marks and b - t.end(1) > 1:
+                    self._closing_marks(buf, base, t.end(1), b)
                 if e == n or buf[b] == "[":
                     if n - i <= DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
                         self._pos = base + i
@@ -489,6 +505,9 @@ class SentenceScanner(SentenceRules, Scanner):
                     search = plain
             elif proof == SKIP:
                 cend = base + m.start(g)
+            elif proof == MARK:
+                cend = base + end
+                self._mark(base + m.start())
             elif proof == WRAP and base + m.start() - start >= WRAP_MIN:
                 cend = base + m.start()  # a soft wrap (the rules' _wraps_before)
             else:
@@ -556,7 +575,7 @@ class SentenceScanner(SentenceRules, Scanner):
         try:
             for k in range(0, len(delta), _PIECE):
                 piece = delta[k : k + _PIECE]
-                if not any(c in piece for c in LEADS):
+                if not any(c in piece for c in self._leads):
                     if self._next_search is None:
                         cuts += self.feed(piece[:_LONG])
                         piece = piece[_LONG:]
@@ -606,6 +625,28 @@ class SentenceScanner(SentenceRules, Scanner):
         found.append(Cut(self._start, end, stop))  # type: ignore[arg-type]
         self._start = stop
         self._heading = None
+
+    def marks_known_to(self) -> int:
+        """The offset before which every quotation mark of the stream that
+        ``quote_leads`` describes is in ``marks``, or was (the caller takes
+        them from the list)."""
+        return self._resume if self._pending >= 0 else self._pos
+
+    def _mark(self, at: int) -> None:
+        """Note the quotation mark at offset ``at`` (once)."""
+        if at >= self._marks_to:
+            self.marks.append(at)
+            self._marks_to = at + 1
+
+    def _closing_marks(self, buf: str, base: int, lo: int, hi: int) -> None:
+        """Note the quotation marks of ``buf[lo:hi]``, closers of a run that
+        the search passes whole (so it finds none of them), where their
+        context allows (only a mark after another closer may open: callers
+        skip a run of one closer)."""
+        for k in range(max(lo, self._marks_to - base), hi):
+            if buf[k] in self._quote_marks and self._mark_at.match(buf, k):
+                self.marks.append(base + k)
+                self._marks_to = base + k + 1
 
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:
@@ -681,6 +722,8 @@ class SentenceScanner(SentenceRules, Scanner):
             lo = self._resume - base
             closers = _CJK_CLOSER_RUN if self._pending_kind == CJK else _CLOSER_RUN
             j = closers.match(buf, lo).end()  # type: ignore[union-attr]
+            if self._quote_marks and j > lo:
+                self._closing_marks(buf, base, lo, j)
             self._resume = base + j
             if j == n or (
                 self._pending_kind == TERMINATOR

@@ -53,11 +53,21 @@ GAPS = [
 
 
 def rules_only(
-    abbreviations: frozenset[str], odd_ends: bool, *tables: frozenset[str]
+    abbreviations: frozenset[str],
+    odd_ends: bool,
+    starters: frozenset[str] = frozenset(),
+    continuations: frozenset[str] = frozenset(),
+    quote_leads: tuple[tuple[str, str], ...] = (),
 ) -> tuple[re.Pattern[str], ...]:
-    """Searches that find the same candidates and settle none of them."""
-    find = re.compile(fast_path.LEAD + fast_path.AFTER)
-    find_all = re.compile(fast_path.LEAD + fast_path.AFTER_ALL)
+    """Searches that find the same candidates (and quotation marks) and
+    settle none of them."""
+    numbers = itertools.count(1)
+    marks = [
+        *fast_path.mark_branches(quote_leads, numbers, wide=False),
+        *fast_path.mark_branches(quote_leads, numbers, wide=True),
+    ]
+    find = re.compile("|".join([fast_path.LEAD + fast_path.AFTER, *marks]))
+    find_all = re.compile("|".join([fast_path.LEAD + fast_path.AFTER_ALL, *marks]))
     return find, find_all, find, find_all
 
 
