@@ -71,7 +71,8 @@ __all__ = [
 #: What the named groups of the searches prove: a cut after the group (the
 #: group spans the whitespace after the run), a cut at a blank line, no
 #: boundary (skip to the group's end), a cut at a line break before a blank
-#: line, and a candidate to leave to the next delta.
+#: line, a candidate to leave to the next delta, a soft wrap, and a
+#: quotation mark (see ``quote_leads``).
 CUT, BLANK, SKIP, LINE_END, WAIT, WRAP, MARK = 1, 2, 3, 4, 5, 6, 7
 _PROOFS = {
     "cut": CUT, "blank": BLANK, "skip": SKIP, "line": LINE_END, "wait": WAIT, "wrap": WRAP,
@@ -219,6 +220,10 @@ def searches(
       ``WRAP_AFTER`` of the rules: a soft wrap when the chunk began at least
       ``WRAP_MIN`` characters before the break, else the chunk ends at it
       (the scanner compares, the search cannot see the chunk's start);
+    * ``mark`` (no candidate): a quotation mark of ``quote_leads`` (each a
+      mark and a regex for the context it needs), for the quotation layer
+      (:mod:`.quotes`); a closer of a run that is such a mark proves nothing
+      (the rules decide the candidate, and find the mark);
     * ``wait`` (left to the next delta): within ``DEFER`` characters of the
       window's end, a terminator run and closers before what
       ``_UNDECIDED_TAIL`` allows, or a line break before whitespace or (in a

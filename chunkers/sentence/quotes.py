@@ -35,17 +35,26 @@ Streaming: a cut after an opening mark of a quotation still open is withheld
 until its closing mark, a line break, or ``QUOTE_MAX`` characters after the
 mark arrive (the release of such sentences waits that long at most).  At the
 end of the text, the cuts still withheld are part of the final fragment (the
-contract's ``flush`` returns one fragment).  The marks are read as the text
-arrives, ahead of the inner scanner's cuts, and kept as *episodes* (one
-quotation: its opening marks, where it ended and whether a closing mark ended
-it) back to the end of the first cut not yet released, so that a cut is judged
-by the quotations open where it ends whenever the inner scanner reports it.
-All of this is a function of the text alone, so chunks still do not depend on
-how the stream was sliced.  Cost: one regex search over each delta for the
-quotation marks (and line breaks while a quotation is open), then O(1) per
-mark, and per cut O(the episodes since the previous cut): amortised
-O(len(delta)); memory: the episodes since the first cut not yet released,
-each holding the opening marks of its last ``QUOTE_MAX`` characters.
+contract's ``flush`` returns one fragment).  The marks are read as a cut
+needs them (and at most every ``_UNREAD_MAX`` characters), and kept as
+*episodes* (one quotation: its opening marks, where it ended and whether a
+closing mark ended it) back to the end of the first cut not yet released, so
+that a cut is judged by the quotations open where it ends whenever the inner
+scanner reports it.  All of this is a function of the text alone, so chunks
+still do not depend on how the stream was sliced.
+
+Cost: while no quotation is open, only a mark that may open one can change
+anything, and only where it does not open a quiet one (:func:`_quiet`).  The
+sentence scanner's own search finds exactly those (:data:`QUOTE_LEADS`,
+in the same pass as its candidates, so the text costs no second scan) and
+lists their offsets; this layer reads from each of them, and while a
+quotation is open it searches the text for its closing mark and line breaks.
+A delta without such a mark costs O(1) here; reading costs O(the
+characters of the quotations read) in C plus O(1) a mark, and a cut
+O(the episodes since the previous cut): amortised O(len(delta)).  Memory:
+the text since the first mark not read, and the episodes since the first
+cut not yet released, each holding the opening marks of its last
+``QUOTE_MAX`` characters.
 """
 
 from __future__ import annotations

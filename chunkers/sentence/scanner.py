@@ -108,8 +108,12 @@ class SentenceScanner(SentenceRules, Scanner):
     ``abbreviations`` maps canonical abbreviations to their kind (see
     :func:`~.abbreviations.abbreviation_table`); ``starters``, ``ordinals``
     and ``continuations`` are those of the language (see :mod:`.languages`).
-    ``finish`` returns the text after the last cut with surrounding
-    whitespace stripped, or ``None``.
+    ``quote_leads`` (see :data:`.quotes.QUOTE_LEADS`): quotation marks, each
+    with the context after it, that the search also finds, as it finds
+    candidates, and lists in ``marks`` (one inside a closers run that a
+    search passes whole is left to the rules, which list it too); they decide
+    nothing here.  ``finish`` returns the text after the last cut with
+    surrounding whitespace stripped, or ``None``.
     """
 
     __slots__ = (

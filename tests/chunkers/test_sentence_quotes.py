@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from guardrails import AsyncGuard
 from helpers.chunking import check_stream, sliced, stream
-from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, count_work, stream_work
 from helpers.guardrails import Record, arun, guard_with, joined, run
 from helpers.oracles import quoted_layout
 from hypothesis import given
@@ -272,3 +272,54 @@ def test_an_async_guard_rebuilt_from_to_dict_keeps_quotes_false() -> None:
     assert validator.seen == [
         "She looked up.", '"Oh no!', "We missed the bus.", 'What now?"', "Then she laughed.",
     ]  # fmt: skip
+
+
+def leads_of(text: str, parts: list[str] | None = None) -> list[int]:
+    """The offsets the sentence scanner lists as marks that may open a
+    quotation (``quote_leads``), fed ``parts`` (default: ``text`` whole)."""
+    scanner = ACCURATE.scanner().inner  # type: ignore[attr-defined]
+    for part in parts if parts is not None else [text]:
+        scanner.feed(part)
+    return list(scanner.marks)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A quotation holding a sentence end: its opening mark is a lead.
+        ('He said "Stop. Go." Then he left. ', ['"Stop']),
+        # Quiet quotations (nothing inside can end a chunk), apostrophes,
+        # closing marks and marks that may not open are not.
+        ("'Hi' she said. Don't. \u201cFine.\u201d It's \"ok\" x. ", []),
+        ('A 6" pipe. Done. ', []),
+        # A mark that may open inside a closers run: the rules find it.
+        ('Wait."\u201cYes. Now," he said. ', ["\u201cYes"]),
+        # A quotation whose closing mark may open another (after "-", before
+        # a letter) is not passed as quiet: both marks are leads.
+        ('Use "-"x and go. ', ['"-"x', '"x']),
+    ],
+)
+def test_the_scanner_lists_the_marks_that_may_open_a_quotation(
+    text: str, expected: list[str]
+) -> None:
+    found = leads_of(text)
+    assert [text[at : at + len(e)] for at, e in zip(found, expected, strict=False)] == expected
+    assert len(found) == len(expected)
+    # Streamed in single characters, the scanner lists the same marks, and
+    # more: a quotation whose end has not arrived may still turn out quiet.
+    assert set(found) <= set(leads_of(text, list(text)))
+
+
+def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Quiet quotations, apostrophes and closing marks only: the layer's own
+    # searches never run, whole or streamed (the scanner found no lead).
+    unit = "'Hi' she said. Don't go, it's late. \u201cFine.\u201d We're \"ok\" now. "
+    text = unit * 200
+    work = count_work(monkeypatch, quotes)
+    assert ACCURATE.split_text(text) == SentenceChunker(quotes=False).split_text(text)
+    assert work.calls == 0
+    plain = "Nothing quoted here. Not a single mark! Really? Yes.\n" * 200
+    assert [p.chunk for p in stream(ACCURATE, [plain[i : i + 7] for i in range(0, len(plain), 7)])]
+    assert work.calls == 0
