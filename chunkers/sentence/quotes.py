@@ -51,10 +51,12 @@ lists their offsets; this layer reads from each of them, and while a
 quotation is open it searches the text for its closing mark and line breaks.
 A delta without such a mark costs O(1) here; reading costs O(the
 characters of the quotations read) in C plus O(1) a mark, and a cut
-O(the episodes since the previous cut): amortised O(len(delta)).  Memory:
-the text since the first mark not read, and the episodes since the first
-cut not yet released, each holding the opening marks of its last
-``QUOTE_MAX`` characters.
+O(the episodes since the previous cut): amortised O(len(delta)).  The text is the
+scanner's own window, which it keeps from the first mark not read (at most
+128 characters back while no cut waits) or from the first character not
+read while a quotation is open or a cut is withheld.  Memory: that text,
+and the episodes since the first cut not yet released, each holding the
+opening marks of its last ``QUOTE_MAX`` characters.
 """
 
 from __future__ import annotations
@@ -255,11 +257,13 @@ _INSIDE, _OUTSIDE, _WAIT = range(3)
 _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
 _END = itemgetter(1)  # a cut's end
+_KEEP_ALL = 1 << 62  # (no text to keep for a reading)
 _MARK_OR_BREAK = re.compile(f"[{re.escape(_ALL_MARKS)}\\n\\r]")
-# Characters left unread at most while no cut waits: while no quotation is
-# open (bounds the memory; reading them costs O(1) without a lead), and while
-# one is (bounds each search of the text for its closing mark).
-_UNREAD_MAX = 1024
+# Characters kept unread at most while no cut waits: after the first mark
+# listed while no quotation is open (bounds the scanner's window, which keeps
+# them), and while one is (bounds each search of the text for its closing
+# mark).
+_UNREAD_MAX = 128
 _UNREAD_OPEN = 64
 
 
@@ -270,32 +274,29 @@ class QuotedScanner(Scanner):
     kept as an attribute of that name.
 
     ``source`` is the sentence scanner under ``inner`` (or ``inner``
-    itself), built to find the quotation marks (``quote_marks``): its
-    search finds them as it finds candidates, so the marks cost no pass of
-    their own.  Its ``marks`` are read up to ``marks_known_to()``; while a
-    cut is withheld, the text after that (the scanner's lookahead) is
-    searched here, so that a cut is judged as soon as the text decides it."""
+    itself), built to find the marks that may open a quotation
+    (``quote_leads=QUOTE_LEADS``): its search finds them as it finds
+    candidates, so they cost no pass of their own.  Its ``marks`` are read
+    up to ``marks_known_to()``, in its ``window()``, which it keeps from
+    ``keep_from`` on (set here); while a cut is withheld, the text after
+    that (the scanner's lookahead) is searched here, so that a cut is judged
+    as soon as the text decides it."""
 
     __slots__ = (
-        "_carry", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop", "_marks",
-        "_open", "_read_to", "_source", "_text", "_text_base", "_unread", "_unread_size",
-        "_waits_on", "inner",
+        "_carry", "_checked_to", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop",
+        "_marks", "_open", "_read_to", "_source", "_waits_on", "inner",
     )  # fmt: skip
 
     def __init__(self, inner: Scanner, source: SentenceScanner) -> None:
         self.inner = inner
         self._source = source
         self._marks = source.marks  # (the scanner appends, this layer takes)
-        self._read_to = 0  # offset of the first character not read
-        # The stream from offset _text_base on: the character before
-        # _read_to (what precedes a mark decides whether it opens), then
-        # the text not read yet, then the deltas since (their marks are read
-        # when a cut needs them, or once they hold _UNREAD_MAX characters, or
-        # _UNREAD_OPEN while a quotation is open).
-        self._text = ""
-        self._text_base = 0
-        self._unread: list[str] = []
-        self._unread_size = 0
+        # The offset of the first character not read (its text is the
+        # scanner's window, kept from the character before it while a
+        # quotation is open or a cut is held, and from the character before
+        # the first mark listed otherwise; see _keep).
+        self._read_to = 0
+        self._checked_to = 0  # (no mark nor line break before this, from _read_to)
         self._open: dict[str, _Episode] = {}  # opening mark -> its open episode
         self._expiry = _NEVER  # no open episode drops a mark before this offset
         self._episodes: deque[_Episode] = deque()  # in order of their first mark
@@ -308,12 +309,19 @@ class QuotedScanner(Scanner):
 
     def feed(self, delta: str) -> list[Cut]:
         cuts = self.inner.feed(delta)
-        if delta:
-            self._unread.append(delta)
-            self._unread_size += len(delta)
         if not cuts:
-            if not self._held and self._unread_size < (_UNREAD_OPEN if self._open else _UNREAD_MAX):
-                return cuts  # (the marks are read when a cut needs them)
+            if not self._held:
+                if self._open:
+                    unread = self._read_to
+                    most = _UNREAD_OPEN
+                elif self._marks:
+                    unread = self._marks[0]
+                    most = _UNREAD_MAX
+                else:
+                    return cuts  # (nothing to read)
+                text, base = self._source.window()
+                if base + len(text) - unread < most:
+                    return cuts  # (the marks are read when a cut needs them)
         elif not self._held and not self._episodes and self._carry < 0:
             # The usual cut: no quotation to judge it by unless a mark was
             # found since the last reading.
@@ -330,27 +338,31 @@ class QuotedScanner(Scanner):
             self._held.extend(cuts)
             self._last_stop = cuts[-1].stop
         waits = self._waits_on
-        if (
-            waits is not None
-            and waits[0].end < 0
-            and self._text_base + len(self._text) + self._unread_size - waits[1] <= QUOTE_MAX
-            and _MARK_OR_BREAK.search(self._unchecked(delta)) is None
-        ):
-            # The first cut held waits for a quotation to end: without a mark
-            # or a line break, this delta cannot end it (read later).
+        if waits is not None and waits[0].end < 0 and self._unchanged(waits[1]):
+            # The first cut held waits for a quotation to end: with no mark
+            # and no line break since, nothing can end it yet.
             return []
         self._read(self._held[-1].end if self._held else _NEVER)
         if not self._held:
             return cuts
         return self._release_all()
 
-    def _unchecked(self, delta: str) -> str:
-        """The text not read yet that no earlier delta's check has seen:
-        ``delta``, after what the last reading left unread when ``delta`` is
-        the first delta since."""
-        if self._unread_size != len(delta):
-            return delta
-        return self._text[self._read_to - self._text_base :] + delta
+    def _unchanged(self, mark: int) -> bool:
+        """Whether the text not read holds no mark and no line break (what
+        could end a quotation) and ends no more than ``QUOTE_MAX``
+        characters after the opening mark at ``mark``: O(the text not
+        checked before)."""
+        text, base = self._source.window()
+        total = base + len(text)
+        if total - mark > QUOTE_MAX:
+            return False
+        if _MARK_OR_BREAK.search(text, max(self._checked_to, self._read_to) - base) is not None:
+            return False
+        self._checked_to = total
+        # (The text checked holds nothing to read: the scanner may drop it,
+        # but for its last character, which what follows may need.)
+        self._source.keep_from = total - 1
+        return True
 
     def finish(self) -> tuple[int, int] | None:
         span = self.inner.finish()
@@ -362,21 +374,18 @@ class QuotedScanner(Scanner):
 
     # -- reading the marks -------------------------------------------------
 
-    def _take_text(self) -> str:
-        """The stream from ``_text_base`` on (the deltas joined)."""
-        if self._unread:
-            self._text += "".join(self._unread)
-            self._unread.clear()
-            self._unread_size = 0
-        return self._text
-
-    def _keep_text(self, text: str) -> None:
-        """Keep of ``text`` (the stream from ``_text_base``) what the next
-        reading needs: from the character before ``_read_to`` on."""
-        keep = self._read_to - 1 - self._text_base
-        if keep > 0:
-            self._text = text[keep:]
-            self._text_base += keep
+    def _keep(self) -> None:
+        """Tell the scanner which of its text the next reading needs: from the
+        character before the first one not read while a quotation is open or
+        a cut is held, else from the one before the first mark listed (the
+        scanner lowers this as it lists marks)."""
+        if self._open or self._held:
+            keep = self._read_to - 1
+        elif self._marks:
+            keep = self._marks[0] - 1
+        else:
+            keep = _KEEP_ALL
+        self._source.keep_from = keep
 
     def _read(self, upto: int) -> None:
         """Read the marks before ``upto``, before ``marks_known_to()`` of
@@ -385,41 +394,38 @@ class QuotedScanner(Scanner):
         else can change what is open); O(1) a cut when there is none.
         (Reading no further than a cut needs lets a quotation that opens
         after it be read whole, once its closing mark has arrived.)"""
-        total = self._text_base + len(self._text) + self._unread_size
-        limit = min(self._source.marks_known_to(), total - 1, upto)
+        text, base = self._source.window()
+        limit = min(self._source.marks_known_to(), base + len(text) - 1, upto)
         read_to = self._read_to
         marks = self._marks
         if marks and marks[0] < read_to:
             del marks[: bisect_left(marks, read_to)]  # (read by _read_ahead)
-        if limit <= read_to:
-            return
-        if (not marks or marks[0] >= limit) and not self._open:
-            # Nothing to read (the usual case): the text is kept for later.
+        if limit > read_to:
+            if (marks and marks[0] < limit) or self._open:
+                k = bisect_left(marks, limit)
+                # (Text before the window held no mark to read: see _keep.)
+                self._read_from(text, base, max(read_to, base) - base, limit - base, marks[:k])
+                del marks[:k]
+            elif limit > self._expiry:
+                self._expire(limit)
             self._read_to = limit
-            if self._unread_size > _UNREAD_MAX:
-                self._keep_text(self._take_text())
-            return
-        text = self._take_text()
-        base = self._text_base
-        k = bisect_left(marks, limit)
-        self._read_from(text, base, read_to - base, limit - base, marks[:k])
-        del marks[:k]
-        self._read_to = limit
-        self._keep_text(text)
+        self._keep()
 
     def _read_ahead(self) -> None:
         """Read on to the last character, past what the scanner has searched
         (a candidate there waits for more text), so that a withheld cut is
         judged as soon as the text decides it."""
-        text = self._take_text()
-        base = self._text_base
+        text, base = self._source.window()
         limit = len(text) - 1
         start = self._read_to - base
-        if limit <= start:
-            return
-        self._read_from(text, base, start, limit, None)
-        self._read_to = base + limit
-        self._keep_text(text)
+        if start < 1 and base > 0:
+            # (The text before the window, and its first character, whose
+            # context is gone, held no mark the scanner had not listed.)
+            start = 1
+        if limit > start:
+            self._read_from(text, base, start, limit, None)
+            self._read_to = base + limit
+        self._keep()
 
     def _read_from(
         self, text: str, base: int, pos: int, limit: int, leads: list[int] | None
@@ -555,6 +561,7 @@ class QuotedScanner(Scanner):
             if self._held:
                 self._read_ahead()
                 out += self._release()
+        self._keep()
         return out
 
     def _release(self) -> list[Cut]:

@@ -93,6 +93,7 @@ _TAIL = re.compile(f"([{_ESCAPED_TERMINATORS}]*)({_CLOSERS})(\\s*)")
 # A single line break that is a soft wrap (see the rules).
 _LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
+_KEEP_ALL = 1 << 62  # (keep_from when no one else reads the window)
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
 _new = tuple.__new__
@@ -122,7 +123,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
         "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
-        "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "marks",
+        "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "marks",
     )  # fmt: skip
 
     def __init__(
@@ -154,6 +155,9 @@ class SentenceScanner(SentenceRules, Scanner):
         # order, each once: those before ``marks_known_to()`` (see there).
         self.marks: list[int] = []
         self._marks_to = 0  # offset after the last mark found
+        # The window is kept from this offset on, at least (for the
+        # quotation layer, which reads it: see window()).
+        self.keep_from = _KEEP_ALL
         self._find, self._find_all = self._wide = built[:2]
         self._narrow = built[2:]
         self._long = False  # feeding the pieces of a long delta
@@ -217,8 +221,11 @@ class SentenceScanner(SentenceRules, Scanner):
                 self._pos = total
                 if n > LOOKBEHIND + _SLACK:
                     keep = total - LOOKBEHIND
-                    self._buf = buf[keep - base :]
-                    self._base = keep
+                    if keep > self.keep_from:
+                        keep = self.keep_from
+                    if keep - base > _SLACK:
+                        self._buf = buf[keep - base :]
+                        self._base = keep
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
@@ -229,6 +236,8 @@ class SentenceScanner(SentenceRules, Scanner):
                 # Trimmed here too: a stream whose every delta ends on a
                 # candidate (``a.a.a.``) comes back to this path each time.
                 keep = self._pos - LOOKBEHIND
+                if keep > self.keep_from:
+                    keep = self.keep_from
                 if keep - base > _SLACK:
                     self._buf = buf[keep - base :]
                     self._base = keep
@@ -445,10 +454,14 @@ class SentenceScanner(SentenceRules, Scanner):
             self._emit(found, *verdict)
         if self._pending >= 0:
             keep = self._resume - LOOKBEHIND
+            if keep > self.keep_from:
+                keep = self.keep_from
             if keep - base > _SLACK:
                 self._trim(keep)
         else:
             keep = self._pos - LOOKBEHIND
+            if keep > self.keep_from:
+                keep = self.keep_from
             if keep - base > _SLACK:
                 if self._heading is None:
                     self._trim(keep)
@@ -559,6 +572,8 @@ class SentenceScanner(SentenceRules, Scanner):
                 self._wait(buf, m.start())
                 break
         keep = self._pos - LOOKBEHIND
+        if keep > self.keep_from:
+            keep = self.keep_from
         if keep - base > _SLACK:
             self._buf = buf[keep - base :]
             self._base = keep
@@ -630,6 +645,12 @@ class SentenceScanner(SentenceRules, Scanner):
         self._start = stop
         self._heading = None
 
+    def window(self) -> tuple[str, int]:
+        """The text the scanner keeps, to the end of the stream so far, and
+        its offset: at least ``LOOKBEHIND`` characters before where the
+        search resumes, and everything from ``keep_from`` on."""
+        return self._buf, self._base
+
     def marks_known_to(self) -> int:
         """The offset before which every quotation mark of the stream that
         ``quote_leads`` describes is in ``marks``, or was (the caller takes
@@ -641,6 +662,8 @@ class SentenceScanner(SentenceRules, Scanner):
         if at >= self._marks_to:
             self.marks.append(at)
             self._marks_to = at + 1
+            if at - 1 < self.keep_from:
+                self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
 
     def _closing_marks(self, buf: str, base: int, lo: int, hi: int) -> None:
         """Note the quotation marks of ``buf[lo:hi]``, closers of a run that
@@ -649,8 +672,7 @@ class SentenceScanner(SentenceRules, Scanner):
         skip a run of one closer)."""
         for k in range(max(lo, self._marks_to - base), hi):
             if buf[k] in self._quote_marks and self._mark_at.match(buf, k):
-                self.marks.append(base + k)
-                self._marks_to = base + k + 1
+                self._mark(base + k)
 
     def finish(self) -> tuple[int, int] | None:
         if self._start is None or self._last <= self._start:

@@ -323,3 +323,21 @@ def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
     plain = "Nothing quoted here. Not a single mark! Really? Yes.\n" * 200
     assert [p.chunk for p in stream(ACCURATE, [plain[i : i + 7] for i in range(0, len(plain), 7)])]
     assert work.calls == 0
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [*QUOTE_ATTACKS.values(), 'he said "a, then ', "Plain words. No mark at all. "],
+    ids=[*QUOTE_ATTACKS, "leads, no cut", "no mark"],
+)
+def test_the_window_kept_for_the_quotation_layer_stays_small(unit: str) -> None:
+    # The layer reads the scanner's window, which keeps the text a reading
+    # needs: a few hundred characters at most, however long the stream.
+    text = (unit * (20_000 // len(unit) + 1))[:20_000]
+    scanner = ACCURATE.scanner()
+    inner = scanner.inner  # type: ignore[attr-defined]
+    longest = 0
+    for at in range(0, len(text), 4):
+        scanner.feed(text[at : at + 4])
+        longest = max(longest, len(inner.window()[0]))
+    assert longest <= 400, longest
