@@ -341,3 +341,21 @@ def test_the_window_kept_for_the_quotation_layer_stays_small(unit: str) -> None:
         scanner.feed(text[at : at + 4])
         longest = max(longest, len(inner.window()[0]))
     assert longest <= 400, longest
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        # Greek ";" and Armenian ":" end sentences in those languages, inside a
+        # quotation too: the layer reads the text as the scanner does.
+        ("el", "«Τι έγινε; Πού πας;» είπε η Μαρία. Ναι.", 2),  # noqa: RUF001
+        ("hy", "«Ես եկա: Դու գնացիր:» ասաց նա: Այո:", 2),  # noqa: RUF001
+    ],
+)
+def test_a_quotation_is_read_with_the_languages_terminators(
+    language: str, text: str, expected: int
+) -> None:
+    chunks = SentenceChunker(language=language).split_text(text)
+    assert len(chunks) == expected, chunks
+    assert chunks[0].startswith("\u00ab") and "\u00bb" in chunks[0]
+    check_stream(SentenceChunker(language=language), text, list(text))
