@@ -65,7 +65,6 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from ..base import Cut, Scanner
 from .marks import (
@@ -78,9 +77,7 @@ from .marks import (
     SPACED_QUOTES,
     TERMINATORS,
 )
-
-if TYPE_CHECKING:
-    from .scanner import SentenceScanner
+from .scanner import KEEP_ALL, SentenceScanner
 
 __all__ = ["QUOTE_LEADS", "QUOTE_MAX", "QuotedScanner"]
 
@@ -257,7 +254,6 @@ _INSIDE, _OUTSIDE, _WAIT = range(3)
 _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
 _END = itemgetter(1)  # a cut's end
-_KEEP_ALL = 1 << 62  # (no text to keep for a reading)
 _MARK_OR_BREAK = re.compile(f"[{re.escape(_ALL_MARKS)}\\n\\r]")
 # Characters kept unread at most while no cut waits: after the first mark
 # listed while no quotation is open (bounds the scanner's window, which keeps
@@ -384,7 +380,7 @@ class QuotedScanner(Scanner):
         elif self._marks:
             keep = self._marks[0] - 1
         else:
-            keep = _KEEP_ALL
+            keep = KEEP_ALL
         self._source.keep_from = keep
 
     def _read(self, upto: int) -> None:

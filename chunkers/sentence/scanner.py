@@ -69,7 +69,7 @@ from .rules import (
     opens_heading,
 )
 
-__all__ = ["LOOKBEHIND", "SentenceScanner"]
+__all__ = ["KEEP_ALL", "LOOKBEHIND", "SentenceScanner"]
 
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _LONG = 4096  # a longer delta may be searched with the narrow searches
@@ -93,7 +93,8 @@ _TAIL = re.compile(f"([{_ESCAPED_TERMINATORS}]*)({_CLOSERS})(\\s*)")
 # A single line break that is a soft wrap (see the rules).
 _LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
-_KEEP_ALL = 1 << 62  # (keep_from when no one else reads the window)
+#: ``keep_from`` when no one else reads the window.
+KEEP_ALL = 1 << 62
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
 _new = tuple.__new__
@@ -157,7 +158,7 @@ class SentenceScanner(SentenceRules, Scanner):
         self._marks_to = 0  # offset after the last mark found
         # The window is kept from this offset on, at least (for the
         # quotation layer, which reads it: see window()).
-        self.keep_from = _KEEP_ALL
+        self.keep_from = KEEP_ALL
         self._find, self._find_all = self._wide = built[:2]
         self._narrow = built[2:]
         self._long = False  # feeding the pieces of a long delta
