@@ -155,6 +155,8 @@ QUOTE_ATTACKS = {
     "episodes": '"A." "B." x. ',
     "apostrophes": "x' 'y. ",
     "open then lines": '"A. B.\n',
+    "long and open": '"' + "word " * 300,
+    "runs at delta ends": '"A' + " " * 37 + "." * 41 + " ",
 }
 
 
@@ -317,7 +319,7 @@ def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
     # searches never run, whole or streamed (the scanner found no lead).
     unit = "'Hi' she said. Don't go, it's late. \u201cFine.\u201d We're \"ok\" now. "
     text = unit * 200
-    work = count_work(monkeypatch, quotes)
+    work = count_work(monkeypatch, quotes.QuotedScanner)  # (its module's patterns)
     assert ACCURATE.split_text(text) == SentenceChunker(quotes=False).split_text(text)
     assert work.calls == 0
     plain = "Nothing quoted here. Not a single mark! Really? Yes.\n" * 200

@@ -43,6 +43,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.adapters import guarded_stream
+from guardrails_ai.chunkwise.chunkers import SentenceChunker
 from guardrails_ai.chunkwise.cli import main
 from guardrails_ai.chunkwise.server.completions import coalesced
 from guardrails_ai.chunkwise.server.events import guardrails_field
@@ -272,6 +273,30 @@ def test_streamed_and_whole_release_validated_text(
     else:  # the trailing fragment was validated too: both e-mail addresses are reported
         reasons = [summary["failure_reason"] for summary in summaries(fields)]
         assert reasons.count("Text contains personal data: e-mail address") == 2
+
+
+#: Dialogue: a quotation holding sentence ends (one chunk for the sentence
+#: chunker's quotation layer) and a banned phrase, then personal data.
+DIALOGUE = (
+    'She said "Wait. This is free money. Take it!" and left. Mail john@example.com now. "Ok." Bye'
+)
+
+
+@pytest.mark.parametrize("on_fail", ["fix", "filter"])
+def test_quoted_dialogue_is_released_as_in_process(
+    servers: Servers, guards: dict[str, Any], on_fail: str
+) -> None:
+    # The server rebuilds each guard from its config and streams the
+    # upstream's 1-7 character deltas through the quotation layer.
+    assert SentenceChunker().split_text(DIALOGUE)[0] == (
+        'She said "Wait. This is free money. Take it!" and left.'
+    )
+    want = expected(guards[on_fail], DIALOGUE)
+    streamed, fields = stream(servers.serve, on_fail, DIALOGUE)
+    assert streamed == want.text
+    assert fields[-1]["validation_passed"] is want.passed
+    assert "free money" not in streamed and "john@example.com" not in streamed
+    assert '"Wait. This is' in streamed  # (the quotation itself is released)
 
 
 def test_exception_ends_the_stream_with_one_error_event(
