@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
 from guardrails_ai.chunkwise.chunkers import SentenceChunker, resolve_chunker
-from guardrails_ai.chunkwise.chunkers.sentence import quotes
+from guardrails_ai.chunkwise.chunkers.sentence import fast_path, quotes
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
     QUOTE_OPEN_AFTER,
@@ -310,6 +311,30 @@ def test_the_scanner_lists_the_marks_that_may_open_a_quotation(
     # Streamed in single characters, the scanner lists the same marks, and
     # more: a quotation whose end has not arrived may still turn out quiet.
     assert set(found) <= set(leads_of(text, list(text)))
+
+
+def test_a_closer_that_may_open_is_told_by_the_character_before_it() -> None:
+    # The searches pass no closer that is a lead (the rules decide its
+    # candidate and list it); they tell one by the character before it only,
+    # which must cover every context in which a lead opens.
+    may_lead = re.compile(fast_path._may_lead("".join(mark for mark, _ in quotes.QUOTE_LEADS)))
+    around = [*" \t\nab9.!?,;:)]", *QUOTE_OPEN_AFTER, *"".join(QUOTE_PAIRS.values())]
+    for mark, context in quotes.QUOTE_LEADS:
+        opens = re.compile(re.escape(mark) + context)
+        for before in around:
+            for after in ["", *around]:
+                text = f"{before}{mark}{after}word"
+                if opens.match(text, 1):
+                    assert may_lead.match(text, 1), (before, mark, after)
+
+
+def test_the_quotation_leads_keep_the_searches_short() -> None:
+    # Each lead's context is tested once, in its own branch: the searches
+    # (and the time to compile them, once per process and language) grow by
+    # a bounded amount, not by the leads times the closer runs.
+    plain = SentenceChunker(quotes=False).scanner()._find.pattern  # type: ignore[attr-defined]
+    quoted = ACCURATE.scanner().inner._find.pattern  # type: ignore[attr-defined]
+    assert len(quoted) < 2 * len(plain)
 
 
 def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
