@@ -36,7 +36,8 @@ until its closing mark, a line break, or ``QUOTE_MAX`` characters after the
 mark arrive (the release of such sentences waits that long at most).  At the
 end of the text, the cuts still withheld are part of the final fragment (the
 contract's ``flush`` returns one fragment).  The marks are read as a cut
-needs them (and at most every ``_UNREAD_MAX`` characters), and kept as
+needs them (or once the scanner, which keeps the text not read, flags it
+``overdue``: more than ``KEEP_MAX`` characters of it), and kept as
 *episodes* (one quotation: its opening marks, where it ended and whether a
 closing mark ended it) back to the end of the first cut not yet released, so
 that a cut is judged by the quotations open where it ends whenever the inner
@@ -52,9 +53,9 @@ quotation is open it searches the text for its closing mark and line breaks.
 A delta without such a mark costs O(1) here; reading costs O(the
 characters of the quotations read) in C plus O(1) a mark, and a cut
 O(the episodes since the previous cut): amortised O(len(delta)).  The text is the
-scanner's own window, which it keeps from the first mark not read (at most
-128 characters back while no cut waits) or from the first character not
-read while a quotation is open or a cut is withheld.  Memory: that text,
+scanner's own window, which it keeps from the first mark not read (about
+``KEEP_MAX`` characters back at most while no cut waits) or from the first
+character not read while a quotation is open or a cut is withheld.  Memory: that text,
 and the episodes since the first cut not yet released, each holding the
 opening marks of its last ``QUOTE_MAX`` characters.
 """
@@ -255,12 +256,6 @@ _COMPACT = 32  # fewest episodes kept before ended ones are dropped in one pass
 _NEVER = 1 << 62
 _END = itemgetter(1)  # a cut's end
 _MARK_OR_BREAK = re.compile(f"[{re.escape(_ALL_MARKS)}\\n\\r]")
-# Characters kept unread at most while no cut waits: after the first mark
-# listed while no quotation is open (bounds the scanner's window, which keeps
-# them), and while one is (bounds each search of the text for its closing
-# mark).
-_UNREAD_MAX = 128
-_UNREAD_OPEN = 64
 
 
 class QuotedScanner(Scanner):
@@ -306,18 +301,10 @@ class QuotedScanner(Scanner):
     def feed(self, delta: str) -> list[Cut]:
         cuts = self.inner.feed(delta)
         if not cuts:
-            if not self._held:
-                if self._open:
-                    unread = self._read_to
-                    most = _UNREAD_OPEN
-                elif self._marks:
-                    unread = self._marks[0]
-                    most = _UNREAD_MAX
-                else:
-                    return cuts  # (nothing to read)
-                text, base = self._source.window()
-                if base + len(text) - unread < most:
-                    return cuts  # (the marks are read when a cut needs them)
+            if not self._held and not self._source.overdue:
+                # The marks are read when a cut needs them, or once the text
+                # not read (kept by the scanner from keep_from) grows long.
+                return cuts
         elif not self._held and not self._episodes and self._carry < 0:
             # The usual cut: no quotation to judge it by unless a mark was
             # found since the last reading.
@@ -382,6 +369,7 @@ class QuotedScanner(Scanner):
         else:
             keep = KEEP_ALL
         self._source.keep_from = keep
+        self._source.overdue = False
 
     def _read(self, upto: int) -> None:
         """Read the marks before ``upto``, before ``marks_known_to()`` of

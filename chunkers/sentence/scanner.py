@@ -69,7 +69,7 @@ from .rules import (
     opens_heading,
 )
 
-__all__ = ["KEEP_ALL", "LOOKBEHIND", "SentenceScanner"]
+__all__ = ["KEEP_ALL", "KEEP_MAX", "LOOKBEHIND", "SentenceScanner"]
 
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _LONG = 4096  # a longer delta may be searched with the narrow searches
@@ -95,6 +95,8 @@ _LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
 #: ``keep_from`` when no one else reads the window.
 KEEP_ALL = 1 << 62
+#: The most text kept for ``keep_from`` before ``overdue`` is set.
+KEEP_MAX = 128
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
 _new = tuple.__new__
@@ -125,6 +127,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
         "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "marks",
+        "overdue",
     )  # fmt: skip
 
     def __init__(
@@ -159,6 +162,9 @@ class SentenceScanner(SentenceRules, Scanner):
         # The window is kept from this offset on, at least (for the
         # quotation layer, which reads it: see window()).
         self.keep_from = KEEP_ALL
+        # Set when the window kept from keep_from has grown more than
+        # KEEP_MAX characters past it, for its reader to read on (and clear).
+        self.overdue = False
         self._find, self._find_all = self._wide = built[:2]
         self._narrow = built[2:]
         self._long = False  # feeding the pieces of a long delta
@@ -224,6 +230,8 @@ class SentenceScanner(SentenceRules, Scanner):
                     keep = total - LOOKBEHIND
                     if keep > self.keep_from:
                         keep = self.keep_from
+                        if total - keep > KEEP_MAX:
+                            self.overdue = True
                     if keep - base > _SLACK:
                         self._buf = buf[keep - base :]
                         self._base = keep
@@ -239,6 +247,8 @@ class SentenceScanner(SentenceRules, Scanner):
                 keep = self._pos - LOOKBEHIND
                 if keep > self.keep_from:
                     keep = self.keep_from
+                    if total - keep > KEEP_MAX:
+                        self.overdue = True
                 if keep - base > _SLACK:
                     self._buf = buf[keep - base :]
                     self._base = keep
@@ -457,12 +467,16 @@ class SentenceScanner(SentenceRules, Scanner):
             keep = self._resume - LOOKBEHIND
             if keep > self.keep_from:
                 keep = self.keep_from
+                if total - keep > KEEP_MAX:
+                    self.overdue = True
             if keep - base > _SLACK:
                 self._trim(keep)
         else:
             keep = self._pos - LOOKBEHIND
             if keep > self.keep_from:
                 keep = self.keep_from
+                if total - keep > KEEP_MAX:
+                    self.overdue = True
             if keep - base > _SLACK:
                 if self._heading is None:
                     self._trim(keep)
@@ -575,6 +589,8 @@ class SentenceScanner(SentenceRules, Scanner):
         keep = self._pos - LOOKBEHIND
         if keep > self.keep_from:
             keep = self.keep_from
+            if total - keep > KEEP_MAX:
+                self.overdue = True
         if keep - base > _SLACK:
             self._buf = buf[keep - base :]
             self._base = keep
