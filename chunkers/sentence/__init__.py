@@ -32,7 +32,7 @@ from .abbreviations import abbreviation_table
 from .languages import AUTO
 from .languages import language as language_tables
 from .marks import SIMPLE_CLOSERS
-from .quotes import QUOTE_LEADS, QuotedScanner
+from .quotes import QUOTE_LEADS, QuotationLayer
 from .scanner import SentenceScanner
 
 __all__ = ["SentenceChunker"]
@@ -151,10 +151,11 @@ class SentenceChunker(ChunkingStrategy):
             lang.continuations,
             QUOTE_LEADS if self.quotes else (),
         )
-        scanner: Scanner = source
+        if self.quotes:
+            QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)
         if lang.translate:
-            scanner = _Translated(scanner, lang.translate)
-        return QuotedScanner(scanner, source) if self.quotes else scanner
+            return _Translated(source, lang.translate)
+        return source
 
 
 class _Translated(Scanner):

@@ -3,9 +3,10 @@
 """Quotations: a sentence end inside a quotation ends no chunk.
 
 ``"Dear me! How late it is!" she said.`` is one sentence to a reader, and
-``'Well?' he asked. 'Shall we?'`` two.  :class:`QuotedScanner` wraps the
-sentence scanner (:mod:`.scanner`), whose rules see one candidate at a time,
-and joins each cut that falls inside a quotation to the chunk after it.
+``'Well?' he asked. 'Shall we?'`` two.  :class:`QuotationLayer` takes the
+cuts of the sentence scanner (:mod:`.scanner`), whose rules see one candidate
+at a time, and joins each cut that falls inside a quotation to the chunk after
+it.
 
 The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
 :mod:`.marks`):
@@ -67,7 +68,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import itemgetter
 
-from ..base import Cut, Scanner
+from ..base import Cut
 from .marks import (
     BRACKET_QUOTES,
     CJK_CLOSERS,
@@ -80,7 +81,7 @@ from .marks import (
 )
 from .scanner import KEEP_ALL, SentenceScanner
 
-__all__ = ["QUOTE_LEADS", "QUOTE_MAX", "QuotedScanner"]
+__all__ = ["QUOTE_LEADS", "QUOTE_MAX", "QuotationLayer"]
 
 #: The longest quotation, in characters from its opening mark to its closing
 #: mark, whose sentences are kept together (also the longest a cut is withheld
@@ -258,14 +259,15 @@ _END = itemgetter(1)  # a cut's end
 _MARK_OR_BREAK = re.compile(f"[{re.escape(_ALL_MARKS)}\\n\\r]")
 
 
-class QuotedScanner(Scanner):
-    """``inner``'s cuts, with those inside a quotation joined to the next
-    (the rule of the module docstring).  ``finish`` returns ``inner``'s final
-    fragment, extended back over the cuts still withheld.  ``inner`` is
-    kept as an attribute of that name.
+class QuotationLayer:
+    """The cuts of ``source``, a sentence scanner, with those inside a
+    quotation joined to the next (the rule of the module docstring): the
+    layer attaches itself (:meth:`SentenceScanner.attach`), so the scanner
+    returns its cuts through :meth:`take_cuts`, and its final fragment through
+    :meth:`finish`, extended back over the cuts still withheld.  A delta that
+    neither cuts nor needs a reading costs the layer nothing (not even a call).
 
-    ``source`` is the sentence scanner under ``inner`` (or ``inner``
-    itself), built to find the marks that may open a quotation
+    ``source`` is built to find the marks that may open a quotation
     (``quote_leads=QUOTE_LEADS``): its search finds them as it finds
     candidates, so they cost no pass of their own.  Its ``marks`` are read
     up to ``marks_known_to()``, in its ``window()``, which it keeps from
@@ -275,11 +277,10 @@ class QuotedScanner(Scanner):
 
     __slots__ = (
         "_carry", "_checked_to", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop",
-        "_marks", "_open", "_read_to", "_source", "_waits_on", "inner",
+        "_marks", "_open", "_read_to", "_source", "_waits_on",
     )  # fmt: skip
 
-    def __init__(self, inner: Scanner, source: SentenceScanner) -> None:
-        self.inner = inner
+    def __init__(self, source: SentenceScanner) -> None:
         self._source = source
         self._marks = source.marks  # (the scanner appends, this layer takes)
         # The offset of the first character not read (its text is the
@@ -297,15 +298,22 @@ class QuotedScanner(Scanner):
         self._waits_on: tuple[_Episode, int] | None = None
         self._carry = -1  # start of the chunk joined to the next cut, or -1
         self._last_stop = 0  # stop of the last inner cut
+        source.attach(self)
 
-    def feed(self, delta: str) -> list[Cut]:
-        cuts = self.inner.feed(delta)
-        if not cuts:
-            if not self._held and not self._source.overdue:
-                # The marks are read when a cut needs them, or once the text
-                # not read (kept by the scanner from keep_from) grows long.
-                return cuts
-        elif not self._held and not self._episodes and self._carry < 0:
+    def take_cuts(self, cuts: list[Cut]) -> list[Cut]:
+        """The cuts to return for the scanner's ``cuts`` of one delta (see
+        the class docstring); the scanner calls this only when the layer
+        takes them (a cut held, a quotation being judged, or a mark listed
+        since the last reading) or the text not read grows long (the marks
+        are read when a cut needs them, or then)."""
+        out = self._take_cuts(cuts)
+        source = self._source
+        source.layer_due = bool(self._held)
+        source.layer_cuts = bool(self._held or self._episodes or self._marks) or self._carry >= 0
+        return out
+
+    def _take_cuts(self, cuts: list[Cut]) -> list[Cut]:
+        if cuts and not self._held and not self._episodes and self._carry < 0:
             # The usual cut: no quotation to judge it by unless a mark was
             # found since the last reading.
             self._last_stop = cuts[-1].stop
@@ -347,8 +355,9 @@ class QuotedScanner(Scanner):
         self._source.keep_from = total - 1
         return True
 
-    def finish(self) -> tuple[int, int] | None:
-        span = self.inner.finish()
+    def finish(self, span: tuple[int, int] | None) -> tuple[int, int] | None:
+        """The scanner's final fragment ``span``, extended back over the cuts
+        still withheld."""
         if not self._held and self._carry < 0:
             return span
         start = self._carry if self._carry >= 0 else self._held[0].start
@@ -369,7 +378,6 @@ class QuotedScanner(Scanner):
         else:
             keep = KEEP_ALL
         self._source.keep_from = keep
-        self._source.overdue = False
 
     def _read(self, upto: int) -> None:
         """Read the marks before ``upto``, before ``marks_known_to()`` of

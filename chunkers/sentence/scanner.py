@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from ..base import Cut, Scanner
 from .abbreviations import SENTENCE_STARTERS
@@ -69,6 +70,9 @@ from .rules import (
     opens_heading,
 )
 
+if TYPE_CHECKING:
+    from .quotes import QuotationLayer
+
 __all__ = ["KEEP_ALL", "KEEP_MAX", "LOOKBEHIND", "SentenceScanner"]
 
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
@@ -95,7 +99,7 @@ _LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
 #: ``keep_from`` when no one else reads the window.
 KEEP_ALL = 1 << 62
-#: The most text kept for ``keep_from`` before ``overdue`` is set.
+#: The most text kept for ``keep_from`` before ``layer_due`` is set.
 KEEP_MAX = 128
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
@@ -126,8 +130,8 @@ class SentenceScanner(SentenceRules, Scanner):
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
         "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
-        "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "marks",
-        "overdue",
+        "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
+        "layer_cuts", "layer_due", "marks",
     )  # fmt: skip
 
     def __init__(
@@ -162,9 +166,11 @@ class SentenceScanner(SentenceRules, Scanner):
         # The window is kept from this offset on, at least (for the
         # quotation layer, which reads it: see window()).
         self.keep_from = KEEP_ALL
-        # Set when the window kept from keep_from has grown more than
-        # KEEP_MAX characters past it, for its reader to read on (and clear).
-        self.overdue = False
+        # The quotation layer (see attach), or None; whether it takes every
+        # delta (also set here when the window kept from keep_from has grown
+        # more than KEEP_MAX characters past it), and every cut.
+        self.layer: QuotationLayer | None = None
+        self.layer_due = self.layer_cuts = False
         self._find, self._find_all = self._wide = built[:2]
         self._narrow = built[2:]
         self._long = False  # feeding the pieces of a long delta
@@ -231,10 +237,12 @@ class SentenceScanner(SentenceRules, Scanner):
                     if keep > self.keep_from:
                         keep = self.keep_from
                         if total - keep > KEEP_MAX:
-                            self.overdue = True
+                            self.layer_due = True
                     if keep - base > _SLACK:
                         self._buf = buf[keep - base :]
                         self._base = keep
+                if self.layer_due:
+                    return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
                 return _NO_CUTS
             g = m.lastindex
             if g is None:
@@ -248,14 +256,18 @@ class SentenceScanner(SentenceRules, Scanner):
                 if keep > self.keep_from:
                     keep = self.keep_from
                     if total - keep > KEEP_MAX:
-                        self.overdue = True
+                        self.layer_due = True
                 if keep - base > _SLACK:
                     self._buf = buf[keep - base :]
                     self._base = keep
+                if self.layer_due:
+                    return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
                 return _NO_CUTS
             found: list[Cut] = []
             step = self._run(found, buf, base, total, m, g, proof)
             if step is True:
+                if self.layer_due or (found and self.layer_cuts):
+                    return self.layer.take_cuts(found)  # type: ignore[union-attr]
                 return found
             if step is False:
                 return self._decide_all(buf, n, base, total, None, False, found)
@@ -336,7 +348,7 @@ class SentenceScanner(SentenceRules, Scanner):
             if proof:
                 step = self._run(found, buf, base, total, m, g, proof)
                 if step is True:
-                    return found
+                    return self._deliver(found)
                 if step is not False:
                     m = step
                     ready = True
@@ -468,7 +480,7 @@ class SentenceScanner(SentenceRules, Scanner):
             if keep > self.keep_from:
                 keep = self.keep_from
                 if total - keep > KEEP_MAX:
-                    self.overdue = True
+                    self.layer_due = True
             if keep - base > _SLACK:
                 self._trim(keep)
         else:
@@ -476,7 +488,7 @@ class SentenceScanner(SentenceRules, Scanner):
             if keep > self.keep_from:
                 keep = self.keep_from
                 if total - keep > KEEP_MAX:
-                    self.overdue = True
+                    self.layer_due = True
             if keep - base > _SLACK:
                 if self._heading is None:
                     self._trim(keep)
@@ -485,7 +497,23 @@ class SentenceScanner(SentenceRules, Scanner):
                     self._base = keep
         # Only this loop changes what the next delta's first search depends on.
         self._next_search = self._first_search()
+        return self._deliver(found)
+
+    def _deliver(self, found: list[Cut]) -> list[Cut]:
+        """``found`` (the cuts of this delta), through the quotation layer
+        when it takes them (it has read this scanner's marks so far)."""
+        if self.layer_due or (found and self.layer_cuts):
+            return self.layer.take_cuts(found)  # type: ignore[union-attr]
         return found or _NO_CUTS
+
+    def attach(self, layer: QuotationLayer) -> None:
+        """Hand this scanner's cuts to ``layer`` before they are returned,
+        when it takes them (``layer_cuts``: set by the layer, and as a mark
+        is listed), and every delta while ``layer_due`` (set by the layer, and
+        when the text kept for it grows long); ``finish`` through it too.
+        Without a layer, the marks are listed all the same (and never
+        dropped), and no text is kept for them."""
+        self.layer = layer
 
     def _first_search(self) -> Callable[[str, int], re.Match[str] | None] | None:
         """The search that starts the next delta: the chunk's own search once
@@ -590,7 +618,7 @@ class SentenceScanner(SentenceRules, Scanner):
         if keep > self.keep_from:
             keep = self.keep_from
             if total - keep > KEEP_MAX:
-                self.overdue = True
+                self.layer_due = True
         if keep - base > _SLACK:
             self._buf = buf[keep - base :]
             self._base = keep
@@ -679,8 +707,10 @@ class SentenceScanner(SentenceRules, Scanner):
         if at >= self._marks_to:
             self.marks.append(at)
             self._marks_to = at + 1
-            if at - 1 < self.keep_from:
-                self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
+            if self.layer is not None:
+                self.layer_cuts = True  # (the layer reads the marks a cut needs)
+                if at - 1 < self.keep_from:
+                    self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
 
     def _closing_marks(self, buf: str, base: int, lo: int, hi: int) -> None:
         """Note the quotation marks of ``buf[lo:hi]``, closers of a run that
@@ -692,9 +722,9 @@ class SentenceScanner(SentenceRules, Scanner):
                 self._mark(base + k)
 
     def finish(self) -> tuple[int, int] | None:
-        if self._start is None or self._last <= self._start:
-            return None
-        return (self._start, self._last)
+        start = self._start
+        span = None if start is None or self._last <= start else (start, self._last)
+        return span if self.layer is None else self.layer.finish(span)
 
     def _finder(self, buf: str, base: int) -> re.Pattern[str]:
         """The candidate search for the current chunk (see ``_AFTER``)."""

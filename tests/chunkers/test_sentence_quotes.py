@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from guardrails import AsyncGuard
@@ -20,7 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
-from guardrails_ai.chunkwise.chunkers import SentenceChunker, resolve_chunker
+from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker, resolve_chunker
+from guardrails_ai.chunkwise.chunkers.base import Cut
 from guardrails_ai.chunkwise.chunkers.sentence import fast_path, quotes
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
@@ -29,6 +31,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     SPACED_QUOTES,
 )
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
+from guardrails_ai.chunkwise.chunkers.sentence.scanner import KEEP_MAX
 
 ACCURATE = SentenceChunker()
 
@@ -177,11 +180,20 @@ def test_streaming_work_grows_linearly_on_quotation_marks(
 
 
 def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
-    """What the plain oracle makes of the inner scanner's layout of ``text``."""
-    inner = chunker.scanner().inner  # type: ignore[attr-defined]
+    """What the plain oracle makes of the sentence scanner's own layout of
+    ``text`` (without the quotation layer)."""
+    inner = without_layer(chunker)
     cuts = [tuple(c) for c in inner.feed(text)]
     marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, BRACKET_QUOTES)
     return quoted_layout(text, cuts, inner.finish(), *marks, longest)
+
+
+def without_layer(chunker: SentenceChunker) -> Any:
+    """A new scanner of ``chunker`` with no quotation layer attached: the
+    sentence scanner's own cuts (it still lists the marks)."""
+    scanner: Any = chunker.scanner()
+    getattr(scanner, "translated", scanner).layer = None
+    return scanner
 
 
 def layout_of(chunker: SentenceChunker, text: str) -> object:
@@ -280,7 +292,7 @@ def test_an_async_guard_rebuilt_from_to_dict_keeps_quotes_false() -> None:
 def leads_of(text: str, parts: list[str] | None = None) -> list[int]:
     """The offsets the sentence scanner lists as marks that may open a
     quotation (``quote_leads``), fed ``parts`` (default: ``text`` whole)."""
-    scanner = ACCURATE.scanner().inner  # type: ignore[attr-defined]
+    scanner = without_layer(ACCURATE)  # (the marks stay listed)
     for part in parts if parts is not None else [text]:
         scanner.feed(part)
     return list(scanner.marks)
@@ -333,7 +345,7 @@ def test_the_quotation_leads_keep_the_searches_short() -> None:
     # (and the time to compile them, once per process and language) grow by
     # a bounded amount, not by the leads times the closer runs.
     plain = SentenceChunker(quotes=False).scanner()._find.pattern  # type: ignore[attr-defined]
-    quoted = ACCURATE.scanner().inner._find.pattern  # type: ignore[attr-defined]
+    quoted = ACCURATE.scanner()._find.pattern  # type: ignore[attr-defined]
     assert len(quoted) < 2 * len(plain)
 
 
@@ -344,12 +356,42 @@ def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
     # searches never run, whole or streamed (the scanner found no lead).
     unit = "'Hi' she said. Don't go, it's late. \u201cFine.\u201d We're \"ok\" now. "
     text = unit * 200
-    work = count_work(monkeypatch, quotes.QuotedScanner)  # (its module's patterns)
+    work = count_work(monkeypatch, quotes.QuotationLayer)  # (its module's patterns)
     assert ACCURATE.split_text(text) == SentenceChunker(quotes=False).split_text(text)
     assert work.calls == 0
     plain = "Nothing quoted here. Not a single mark! Really? Yes.\n" * 200
     assert [p.chunk for p in stream(ACCURATE, [plain[i : i + 7] for i in range(0, len(plain), 7)])]
     assert work.calls == 0
+
+
+def test_the_layer_is_called_only_for_cuts_it_takes_or_a_reading_due(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The scanner hands its cuts to the layer only while the layer takes them
+    # (a mark listed, a quotation or cut pending), and a delta without a cut
+    # only while a cut is held or the text kept unread has grown past
+    # KEEP_MAX: the usual delta costs the layer not even a call.
+    calls = [0]
+    take_cuts = quotes.QuotationLayer.take_cuts
+
+    def counted(layer: quotes.QuotationLayer, cuts: list[Cut]) -> list[Cut]:
+        calls[0] += 1
+        return take_cuts(layer, cuts)
+
+    monkeypatch.setattr(quotes.QuotationLayer, "take_cuts", counted)
+    def streamed(text: str) -> list[str]:
+        cs = ChunkStream(ACCURATE)
+        pieces = [p for i in range(0, len(text), 4) for p in cs.feed(text[i : i + 4])]
+        return [str(p.chunk) for p in pieces + cs.close()]
+
+    plain = "Nothing quoted here. Not a single mark! Really? Yes.\n" * 100
+    assert len(streamed(plain)) == 400
+    assert calls[0] == 0
+    # A quotation opened far from any cut: read once the unread text grows
+    # past KEEP_MAX, not every delta.
+    text = 'he said "a, then ' + "word " * 2000
+    assert streamed(text) == [text.strip()]
+    assert 0 < calls[0] <= len(text) // (KEEP_MAX - 40), calls[0]
 
 
 @pytest.mark.parametrize(
@@ -362,11 +404,10 @@ def test_the_window_kept_for_the_quotation_layer_stays_small(unit: str) -> None:
     # needs: a few hundred characters at most, however long the stream.
     text = (unit * (20_000 // len(unit) + 1))[:20_000]
     scanner = ACCURATE.scanner()
-    inner = scanner.inner  # type: ignore[attr-defined]
     longest = 0
     for at in range(0, len(text), 4):
         scanner.feed(text[at : at + 4])
-        longest = max(longest, len(inner.window()[0]))
+        longest = max(longest, len(scanner.window()[0]))  # type: ignore[attr-defined]
     assert longest <= 400, longest
 
 

@@ -121,9 +121,10 @@ def _route(monkeypatch: pytest.MonkeyPatch, scanner: Any, work: Work) -> Work:
         elif isinstance(getattr(value, "__self__", None), re.Pattern):
             method = getattr(CountingPattern(value.__self__, work), value.__name__)
             setattr(scanner, name, method)
-    # A scanner that wraps another (the sentence chunker's quotation and
-    # character-mapping layers): the wrapped one's patterns count too.
-    for layer in ("inner", "translated"):
+    # A scanner that wraps another (the sentence chunker's character-mapping
+    # layer) or hands its cuts to one (its quotation layer): their patterns
+    # count too.
+    for layer in ("inner", "translated", "layer"):
         wrapped = getattr(scanner, layer, None)
         if wrapped is not None:
             _route(monkeypatch, wrapped, work)
