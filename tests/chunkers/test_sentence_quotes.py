@@ -379,6 +379,7 @@ def test_the_layer_is_called_only_for_cuts_it_takes_or_a_reading_due(
         return take_cuts(layer, cuts)
 
     monkeypatch.setattr(quotes.QuotationLayer, "take_cuts", counted)
+
     def streamed(text: str) -> list[str]:
         cs = ChunkStream(ACCURATE)
         pieces = [p for i in range(0, len(text), 4) for p in cs.feed(text[i : i + 4])]
