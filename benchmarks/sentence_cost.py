@@ -9,7 +9,8 @@ stream under ``valgrind --tool=cachegrind`` (branch simulation on, address
 randomisation off, a fixed hash seed, so a run repeats to the event), once
 building the scanner only and once also feeding it, and reports the
 difference: the instructions and the mispredicted branches that feeding the
-stream costs.  The last column weighs them as a rough cycle estimate (a
+stream costs, for each mode and for the accurate one with ``quotes=False``
+(no quotation layer).  The last column weighs them as a rough cycle estimate (a
 quarter of a cycle per instruction, 15 per mispredicted branch; in the
 interpreter and the regex engine, indirect jumps mispredict often).  It does
 not model the memory system, so it complements the timed benchmark, it does
@@ -41,7 +42,7 @@ from _text import GENERATORS, deltas
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
 text = GENERATORS[{kind!r}]({size}, 0)
 parts = list(deltas(text, {delta}))
-scanner = SentenceChunker(mode={mode!r}).scanner()
+scanner = SentenceChunker(**{options!r}).scanner()
 if {feed}:
     feed = scanner.feed
     for part in parts:
@@ -49,9 +50,22 @@ if {feed}:
 """
 
 
-def count(kind: str, size: int, delta: int, mode: str, feed: bool) -> tuple[int, int]:
+#: The scanners compared: each mode, and the accurate one without its
+#: quotation layer.
+CHUNKERS: dict[str, dict[str, object]] = {
+    "simple": {"mode": "simple"},
+    "accurate": {},
+    "quotes=False": {"quotes": False},
+}
+
+
+def count(
+    kind: str, size: int, delta: int, options: dict[str, object], feed: bool
+) -> tuple[int, int]:
     """Instructions and mispredicted branches of one child run."""
-    code = CHILD.format(here=str(HERE), kind=kind, size=size, delta=delta, mode=mode, feed=feed)
+    code = CHILD.format(
+        here=str(HERE), kind=kind, size=size, delta=delta, options=options, feed=feed
+    )
     command = [
         "valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
         "--cachegrind-out-file=/dev/null", sys.executable, "-c", code,
@@ -79,15 +93,16 @@ def main() -> None:
         raise SystemExit("valgrind is not installed: this benchmark counts events under it")
     size = parse_size(args.size)
     print(f"{args.kind}, {size:,} characters in {args.delta}-character deltas, scanner only")
-    print(f"{'mode':10} {'instructions':>14} {'mispredicted':>14} {'~cycles':>12}")
+    print(f"{'chunker':12} {'instructions':>14} {'mispredicted':>14} {'~cycles':>12}")
     cycles = {}
-    for mode in ("simple", "accurate"):
-        base = count(args.kind, size, args.delta, mode, False)
-        fed = count(args.kind, size, args.delta, mode, True)
+    for name, options in CHUNKERS.items():
+        base = count(args.kind, size, args.delta, options, False)
+        fed = count(args.kind, size, args.delta, options, True)
         instructions, missed = fed[0] - base[0], fed[1] - base[1]
-        cycles[mode] = instructions / 4 + 15 * missed
-        print(f"{mode:10} {instructions:>14,} {missed:>14,} {cycles[mode]:>12,.0f}")
-    print(f"accurate/simple estimated speed: {cycles['simple'] / cycles['accurate']:.3f}")
+        cycles[name] = instructions / 4 + 15 * missed
+        print(f"{name:12} {instructions:>14,} {missed:>14,} {cycles[name]:>12,.0f}")
+    for name in ("accurate", "quotes=False"):
+        print(f"{name}/simple estimated speed: {cycles['simple'] / cycles[name]:.3f}")
 
 
 if __name__ == "__main__":
