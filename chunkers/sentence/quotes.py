@@ -37,8 +37,8 @@ until its closing mark, a line break, or ``QUOTE_MAX`` characters after the
 mark arrive (the release of such sentences waits that long at most).  At the
 end of the text, the cuts still withheld are part of the final fragment (the
 contract's ``flush`` returns one fragment).  The marks are read as a cut
-needs them (or once the scanner, which keeps the text not read, flags it
-``overdue``: more than ``KEEP_MAX`` characters of it), and kept as
+needs them (or once the scanner, which keeps the text not read, finds more
+than ``KEEP_MAX`` characters of it and sets ``layer_due``), and kept as
 *episodes* (one quotation: its opening marks, where it ended and whether a
 closing mark ended it) back to the end of the first cut not yet released, so
 that a cut is judged by the quotations open where it ends whenever the inner
