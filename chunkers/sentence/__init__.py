@@ -79,8 +79,9 @@ class SentenceChunker(ChunkingStrategy):
 
     ``quotes`` (accurate mode, default ``True``): a sentence end inside a
     quotation ends no chunk (see :mod:`.quotes`); ``quotes=False`` cuts at
-    every sentence end inside one too, and costs less (a quarter fewer
-    instructions on dialogue-dense prose, whole and streamed).
+    every sentence end inside one too, and costs less (about a third fewer
+    instructions on dialogue-dense prose, whole and streamed: see
+    ``benchmarks/sentence_cost.py``).
 
     ``mode="simple"`` follows mellea's documented ``SentenceChunker`` rule.
     A sentence ends at ``.``, ``!`` or ``?``, optionally followed by one closing
