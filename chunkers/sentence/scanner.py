@@ -232,46 +232,41 @@ class SentenceScanner(SentenceRules, Scanner):
                 # Nothing to decide in this delta (the usual case).
                 self._content_end = self._last
                 self._pos = total
-                if n > LOOKBEHIND + _SLACK:
-                    keep = total - LOOKBEHIND
-                    if keep > self.keep_from:
-                        keep = self.keep_from
-                        if total - keep > KEEP_MAX:
-                            self.layer_due = True
-                    if keep - base > _SLACK:
-                        self._buf = buf[keep - base :]
-                        self._base = keep
-                if self.layer_due:
-                    return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
-                return _NO_CUTS
-            g = m.lastindex
-            if g is None:
-                return self._decide_all(buf, n, base, total, m, True, [])
-            proof = self._proofs[g]
-            if proof == WAIT:
-                self._wait(buf, m.start())
-                # Trimmed here too: a stream whose every delta ends on a
-                # candidate (``a.a.a.``) comes back to this path each time.
-                keep = self._pos - LOOKBEHIND
-                if keep > self.keep_from:
-                    keep = self.keep_from
-                    if total - keep > KEEP_MAX:
-                        self.layer_due = True
-                if keep - base > _SLACK:
-                    self._buf = buf[keep - base :]
-                    self._base = keep
-                if self.layer_due:
-                    return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
-                return _NO_CUTS
-            found: list[Cut] = []
-            step = self._run(found, buf, base, total, m, g, proof)
-            if step is True:
-                if self.layer_due or (found and self.layer_cuts):
-                    return self.layer.take_cuts(found)  # type: ignore[union-attr]
-                return found
-            if step is False:
-                return self._decide_all(buf, n, base, total, None, False, found)
-            return self._decide_all(buf, n, base, total, step, True, found)
+                if n <= LOOKBEHIND + _SLACK:  # (nothing to trim yet)
+                    if self.layer_due:
+                        return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
+                    return _NO_CUTS
+                found: list[Cut] = _NO_CUTS
+            else:
+                g = m.lastindex
+                if g is None:
+                    return self._decide_all(buf, n, base, total, m, True, [])
+                proof = self._proofs[g]
+                if proof == WAIT:
+                    # Left to the next delta (and the window trimmed: a stream
+                    # whose every delta ends on a candidate, ``a.a.a.``, comes
+                    # back to this path each time).
+                    self._wait(buf, m.start())
+                    found = _NO_CUTS
+                else:
+                    found = []
+                    step = self._run(found, buf, base, total, m, g, proof)
+                    if step is not True:
+                        if step is False:
+                            return self._decide_all(buf, n, base, total, None, False, found)
+                        return self._decide_all(buf, n, base, total, step, True, found)
+            # (_kept, inline on the usual path.)
+            keep = self._pos - LOOKBEHIND
+            if keep > self.keep_from:
+                keep = self.keep_from
+                if total - keep > KEEP_MAX:
+                    self.layer_due = True
+            if keep - base > _SLACK:
+                self._buf = buf[keep - base :]
+                self._base = keep
+            if self.layer_due or (found and self.layer_cuts):
+                return self.layer.take_cuts(found)  # type: ignore[union-attr]
+            return found
         if self._pending < 0 and self._start is not None:
             m = self._finder(buf, base).search(buf, self._pos - base)
             return self._decide_all(buf, n, base, total, m, True, [])
@@ -348,6 +343,10 @@ class SentenceScanner(SentenceRules, Scanner):
             if proof:
                 step = self._run(found, buf, base, total, m, g, proof)
                 if step is True:
+                    keep = self._kept(self._pos - LOOKBEHIND, total)
+                    if keep - base > _SLACK:
+                        self._buf = buf[keep - base :]
+                        self._base = keep
                     return self._deliver(found)
                 if step is not False:
                     m = step
@@ -475,29 +474,23 @@ class SentenceScanner(SentenceRules, Scanner):
                 continue
             verdict = (base + b, base + e)
             self._emit(found, *verdict)
-        if self._pending >= 0:
-            keep = self._resume - LOOKBEHIND
-            if keep > self.keep_from:
-                keep = self.keep_from
-                if total - keep > KEEP_MAX:
-                    self.layer_due = True
-            if keep - base > _SLACK:
-                self._trim(keep)
-        else:
-            keep = self._pos - LOOKBEHIND
-            if keep > self.keep_from:
-                keep = self.keep_from
-                if total - keep > KEEP_MAX:
-                    self.layer_due = True
-            if keep - base > _SLACK:
-                if self._heading is None:
-                    self._trim(keep)
-                else:
-                    self._buf = buf[keep - base :]
-                    self._base = keep
+        start = self._resume if self._pending >= 0 else self._pos
+        keep = self._kept(start - LOOKBEHIND, total)
+        if keep - base > _SLACK:
+            self._trim(keep)
         # Only this loop changes what the next delta's first search depends on.
         self._next_search = self._first_search()
         return self._deliver(found)
+
+    def _kept(self, keep: int, total: int) -> int:
+        """Where the window may be trimmed to, given ``keep``: no further
+        than ``keep_from``, for the quotation layer, which is due to read once
+        that holds more than ``KEEP_MAX`` characters of the ``total`` so far."""
+        if keep > self.keep_from:
+            keep = self.keep_from
+            if total - keep > KEEP_MAX:
+                self.layer_due = True
+        return keep
 
     def _deliver(self, found: list[Cut]) -> list[Cut]:
         """``found`` (the cuts of this delta), through the quotation layer
@@ -541,8 +534,8 @@ class SentenceScanner(SentenceRules, Scanner):
         (``self._heading``), unless ``m`` ends it.
 
         Returns ``True`` when nothing is left to decide in this delta, or only
-        a candidate that what has not arrived decides (``_wait``; the
-        window is trimmed, the next delta's first search set); ``False`` when
+        a candidate that what has not arrived decides (``_wait``; the next
+        delta's first search is set, the caller trims the window); ``False`` when
         the window ends too early to tell whether the next chunk opens with a
         heading marker (to be searched from ``self._pos`` with ``_finder``);
         else the next match, which the rules decide.
@@ -614,14 +607,6 @@ class SentenceScanner(SentenceRules, Scanner):
                     return m
                 self._wait(buf, m.start())
                 break
-        keep = self._pos - LOOKBEHIND
-        if keep > self.keep_from:
-            keep = self.keep_from
-            if total - keep > KEEP_MAX:
-                self.layer_due = True
-        if keep - base > _SLACK:
-            self._buf = buf[keep - base :]
-            self._base = keep
         self._next_search = search
         return True
 
