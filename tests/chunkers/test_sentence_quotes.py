@@ -275,6 +275,20 @@ def test_a_validator_sees_the_quotation_whole_through_a_guard(guarded: bool) -> 
     assert validator.seen == SENTENCES
 
 
+@pytest.mark.parametrize("guarded", [True, False], ids=["async_guarded_stream", "plain"])
+@pytest.mark.usefixtures("validated_streaming")
+def test_an_async_guard_rebuilt_from_to_dict_sees_the_quotation_whole(guarded: bool) -> None:
+    # The quotation layer rides inside the scanner each stream builds: an
+    # AsyncGuard rebuilt from to_dict (as the server does) keeps it.
+    guard = guard_with(Record(chunker="sentence", on_fail="noop"))
+    rebuilt = AsyncGuard.from_dict(json.loads(json.dumps(guard.to_dict())))
+    assert rebuilt is not None
+    (validator,) = rebuilt._validators
+    deltas = [DIALOGUE[i : i + 2] for i in range(0, len(DIALOGUE), 2)]
+    assert joined(asyncio.run(arun(rebuilt, deltas, guarded=guarded))) == DIALOGUE
+    assert validator.seen == SENTENCES
+
+
 @pytest.mark.usefixtures("validated_streaming")
 def test_an_async_guard_rebuilt_from_to_dict_keeps_quotes_false() -> None:
     guard = guard_with(Record(chunker=SentenceChunker(quotes=False), on_fail="noop"))
@@ -331,13 +345,18 @@ def test_a_closer_that_may_open_is_told_by_the_character_before_it() -> None:
     # which must cover every context in which a lead opens.
     may_lead = re.compile(fast_path._may_lead("".join(mark for mark, _ in quotes.QUOTE_LEADS)))
     around = [*" \t\nab9.!?,;:)]", *QUOTE_OPEN_AFTER, *"".join(QUOTE_PAIRS.values())]
+    leading = 0
     for mark, context in quotes.QUOTE_LEADS:
         opens = re.compile(re.escape(mark) + context)
         for before in around:
             for after in ["", *around]:
                 text = f"{before}{mark}{after}word"
                 if opens.match(text, 1):
+                    leading += 1
                     assert may_lead.match(text, 1), (before, mark, after)
+                elif before.isalnum():
+                    assert not may_lead.match(text, 1), (before, mark, after)
+    assert leading > 100, leading  # (the contexts tried do open quotations)
 
 
 def test_the_quotation_leads_keep_the_searches_short() -> None:
