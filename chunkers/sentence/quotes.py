@@ -49,7 +49,10 @@ Cost: while no quotation is open, only a mark that may open one can change
 anything, and only where it does not open a quiet one (:func:`_quiet`).  The
 sentence scanner's own search finds exactly those (:data:`QUOTE_LEADS`,
 in the same pass as its candidates, so the text costs no second scan) and
-lists their offsets; this layer reads from each of them, and while a
+lists their offsets, the last one only once a cut needs it or the next is
+found (:meth:`~.scanner.SentenceScanner.settle`: in a stream, most are found
+before their quiet quotation's closing mark arrives, and are dropped then);
+this layer reads from each of them, and while a
 quotation is open it searches the text for its closing mark and line breaks.
 A delta without such a mark costs O(1) here; reading costs O(the
 characters of the quotations read) in C plus O(1) a mark, and a cut
@@ -286,7 +289,7 @@ class QuotationLayer:
         # The offset of the first character not read (its text is the
         # scanner's window, kept from the character before it while a
         # quotation is open or a cut is held, and from the character before
-        # the first mark listed otherwise; see _keep).
+        # the first mark listed otherwise; see keep).
         self._read_to = 0
         self._checked_to = 0  # (no mark nor line break before this, from _read_to)
         self._open: dict[str, _Episode] = {}  # opening mark -> its open episode
@@ -309,7 +312,11 @@ class QuotationLayer:
         out = self._take_cuts(cuts)
         source = self._source
         source.layer_due = bool(self._held)
-        source.layer_cuts = bool(self._held or self._episodes or self._marks) or self._carry >= 0
+        source.layer_cuts = (
+            bool(self._held or self._episodes or self._marks)
+            or self._carry >= 0
+            or source.undecided >= 0
+        )
         return out
 
     def _take_cuts(self, cuts: list[Cut]) -> list[Cut]:
@@ -317,9 +324,9 @@ class QuotationLayer:
             # The usual cut: no quotation to judge it by unless a mark was
             # found since the last reading.
             self._last_stop = cuts[-1].stop
-            if not self._marks:
-                return cuts
             end = cuts[-1].end
+            if not self._marks and not 0 <= self._source.undecided < end:
+                return cuts
             self._read(end)
             if not self._episodes and self._read_to >= end:
                 return cuts  # (only quiet quotations: no cut is inside one)
@@ -366,18 +373,22 @@ class QuotationLayer:
 
     # -- reading the marks -------------------------------------------------
 
-    def _keep(self) -> None:
+    def keep(self) -> None:
         """Tell the scanner which of its text the next reading needs: from the
         character before the first one not read while a quotation is open or
-        a cut is held, else from the one before the first mark listed (the
-        scanner lowers this as it lists marks)."""
+        a cut is held, else from the one before the first mark listed; and
+        from the one before its ``undecided`` mark (the scanner lowers this as
+        it finds marks)."""
+        source = self._source
         if self._open or self._held:
             keep = self._read_to - 1
         elif self._marks:
             keep = self._marks[0] - 1
         else:
             keep = KEEP_ALL
-        self._source.keep_from = keep
+        if 0 <= source.undecided <= keep:
+            keep = source.undecided - 1
+        source.keep_from = keep
 
     def _read(self, upto: int) -> None:
         """Read the marks before ``upto``, before ``marks_known_to()`` of
@@ -386,8 +397,11 @@ class QuotationLayer:
         else can change what is open); O(1) a cut when there is none.
         (Reading no further than a cut needs lets a quotation that opens
         after it be read whole, once its closing mark has arrived.)"""
-        text, base = self._source.window()
-        limit = min(self._source.marks_known_to(), base + len(text) - 1, upto)
+        source = self._source
+        if 0 <= source.undecided < upto:
+            source.settle()
+        text, base = source.window()
+        limit = min(source.marks_known_to(), base + len(text) - 1, upto)
         read_to = self._read_to
         marks = self._marks
         if marks and marks[0] < read_to:
@@ -395,13 +409,13 @@ class QuotationLayer:
         if limit > read_to:
             if (marks and marks[0] < limit) or self._open:
                 k = bisect_left(marks, limit)
-                # (Text before the window held no mark to read: see _keep.)
+                # (Text before the window held no mark to read: see keep.)
                 self._read_from(text, base, max(read_to, base) - base, limit - base, marks[:k])
                 del marks[:k]
             elif limit > self._expiry:
                 self._expire(limit)
             self._read_to = limit
-        self._keep()
+        self.keep()
 
     def _read_ahead(self) -> None:
         """Read on to the last character, past what the scanner has searched
@@ -417,7 +431,7 @@ class QuotationLayer:
         if limit > start:
             self._read_from(text, base, start, limit, None)
             self._read_to = base + limit
-        self._keep()
+        self.keep()
 
     def _read_from(
         self, text: str, base: int, pos: int, limit: int, leads: list[int] | None
@@ -553,7 +567,7 @@ class QuotationLayer:
             if self._held:
                 self._read_ahead()
                 out += self._release()
-        self._keep()
+        self.keep()
         return out
 
     def _release(self) -> list[Cut]:

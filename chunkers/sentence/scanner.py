@@ -131,7 +131,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
         "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
-        "layer_cuts", "layer_due", "marks",
+        "layer_cuts", "layer_due", "marks", "undecided",
     )  # fmt: skip
 
     def __init__(
@@ -163,6 +163,9 @@ class SentenceScanner(SentenceRules, Scanner):
         # order, each once: those before ``marks_known_to()`` (see there).
         self.marks: list[int] = []
         self._marks_to = 0  # offset after the last mark found
+        # With a layer: the offset of the last mark found, not yet listed
+        # (see settle), or -1.
+        self.undecided = -1
         # The window is kept from this offset on, at least (for the
         # quotation layer, which reads it: see window()).
         self.keep_from = KEEP_ALL
@@ -688,14 +691,40 @@ class SentenceScanner(SentenceRules, Scanner):
         return self._resume if self._pending >= 0 else self._pos
 
     def _mark(self, at: int) -> None:
-        """Note the quotation mark at offset ``at`` (once)."""
+        """Note the quotation mark at offset ``at`` (once): listed in
+        ``marks`` without a layer, else left ``undecided`` until the layer
+        needs it or the next mark is found (see :meth:`settle`)."""
         if at >= self._marks_to:
-            self.marks.append(at)
             self._marks_to = at + 1
-            if self.layer is not None:
-                self.layer_cuts = True  # (the layer reads the marks a cut needs)
+            if self.layer is None:
+                self.marks.append(at)
+                return
+            self.layer_cuts = True  # (the layer reads the marks a cut needs)
+            if self.undecided < 0:
+                self.undecided = at
                 if at - 1 < self.keep_from:
                     self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
+            else:
+                self.settle()
+                self.undecided = at
+                self.layer.keep()  # (the mark settled may have held the window back)
+
+    def settle(self) -> None:
+        """List the ``undecided`` mark in ``marks`` unless the text now
+        proves it opens a quiet quotation (its lead's context fails to
+        match: see :data:`.quotes.QUOTE_LEADS`), which changes nothing.
+
+        A search lists a mark whose quiet quotation has not arrived whole
+        yet (its context reaches the end of the window); in a stream that is
+        most of them.  Matching the context again once a cut needs the mark,
+        with the text that has arrived since, drops most of those before the
+        layer reads them.  Listing a quiet one is harmless (the layer reads
+        it as quiet), so the test may come at any time: chunks do not depend
+        on when.  O(the quotation's length), in C."""
+        at = self.undecided
+        self.undecided = -1
+        if self._mark_at.match(self._buf, at - self._base) is not None:
+            self.marks.append(at)
 
     def _closing_marks(self, buf: str, base: int, lo: int, hi: int) -> None:
         """Note the quotation marks of ``buf[lo:hi]``, closers of a run that
