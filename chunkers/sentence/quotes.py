@@ -309,8 +309,19 @@ class QuotationLayer:
         takes them (a cut held, a quotation being judged, or a mark listed
         since the last reading) or the text not read grows long (the marks
         are read when a cut needs them, or then)."""
-        out = self._take_cuts(cuts)
         source = self._source
+        if cuts and not self._held and not self._episodes and self._carry < 0:
+            # The usual cut: no quotation to judge it by unless a mark was
+            # found since the last reading.
+            self._last_stop = cuts[-1].stop
+            end = cuts[-1].end
+            if not self._marks and not 0 <= source.undecided < end:
+                source.layer_due = False
+                source.layer_cuts = source.undecided >= 0
+                return cuts
+            out = self._read_for(cuts, end)
+        else:
+            out = self._take_cuts(cuts)
         source.layer_due = bool(self._held)
         source.layer_cuts = (
             bool(self._held or self._episodes or self._marks)
@@ -319,19 +330,16 @@ class QuotationLayer:
         )
         return out
 
+    def _read_for(self, cuts: list[Cut], end: int) -> list[Cut]:
+        """``cuts``, the last ending at ``end``, with no cut held nor
+        quotation pending before them: read the marks they need."""
+        self._read(end)
+        if not self._episodes and self._read_to >= end:
+            return cuts  # (only quiet quotations: no cut is inside one)
+        self._held.extend(cuts)
+        return self._release_all()
+
     def _take_cuts(self, cuts: list[Cut]) -> list[Cut]:
-        if cuts and not self._held and not self._episodes and self._carry < 0:
-            # The usual cut: no quotation to judge it by unless a mark was
-            # found since the last reading.
-            self._last_stop = cuts[-1].stop
-            end = cuts[-1].end
-            if not self._marks and not 0 <= self._source.undecided < end:
-                return cuts
-            self._read(end)
-            if not self._episodes and self._read_to >= end:
-                return cuts  # (only quiet quotations: no cut is inside one)
-            self._held.extend(cuts)
-            return self._release_all()
         if cuts:
             self._held.extend(cuts)
             self._last_stop = cuts[-1].stop
