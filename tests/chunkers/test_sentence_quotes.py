@@ -383,6 +383,22 @@ def test_a_text_without_a_lead_is_not_read_by_the_quotation_layer(
     assert work.calls == 0
 
 
+@pytest.mark.parametrize("size", [1, 3, 16])
+def test_a_quiet_quotation_streamed_is_not_read_either(
+    monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    # Streamed, the search finds an opening mark before its closing mark has
+    # arrived, so it cannot pass the quotation as quiet; the scanner keeps
+    # the mark undecided until a cut needs it, and by then the text proves
+    # the quotation quiet: the layer's own searches still never run.
+    unit = "'Hi' she said. Don't go, it's late. \u201cFine.\u201d We're \"ok\" now. "
+    text = unit * 40
+    work = count_work(monkeypatch, quotes.QuotationLayer)
+    parts = [text[i : i + size] for i in range(0, len(text), size)]
+    assert [p.chunk for p in stream(ACCURATE, parts)] == ACCURATE.split_text(text)
+    assert work.calls == 0
+
+
 def test_the_layer_is_called_only_for_cuts_it_takes_or_a_reading_due(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
