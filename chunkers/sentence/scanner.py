@@ -692,22 +692,25 @@ class SentenceScanner(SentenceRules, Scanner):
 
     def _mark(self, at: int) -> None:
         """Note the quotation mark at offset ``at`` (once): listed in
-        ``marks`` without a layer, else left ``undecided`` until the layer
-        needs it or the next mark is found (see :meth:`settle`)."""
+        ``marks`` without a layer, or when a line break follows it (the
+        search then read its quotation to the end: none spans a line);
+        else left ``undecided`` until the layer needs it or the next mark
+        is found (see :meth:`settle`)."""
         if at >= self._marks_to:
             self._marks_to = at + 1
             if self.layer is None:
                 self.marks.append(at)
                 return
             self.layer_cuts = True  # (the layer reads the marks a cut needs)
-            if self.undecided < 0:
-                self.undecided = at
-                if at - 1 < self.keep_from:
-                    self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
-            else:
+            if self.undecided >= 0:
                 self.settle()
-                self.undecided = at
                 self.layer.keep()  # (the mark settled may have held the window back)
+            if self._buf.find("\n", at - self._base) < 0:
+                self.undecided = at
+            else:
+                self.marks.append(at)
+            if at - 1 < self.keep_from:
+                self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
 
     def settle(self) -> None:
         """List the ``undecided`` mark in ``marks`` unless the text now
