@@ -335,6 +335,7 @@ class QuotationLayer:
         quotation pending before them: read the marks they need."""
         self._read(end)
         if not self._episodes and self._read_to >= end:
+            self.keep()
             return cuts  # (only quiet quotations: no cut is inside one)
         self._held.extend(cuts)
         return self._release_all()
@@ -350,6 +351,7 @@ class QuotationLayer:
             return []
         self._read(self._held[-1].end if self._held else _NEVER)
         if not self._held:
+            self.keep()
             return cuts
         return self._release_all()
 
@@ -386,7 +388,7 @@ class QuotationLayer:
         character before the first one not read while a quotation is open or
         a cut is held, else from the one before the first mark listed; and
         from the one before its ``undecided`` mark (the scanner lowers this as
-        it finds marks)."""
+        it finds marks).  Called once a delta, after the last reading."""
         source = self._source
         if self._open or self._held:
             keep = self._read_to - 1
@@ -423,7 +425,6 @@ class QuotationLayer:
             elif limit > self._expiry:
                 self._expire(limit)
             self._read_to = limit
-        self.keep()
 
     def _read_ahead(self) -> None:
         """Read on to the last character, past what the scanner has searched
@@ -439,7 +440,6 @@ class QuotationLayer:
         if limit > start:
             self._read_from(text, base, start, limit, None)
             self._read_to = base + limit
-        self.keep()
 
     def _read_from(
         self, text: str, base: int, pos: int, limit: int, leads: list[int] | None
@@ -567,14 +567,19 @@ class QuotationLayer:
 
     def _release_all(self) -> list[Cut]:
         """``_release``; then, while a cut is still withheld, the same after
-        reading on past what the scanner has searched."""
+        reading on past what the scanner has searched (when that reads
+        anything: nothing else changes what ``_release`` decides)."""
         out = self._release()
         if self._held:
+            read_to = self._read_to
             self._read(_NEVER)
-            out += self._release()
-            if self._held:
-                self._read_ahead()
+            if self._read_to > read_to:
                 out += self._release()
+            if self._held:
+                read_to = self._read_to
+                self._read_ahead()
+                if self._read_to > read_to:
+                    out += self._release()
         self.keep()
         return out
 
