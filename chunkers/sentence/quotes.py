@@ -388,7 +388,8 @@ class QuotationLayer:
         character before the first one not read while a quotation is open or
         a cut is held, else from the one before the first mark listed; and
         from the one before its ``undecided`` mark (the scanner lowers this as
-        it finds marks).  Called once a delta, after the last reading."""
+        it finds marks).  Called after the last reading of a delta, and by
+        the scanner when it settles a mark."""
         source = self._source
         if self._open or self._held:
             keep = self._read_to - 1
