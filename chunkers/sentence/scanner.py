@@ -99,8 +99,11 @@ _LINE_GOES_ON = re.compile(f"(?:\n|\r(?!\n))(?={SOFT_WRAP})")
 _NO_CUTS: list[Cut] = []
 #: ``keep_from`` when no one else reads the window.
 KEEP_ALL = 1 << 62
-#: The most text kept for ``keep_from`` before ``layer_due`` is set.
-KEEP_MAX = 128
+#: The most text kept for ``keep_from`` before ``layer_due`` is set.  (Long
+#: enough for most quiet quotations of prose to arrive whole before their
+#: opening mark must be read: 128 read about 60 per 150 KB before their
+#: closing mark, as open quotations.  The window stays under 330 characters.)
+KEEP_MAX = 256
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
 _new = tuple.__new__
