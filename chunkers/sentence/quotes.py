@@ -315,10 +315,18 @@ class QuotationLayer:
             # found since the last reading.
             self._last_stop = cuts[-1].stop
             end = cuts[-1].end
-            if not self._marks and not 0 <= source.undecided < end:
-                source.layer_due = False
-                source.layer_cuts = source.undecided >= 0
-                return cuts
+            marks = self._marks
+            if not marks:
+                if not 0 <= source.undecided < end:
+                    source.layer_due = False
+                    source.layer_cuts = source.undecided >= 0
+                    return cuts
+                source.settle()
+                if not marks:
+                    # A quiet quotation: nothing to read, nor to keep for.
+                    source.keep_from = KEEP_ALL
+                    source.layer_due = source.layer_cuts = False
+                    return cuts
             out = self._read_for(cuts, end)
         else:
             out = self._take_cuts(cuts)
