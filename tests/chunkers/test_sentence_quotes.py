@@ -31,7 +31,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     SPACED_QUOTES,
 )
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
-from guardrails_ai.chunkwise.chunkers.sentence.scanner import KEEP_MAX
+from guardrails_ai.chunkwise.chunkers.sentence.scanner import KEEP_MAX, SentenceScanner
 
 ACCURATE = SentenceChunker()
 
@@ -397,6 +397,26 @@ def test_a_quiet_quotation_streamed_is_not_read_either(
     parts = [text[i : i + size] for i in range(0, len(text), size)]
     assert [p.chunk for p in stream(ACCURATE, parts)] == ACCURATE.split_text(text)
     assert work.calls == 0
+
+
+def test_a_mark_with_a_line_break_after_it_is_listed_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A quotation spans no line, so a search that reached a line break after
+    # a mark has read its quotation whole: the mark is listed without a
+    # second look (a whole document looks again at its last line's marks only).
+    settled = [0]
+    settle = SentenceScanner.settle
+
+    def counted(scanner: SentenceScanner) -> None:
+        settled[0] += 1
+        settle(scanner)
+
+    monkeypatch.setattr(SentenceScanner, "settle", counted)
+    line = 'Then "Stop. Now," she said. Fine.\n'
+    text = line * 50
+    assert ACCURATE.split_text(text) == ['Then "Stop. Now," she said.', "Fine."] * 50
+    assert settled[0] <= 1
 
 
 def test_the_layer_is_called_only_for_cuts_it_takes_or_a_reading_due(
