@@ -725,8 +725,10 @@ class SentenceScanner(SentenceRules, Scanner):
         most of them.  Matching the context again once a cut needs the mark,
         with the text that has arrived since, drops most of those before the
         layer reads them.  Listing a quiet one is harmless (the layer reads
-        it as quiet), so the test may come at any time: chunks do not depend
-        on when.  O(the quotation's length), in C."""
+        it as quiet), and a proof of quietness holds for any longer text (it
+        reads nothing past the character after the closing mark), so the
+        test may come at any time: chunks do not depend on when.
+        O(the quotation's length), in C."""
         at = self.undecided
         self.undecided = -1
         if self._mark_at.match(self._buf, at - self._base) is not None:
