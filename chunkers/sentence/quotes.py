@@ -306,7 +306,7 @@ class QuotationLayer:
     def take_cuts(self, cuts: list[Cut]) -> list[Cut]:
         """The cuts to return for the scanner's ``cuts`` of one delta (see
         the class docstring); the scanner calls this only when the layer
-        takes them (a cut held, a quotation being judged, or a mark listed
+        takes them (a cut held, a quotation being judged, or a mark found
         since the last reading) or the text not read grows long (the marks
         are read when a cut needs them, or then)."""
         source = self._source

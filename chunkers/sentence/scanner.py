@@ -122,8 +122,9 @@ class SentenceScanner(SentenceRules, Scanner):
     ``quote_leads`` (see :data:`.quotes.QUOTE_LEADS`): quotation marks, each
     with the context after it, that the search also finds, as it finds
     candidates, and lists in ``marks`` (one inside a closers run that a
-    search passes whole is left to the rules, which list it too); they decide
-    nothing here.  ``finish`` returns the text after the last cut with
+    search passes whole is left to the rules, which list it too; with a
+    layer attached, the last one found waits ``undecided``: see
+    :meth:`settle`); they decide nothing here.  ``finish`` returns the text after the last cut with
     surrounding whitespace stripped, or ``None``.
     """
 
@@ -508,7 +509,7 @@ class SentenceScanner(SentenceRules, Scanner):
     def attach(self, layer: QuotationLayer) -> None:
         """Hand this scanner's cuts to ``layer`` before they are returned,
         when it takes them (``layer_cuts``: set by the layer, and as a mark
-        is listed), and every delta while ``layer_due`` (set by the layer, and
+        is found), and every delta while ``layer_due`` (set by the layer, and
         when the text kept for it grows long); ``finish`` through it too.
         Without a layer, the marks are listed all the same (and never
         dropped), and no text is kept for them."""
@@ -690,7 +691,7 @@ class SentenceScanner(SentenceRules, Scanner):
     def marks_known_to(self) -> int:
         """The offset before which every quotation mark of the stream that
         ``quote_leads`` describes is in ``marks``, or was (the caller takes
-        them from the list)."""
+        them from the list), or is ``undecided`` (see :meth:`settle`)."""
         return self._resume if self._pending >= 0 else self._pos
 
     def _mark(self, at: int) -> None:
