@@ -102,7 +102,8 @@ KEEP_ALL = 1 << 62
 #: The most text kept for ``keep_from`` before ``layer_due`` is set.  (Long
 #: enough for most quiet quotations of prose to arrive whole before their
 #: opening mark must be read: 128 read about 60 per 150 KB before their
-#: closing mark, as open quotations.  The window stays under 330 characters.)
+#: closing mark, as open quotations.  Fed deltas of 64 characters or fewer,
+#: the window holds 320 at most on the tests' attacks.)
 KEEP_MAX = 256
 # ``_new(Cut, (start, end, stop))`` builds a cut without the Python-level
 # ``__new__`` of a named tuple (about 140 ns against 320, measured).
