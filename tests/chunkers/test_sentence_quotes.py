@@ -6,6 +6,7 @@ ahead of the cuts), and linear work on texts made of quotation marks."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -396,6 +397,42 @@ def test_a_quiet_quotation_streamed_is_not_read_either(
     work = count_work(monkeypatch, quotes.QuotationLayer)
     parts = [text[i : i + size] for i in range(0, len(text), size)]
     assert [p.chunk for p in stream(ACCURATE, parts)] == ACCURATE.split_text(text)
+    assert work.calls == 0
+
+
+def test_a_period_in_a_quiet_quotation_begins_no_candidate() -> None:
+    # A quiet quotation may hold periods that begin no candidate (3.14,
+    # node.js): checked against the candidate rule of the searches itself,
+    # for every character before and after such a period.
+    candidate = re.compile(fast_path.LEAD + fast_path.AFTER_ALL)
+    no_candidate = re.compile(quotes._NO_CANDIDATE)
+    near = [*"aZ9 )].\u00e9\u0436\u4e2d"]
+    around = [*near, *"bcxyzABMX0158!?,\"'\u201d\u00df\u0416"]
+    allowed = 0
+    for far in itertools.product(near, repeat=2):
+        for before in around:
+            for after in around:
+                text = f"{''.join(far)}{before}.{after}x"
+                if no_candidate.match(text, 3):
+                    allowed += 1
+                    assert not candidate.match(text, 3), text
+    assert allowed > 1000, allowed
+
+
+def test_a_quotation_holding_only_periods_that_end_nothing_is_quiet(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Decimals and dotted names inside a quotation end no sentence, so the
+    # quotation is quiet: the quotation layer never reads it, whole or
+    # streamed, and the chunks are those of the scanner alone.
+    unit = 'He said "pi is 3.14 today" and left. \u201cTry node.js and v2.1 first\u201d, she said. '
+    text = unit * 40
+    work = count_work(monkeypatch, quotes.QuotationLayer)
+    expected = SentenceChunker(quotes=False).split_text(text)
+    assert ACCURATE.split_text(text) == expected
+    for size in (1, 5, 16):
+        parts = [text[i : i + size] for i in range(0, len(text), size)]
+        assert [p.chunk for p in stream(ACCURATE, parts)] == expected
     assert work.calls == 0
 
 
