@@ -61,6 +61,7 @@ __all__ = [
     "LINE_END",
     "LINE_OPENERS",
     "MARK",
+    "PERIOD_PASSED",
     "SKIP",
     "WAIT",
     "WRAP",
@@ -143,6 +144,36 @@ _UNDECIDED_TAIL = (
     "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\r\\n]*"
     f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z])"
     f"|(?=\\s)[^\\S\\r\\n]*[\\r\\n]{WRAP_BEFORE}[^\\S\\r\\n]*[a-z])"
+)
+
+
+# After a period: not after a lone lower-case letter (``b.``), which may
+# number an inline list item before a lower-case word (``a. one b. two``);
+# not after two ASCII lower-case letters, which may end a plain word (the
+# rules' ``_plain_word``: ``Use npm. npm is``); then spaces or tabs and a
+# lower-case letter that opens no list marker (``searches``: "skip").
+_LETTER_ITEM = "(?<!\\s[a-z]\\.)"
+_PLAIN_WORD = "(?<![a-z]{2}\\.)"
+_SPACES = r"[^\S\r\n]+"
+_LOWER = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
+_NEITHER_ENDS_NOR_GLUES = "".join(
+    c
+    for c in map(chr, range(0x21, 0x7F))
+    if c not in TERMINATORS + CLOSERS + "[" and not c.isupper() and not c.isdigit()
+)
+#: A period at which no search finds a candidate, in any language (so that
+#: no chunk can end there; the quotation layer's quiet quotations may hold
+#: one): before an ASCII character that neither ends the sentence nor may
+#: glue the period to the next word (a lower-case letter, ``,``, ``/``:
+#: ``e.g``, ``node.js``); between digits (``3.14``: after two lower-case
+#: letters, digits may be a footnote mark); or before spaces or tabs and a
+#: lower-case word that opens no list marker, ending no plain lower-case word
+#: and after no lone lower-case letter (``No. change``, ``Dr. and``: a "skip"
+#: of :func:`searches`).  ``tests/test_sentence_quotes.py`` checks it against
+#: the searches of every language.
+PERIOD_PASSED = (
+    f"\\.(?:(?=[{re.escape(_NEITHER_ENDS_NOR_GLUES)}])|(?<=[0-9]\\.)(?=[0-9])"
+    f"|{_LETTER_ITEM}{_PLAIN_WORD}(?={_SPACES}{_LOWER}))"
 )
 
 
@@ -287,11 +318,11 @@ def searches(
         )
     # Not after a lone lower-case letter (``b.``), which may number an inline
     # list item before a lower-case word (``a. one b. two``): the rules decide.
-    letter_item = "(?<!\\s[a-z]\\.)"
+    letter_item = _LETTER_ITEM
     # Nor after two ASCII lower-case letters, which may end a plain word (the
     # rules' ``_plain_word``: ``Use npm. npm is``), unless closers or other
     # terminators follow the period: the rules decide.
-    plain = "(?<![a-z]{2}\\.)"
+    plain = _PLAIN_WORD
     # ... or a word of the abbreviation tables written in ASCII lower case
     # (``etc. and``): by length, each after a character that is no such letter.
     known = sorted(w for w in abbreviations if re.fullmatch("[a-z]{2,}", w))
@@ -307,10 +338,10 @@ def searches(
     citation = f"(?!(?<=[{re.escape(QUOTES)}])\\s+\\()"
     capital = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}0-9])"
     upper = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}])"
-    lower = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
+    lower = _LOWER
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     glued = r"(?=[^\s\[])"
-    spaces, blank, space = r"[^\S\r\n]+", r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    spaces, blank, space = _SPACES, r"[^\S\n]*\n\s*\n\s*", r"\s+"
     # Within DEFER characters of the window's end (the lead counts as one).
     near = DEFER - 1
     near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"

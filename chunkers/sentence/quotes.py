@@ -72,6 +72,7 @@ from collections import deque
 from operator import itemgetter
 
 from ..base import Cut
+from .fast_path import PERIOD_PASSED
 from .marks import (
     BRACKET_QUOTES,
     CJK_CLOSERS,
@@ -113,24 +114,17 @@ _LINE, _OPENS, _CLOSES_ONE, _BOTH, _QUIET = range(5)
 _KINDS = (_LINE, _QUIET, _BOTH, _OPENS, _CLOSES_ONE, _BOTH, _OPENS, _CLOSES_ONE, _BOTH)
 
 
-#: A period that begins no candidate of the sentence scanner (see
-#: :data:`.fast_path.AFTER_ALL`): before an ASCII lower-case letter
-#: (``e.g``, ``node.js``), or between digits (``3.14``: a period after two
-#: lower-case letters before digits may begin a footnote mark).
-_NO_CANDIDATE = "\\.(?=[a-z])|(?<=[0-9])\\.(?=[0-9])"
-
-
 def _quiet(opener: str, closers: str) -> str:
     """After the opening mark ``opener`` (where it may open): a *quiet*
     quotation, which no chunk can end inside: characters holding no mark (an
     apostrophe between letters aside), no line break, no ``)`` (an inline
-    list item) and no terminator but those right before its closing mark
-    and periods that begin no candidate (``3.14``, ``node.js``: see
-    ``_NO_CANDIDATE``), then that mark where it may close; its opening mark
+    list item) and no terminator but periods that end nothing (``3.14``,
+    ``No. change``: :data:`.fast_path.PERIOD_PASSED`) and those right before
+    its closing mark, then that mark where it may close; its opening mark
     follows whitespace or starts the text.  Read while no quotation is open,
     and no longer than ``QUOTE_MAX`` (checked by the reader), it changes
-    nothing, so it is skipped whole.  (Each character is read by at most one attempt:
-    the content stops at the next mark.)"""
+    nothing, so it is skipped whole.  (Each character is read by at most one
+    attempt: the content stops at the next mark.)"""
     bare = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
     # Terminators only right before a closing mark that the rules read as one
     # of their closers (so the chunk ends after it): Latin terminators before
@@ -144,7 +138,7 @@ def _quiet(opener: str, closers: str) -> str:
         if set(closers) <= set(joined)
         else "(?!)"
     )
-    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{_NO_CANDIDATE}|{ends})*+"
+    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{PERIOD_PASSED}|{ends})*+"
     # (Only after whitespace or at the start: a mark right after a terminator
     # or a closer may end the chunk before it, as a closer of its run.)
     if opener in BRACKET_QUOTES:

@@ -25,6 +25,7 @@ from guardrails_ai.chunkwise import disable_validated_streaming, enable_validate
 from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.base import Cut
 from guardrails_ai.chunkwise.chunkers.sentence import fast_path, quotes
+from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
     QUOTE_OPEN_AFTER,
@@ -400,23 +401,33 @@ def test_a_quiet_quotation_streamed_is_not_read_either(
     assert work.calls == 0
 
 
-def test_a_period_in_a_quiet_quotation_begins_no_candidate() -> None:
-    # A quiet quotation may hold periods that begin no candidate (3.14,
-    # node.js): checked against the candidate rule of the searches itself,
-    # for every character before and after such a period.
-    candidate = re.compile(fast_path.LEAD + fast_path.AFTER_ALL)
-    no_candidate = re.compile(quotes._NO_CANDIDATE)
-    near = [*"aZ9 )].\u00e9\u0436\u4e2d"]
-    around = [*near, *"bcxyzABMX0158!?,\"'\u201d\u00df\u0416"]
+def test_a_period_in_a_quiet_quotation_is_passed_by_every_search() -> None:
+    # A quiet quotation may hold periods that end nothing (3.14, node.js,
+    # No. change): checked against the searches of every language, narrow
+    # and wide, for every character around such a period; none of them
+    # finds a candidate there, so no chunk can end there.
+    scanners = [SentenceChunker(language=code).scanner() for code in ("auto", *LANGUAGES)]
+    searches = {
+        pattern
+        for scanner in scanners
+        for inner in [getattr(scanner, "translated", scanner)]  # (see _Translated)
+        for pattern in (*inner._wide, *inner._narrow)  # type: ignore[attr-defined]
+    }
+    passed = re.compile(fast_path.PERIOD_PASSED)
+    near = [*"aZ9 .\u4e2d"]
+    around = [*near, *"bcxAM05!?,;/_*(\"'\u201d\u00df\u0416\t"]
+    after = [*around, " a", " b", " i", " v", " x", "  e", "\tw", " \u00e9", " iv", " A"]
     allowed = 0
     for far in itertools.product(near, repeat=2):
         for before in around:
-            for after in around:
-                text = f"{''.join(far)}{before}.{after}x"
-                if no_candidate.match(text, 3):
-                    allowed += 1
-                    assert not candidate.match(text, 3), text
-    assert allowed > 1000, allowed
+            for following in after:
+                for tail in ("ky", "b.", "i)", ""):
+                    text = f"{''.join(far)}{before}.{following}{tail}"
+                    if passed.match(text, 3):
+                        allowed += 1
+                        for search in searches:
+                            assert not search.match(text, 3), (text, search.pattern[:40])
+    assert allowed > 20000, allowed
 
 
 def test_a_quotation_holding_only_periods_that_end_nothing_is_quiet(
