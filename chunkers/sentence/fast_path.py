@@ -166,14 +166,16 @@ _NEITHER_ENDS_NOR_GLUES = "".join(
 #: one): before an ASCII character that neither ends the sentence nor may
 #: glue the period to the next word (a lower-case letter, ``,``, ``/``:
 #: ``e.g``, ``node.js``); between digits (``3.14``: after two lower-case
-#: letters, digits may be a footnote mark); or before spaces or tabs and a
-#: lower-case word that opens no list marker, ending no plain lower-case word
-#: and after no lone lower-case letter (``No. change``, ``Dr. and``: a "skip"
-#: of :func:`searches`).  ``tests/test_sentence_quotes.py`` checks it against
+#: letters, digits may be a footnote mark); between ASCII capitals (``U.S``:
+#: a capital glues it only after lower-case letters, digits or letters of
+#: other scripts); or before spaces or tabs and a lower-case word that opens
+#: no list marker, ending no plain lower-case word and after no lone
+#: lower-case letter (``No. change``, ``Dr. and``: a "skip" of
+#: :func:`searches`).  ``tests/test_sentence_quotes.py`` checks it against
 #: the searches of every language.
 PERIOD_PASSED = (
     f"\\.(?:(?=[{re.escape(_NEITHER_ENDS_NOR_GLUES)}])|(?<=[0-9]\\.)(?=[0-9])"
-    f"|{_LETTER_ITEM}{_PLAIN_WORD}(?={_SPACES}{_LOWER}))"
+    f"|(?<=[A-Z]\\.)(?=[A-Z])|{_LETTER_ITEM}{_PLAIN_WORD}(?={_SPACES}{_LOWER}))"
 )
 
 

@@ -112,6 +112,15 @@ _ENDS_WORD = "(?!\\w)"  # no letter or digit follows (not the ' of "don't")
 # that may open, close, or both; a line break (no group).
 _LINE, _OPENS, _CLOSES_ONE, _BOTH, _QUIET = range(5)
 _KINDS = (_LINE, _QUIET, _BOTH, _OPENS, _CLOSES_ONE, _BOTH, _OPENS, _CLOSES_ONE, _BOTH)
+# The content of a quiet quotation (below): characters that are no mark, no
+# terminator, no line break and no ")" (none of them begins a candidate),
+# apostrophes between letters, and periods that end nothing.
+_BARE = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
+_INNER_APOSTROPHE = "(?<=\\w)['\u2019](?=\\w)"
+# What may precede the opening mark of a quiet quotation, besides whitespace
+# and the start of the text: what may precede a mark that opens, but for
+# marks and terminators (``**"Yes"**``, ``("Yes")``).
+_QUIET_AFTER = "".join(c for c in QUOTE_OPEN_AFTER if c not in _ALL_MARKS + TERMINATORS + CLOSERS)
 
 
 def _quiet(opener: str, closers: str) -> str:
@@ -121,11 +130,11 @@ def _quiet(opener: str, closers: str) -> str:
     list item) and no terminator but periods that end nothing (``3.14``,
     ``No. change``: :data:`.fast_path.PERIOD_PASSED`) and those right before
     its closing mark, then that mark where it may close; its opening mark
-    follows whitespace or starts the text.  Read while no quotation is open,
+    follows whitespace, starts the text or follows one of ``_QUIET_AFTER``.
+    Read while no quotation is open,
     and no longer than ``QUOTE_MAX`` (checked by the reader), it changes
     nothing, so it is skipped whole.  (Each character is read by at most one
     attempt: the content stops at the next mark.)"""
-    bare = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
     # Terminators only right before a closing mark that the rules read as one
     # of their closers (so the chunk ends after it): Latin terminators before
     # a Latin closer, CJK ones before a CJK closer.
@@ -133,20 +142,17 @@ def _quiet(opener: str, closers: str) -> str:
         stops, joined = CJK_TERMINATORS, CJK_CLOSERS
     else:
         stops, joined = TERMINATORS, CLOSERS
-    ends = (
-        f"[{re.escape(stops)}](?=[{re.escape(stops)}]*[{re.escape(closers)}])"
-        if set(closers) <= set(joined)
-        else "(?!)"
-    )
-    body = f"(?:{bare}++|(?<=\\w)['\u2019](?=\\w)|{PERIOD_PASSED}|{ends})*+"
-    # (Only after whitespace or at the start: a mark right after a terminator
-    # or a closer may end the chunk before it, as a closer of its run.)
+    ends = f"[{re.escape(stops)}]*+" if set(closers) <= set(joined) else ""
+    # (The content, possessive; then those terminators and the closing mark.)
+    content = f"(?:{_BARE}++|{_INNER_APOSTROPHE}|{PERIOD_PASSED})*+{ends}"
+    # (Not after a terminator or a closer: a mark right after one may end the
+    # chunk before it, as a closer of its run.)
+    start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].)"
     if opener in BRACKET_QUOTES:
-        return f"(?<={re.escape(opener)})(?<!\\S.){body}[{closers}]"
-    after, closing = (
-        ("", _ENDS_WORD) if opener in SPACED_QUOTES else ("(?=\\S)", _MAY_CLOSE + _ENDS_WORD)
-    )
-    return f"(?<={re.escape(opener)})(?<!\\S.){after}{body}[{re.escape(closers)}]{closing}"
+        return f"{start}{content}[{closers}]"
+    if opener in SPACED_QUOTES:
+        return f"{start}{content}[{re.escape(closers)}]{_ENDS_WORD}"
+    return f"{start}(?=\\S){content}[{re.escape(closers)}]{_MAY_CLOSE}{_ENDS_WORD}"
 
 
 def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
