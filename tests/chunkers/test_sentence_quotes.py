@@ -433,10 +433,14 @@ def test_a_period_in_a_quiet_quotation_is_passed_by_every_search() -> None:
 def test_a_quotation_holding_only_periods_that_end_nothing_is_quiet(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Decimals and dotted names inside a quotation end no sentence, so the
+    # Decimals, dotted names and abbreviations before a lower-case word end no
+    # sentence inside a quotation (nor does one open after "*" or "("), so the
     # quotation is quiet: the quotation layer never reads it, whole or
     # streamed, and the chunks are those of the scanner alone.
-    unit = 'He said "pi is 3.14 today" and left. \u201cTry node.js and v2.1 first\u201d, she said. '
+    unit = (
+        'He said "pi is 3.14 today" and left. \u201cTry node.js and v2.1 first\u201d, she said. '
+        '**"The U.S. team won"** today. ("No. way" was the reply.) '
+    )
     text = unit * 40
     work = count_work(monkeypatch, quotes.QuotationLayer)
     expected = SentenceChunker(quotes=False).split_text(text)
