@@ -119,7 +119,7 @@ _BARE = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
 _INNER_APOSTROPHE = "(?<=\\w)['\u2019](?=\\w)"
 # What may precede the opening mark of a quiet quotation, besides whitespace
 # and the start of the text: what may precede a mark that opens, but for
-# marks and terminators (``**"Yes"**``, ``("Yes")``).
+# marks, terminators and closers (``**"Yes"**``, ``("Yes")``).
 _QUIET_AFTER = "".join(c for c in QUOTE_OPEN_AFTER if c not in _ALL_MARKS + TERMINATORS + CLOSERS)
 
 
@@ -130,11 +130,10 @@ def _quiet(opener: str, closers: str) -> str:
     list item) and no terminator but periods that end nothing (``3.14``,
     ``No. change``: :data:`.fast_path.PERIOD_PASSED`) and those right before
     its closing mark, then that mark where it may close; its opening mark
-    follows whitespace, starts the text or follows one of ``_QUIET_AFTER``.
-    Read while no quotation is open,
-    and no longer than ``QUOTE_MAX`` (checked by the reader), it changes
-    nothing, so it is skipped whole.  (Each character is read by at most one
-    attempt: the content stops at the next mark.)"""
+    follows whitespace or one of ``_QUIET_AFTER``, or starts the text.  Read
+    while no quotation is open, and no longer than ``QUOTE_MAX`` (checked by
+    the reader), it changes nothing, so it is skipped whole.  (Each character
+    is read by at most one attempt: the content stops at the next mark.)"""
     # Terminators only right before a closing mark that the rules read as one
     # of their closers (so the chunk ends after it): Latin terminators before
     # a Latin closer, CJK ones before a CJK closer.
