@@ -123,17 +123,21 @@ def growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
     return cpu(once(big)) / max(cpu(once(small)), 0.002)
 
 
+def least_growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
+    """The least of up to three readings of :func:`growth`, read again only
+    while over 8: one reading can spike (a collection, a busy machine: seen at
+    8.3 and 8.4 in full runs, on chunkers that measure about 4 alone), while
+    a super-linear chunker is over every time."""
+    readings = [growth(chunker, unit, n, stream)]
+    while readings[-1] > 8 and len(readings) < 3:
+        readings.append(growth(chunker, unit, n, stream))
+    return min(readings)
+
+
 @pytest.mark.parametrize("unit", list(UNITS), ids=list(UNITS))
 @pytest.mark.parametrize("name", list(CHUNKERS))
 def test_whole_text_time_grows_linearly(name: str, unit: str) -> None:
-    # One reading can spike (a collection, a busy machine: seen once at 8.3 in a full run
-    # on a chunker that measures 4.1 alone); a super-linear chunker is over every time.
-    readings = []
-    for _ in range(3):
-        readings.append(growth(CHUNKERS[name], UNITS[unit], 20_000, stream=False))
-        if readings[-1] <= 8:
-            break
-    assert min(readings) <= 8, readings
+    assert least_growth(CHUNKERS[name], UNITS[unit], 20_000, stream=False) <= 8
 
 
 # -- user patterns ---------------------------------------------------------------------
@@ -226,7 +230,7 @@ def test_user_patterns_stream_in_linear_work(pattern: str, data: st.DataObject) 
 @given(pattern=patterns(), unit=st.sampled_from([" ", "\n", ";", ".", "x", "1", ", ", ".\n"]))
 def test_user_patterns_search_in_linear_time(pattern: str, unit: str) -> None:
     chunker = accepted(pattern)
-    assert growth(chunker, unit, 20_000, stream=False) <= 8, pattern
+    assert least_growth(chunker, unit, 20_000, stream=False) <= 8, pattern
 
 
 @pytest.mark.parametrize(
@@ -237,8 +241,8 @@ def test_user_patterns_search_in_linear_time(pattern: str, unit: str) -> None:
 def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
     # Issue 12: 80k spaces in 4-character deltas took 17-36 s (x4 per doubling).
     chunker = RegexChunker(pattern)
-    assert growth(chunker, unit, 20_000, stream=True) <= 8
-    assert growth(chunker, unit, 20_000, stream=False) <= 8
+    assert least_growth(chunker, unit, 20_000, stream=True) <= 8
+    assert least_growth(chunker, unit, 20_000, stream=False) <= 8
 
 
 @pytest.mark.parametrize(
