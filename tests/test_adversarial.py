@@ -124,12 +124,12 @@ def growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
 
 
 def least_growth(chunker: ChunkingStrategy, unit: str, n: int, stream: bool) -> float:
-    """The least of up to three readings of :func:`growth`, read again only
-    while over 8: one reading can spike (a collection, a busy machine: seen at
-    8.3 and 8.4 in full runs, on chunkers that measure about 4 alone), while
-    a super-linear chunker is over every time."""
+    """The least of up to five readings of :func:`growth`, read again only
+    while over 8: a reading can spike (a collection, a busy host: seen at 8.3
+    and 8.4 in full runs, on chunkers that measure about 4 alone, and three
+    times in a row once), while a super-linear chunker is over every time."""
     readings = [growth(chunker, unit, n, stream)]
-    while readings[-1] > 8 and len(readings) < 3:
+    while readings[-1] > 8 and len(readings) < 5:
         readings.append(growth(chunker, unit, n, stream))
     return min(readings)
 
