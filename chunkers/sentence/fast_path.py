@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from operator import itemgetter
 
 from .abbreviations import SENTENCE_STARTERS
 from .marks import (
@@ -154,7 +155,7 @@ _UNDECIDED_TAIL = (
 # lower-case letter that opens no list marker (``searches``: "skip").
 _LETTER_ITEM = "(?<!\\s[a-z]\\.)"
 _PLAIN_WORD = "(?<![a-z]{2}\\.)"
-_SPACES = r"[^\S\r\n]+"
+_SPACES = r"[^\S\r\n]++"
 _LOWER = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
 _NEITHER_ENDS_NOR_GLUES = "".join(
     c
@@ -177,6 +178,60 @@ PERIOD_PASSED = (
     f"\\.(?:(?=[{re.escape(_NEITHER_ENDS_NOR_GLUES)}])|(?<=[0-9]\\.)(?=[0-9])"
     f"|(?<=[A-Z]\\.)(?=[A-Z])|{_LETTER_ITEM}{_PLAIN_WORD}(?={_SPACES}{_LOWER}))"
 )
+
+
+def any_but(chars: str) -> str:
+    """A regex character class for any character but those of ``chars``,
+    spelled as the ranges between them rather than negated: the regex engine
+    then tests a character of the Basic Multilingual Plane with one table
+    lookup, about twice as fast as ``[^...]`` (measured on a run of ASCII
+    text in a wider string, where a negated class takes two steps)."""
+    out = []
+    low = 0
+    for code in sorted({ord(c) for c in chars}):
+        if code > low:
+            out.append((low, code - 1))
+        low = code + 1
+    out.append((low, 0x10FFFF))
+    spelled = (_spell(a) if a == b else f"{_spell(a)}-{_spell(b)}" for a, b in out if a <= b)
+    return f"[{''.join(spelled)}]"
+
+
+def _spell(code: int) -> str:
+    """The character ``code`` in a regex character class: itself, escaped,
+    when printable, else its escape (``\\x0b``)."""
+    char = chr(code)
+    if char.isprintable():
+        return re.escape(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\U{code:08x}"
+
+
+def one_of(words: Iterable[str]) -> str:
+    """A regex matching exactly one of ``words`` (at least one, none
+    empty), factored by common prefixes (``(?:a(?:bs|dj)|col)`` for ``abs``,
+    ``adj``, ``col``): the regex engine compares the next character with each
+    branch of a fork, not with every word, so a list of 70 words costs a few
+    comparisons instead of 70.  For lookarounds, where which word matches does
+    not matter (the alternatives are not tried longest first); words of one
+    length keep a fixed width, as a lookbehind needs."""
+    return _fork(sorted(set(words)))
+
+
+def _fork(words: list[str]) -> str:
+    # ``words``: sorted, unique, "" only if a word ends here (then first).
+    ends_here = words[0] == ""
+    branches, last = [], []
+    for first, group in itertools.groupby(words[1:] if ends_here else words, key=itemgetter(0)):
+        tails = [w[1:] for w in group]
+        if tails == [""]:
+            last.append(re.escape(first))  # (words ending here: one class)
+        else:
+            branches.append(re.escape(first) + _fork(tails))
+    if last:
+        branches.append(last[0] if len(last) == 1 else f"[{''.join(last)}]")
+    if ends_here:
+        return f"(?:{'|'.join(branches)}|)"  # (not "?", which the engine repeats)
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
 
 
 def nothing(text: str, pos: int) -> None:
@@ -311,10 +366,10 @@ def searches(
     # word, which may turn out to be one (the rules wait for it).
     guard = ""
     if continuations:
-        forms = "|".join(sorted(map(re.escape, continuations), key=lambda w: (-len(w), w)))
+        forms = one_of(continuations)
         letter = "[^\\W\\d_]"  # the rules' LETTERS
         guard = (
-            f"(?!{skipped}(?:{forms})(?!{letter}))"
+            f"(?!{skipped}{forms}(?!{letter}))"
             f"(?={skipped}(?:[0-9]|[{LATIN1_UPPER}]"
             f"(?:{letter}{{{STARTER_MAX}}}|{letter}{{0,{STARTER_MAX - 1}}}+(?=[\\W\\d_]))))"
         )
@@ -331,7 +386,7 @@ def searches(
     plain_or_known = "|".join(
         [plain]
         + [
-            f"(?<=(?<![a-z])(?:{'|'.join(sorted(group))})\\.)"
+            f"(?<=(?<![a-z]){one_of(group)}\\.)"
             for _, group in itertools.groupby(sorted(known, key=len), key=len)
         ]
     )
@@ -343,7 +398,7 @@ def searches(
     lower = _LOWER
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     glued = r"(?=[^\s\[])"
-    spaces, blank, space = _SPACES, r"[^\S\n]*\n\s*\n\s*", r"\s+"
+    spaces, blank, space = _SPACES, r"[^\S\n]*+\n[^\S\n]*+\n\s*+", r"\s++"
     # Within DEFER characters of the window's end (the lead counts as one).
     near = DEFER - 1
     near_end = f"(?=[\\s\\S]{{0,{near}}}+\\Z)"
@@ -401,10 +456,11 @@ def searches(
             after, skipped_lower = _SPACED, f"{spaces}{lower}"
         return f"{re.escape(lead)}(?:{after}(?!{skipped_lower})(?:{body}){footnote})"
 
+    long_ends = f"(?:[ivx]{{4}}|{one_of(suffixes)})" if suffixes else "[ivx]{4}"
     period = [
         # A word of four lower-case letters or more, not a long abbreviation
         # (whitespace tested first: it fails at once before a closer).
-        f"(?=\\s)(?<=[{LATIN1_LOWER}]{{4}}\\.)(?<!(?:{'|'.join(['[ivx]{4}', *suffixes])})\\.)",
+        f"(?=\\s)(?<=[{LATIN1_LOWER}]{{4}}\\.)(?<!{long_ends}\\.)",
         f"(?<=[{LATIN1_LOWER}]{{2}}\\.)(?<![ivx]{{2}}\\.){closer}+",
     ]
     if not odd_ends:
@@ -413,7 +469,7 @@ def searches(
     # abbreviation (the rules' word is then exactly these letters).
     period_short = tuple(
         f"(?=\\s)(?<=\\s[{LATIN1_LOWER}]{{{size}}}\\.)(?<![ivx]{{{size}}}\\.)"
-        + (f"(?<!\\s(?:{'|'.join(words)})\\.)" if words else "")
+        + (f"(?<!\\s{one_of(words)}\\.)" if words else "")
         for size, words in zip((2, 3), short, strict=True)
     )
     # A one-letter word after a space and a letter, not an abbreviation: an
@@ -424,18 +480,16 @@ def searches(
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
     # (Upper case only: a lower-case letter may number an inline list item.)
     initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters.upper()}]\\.)"
-    starters = sorted(
-        (re.escape(w.capitalize()) for w in sentence_starters), key=lambda w: (-len(w), w)
-    )
+    starters = one_of(w.capitalize() for w in sentence_starters if len(w) > 1)
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
-    starter = f"{guard}(?={skipped}(?:{'|'.join(w for w in starters if len(w) > 1)}){word_end})"
+    starter = f"{guard}(?={skipped}{starters}{word_end})"
     # (Tried after ``starter``, so a word of two letters or more that it takes
     # here is no sentence starter; a one-letter word is left to the rules.)
     no_starter = f"(?={skipped}[{LATIN1_UPPER}][^\\W\\d_]{{1,{STARTER_MAX - 1}}}+{word_end})"
     bang = [f"[!?]*{closer}*"]
-    line_gap = r"[^\S\n]*\n\s*"
+    line_gap = r"[^\S\n]*+\n\s*+"
     line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
-    indent = r"[^\S\r\n]*"
+    indent = r"[^\S\r\n]*+"
     # A single line break right after content that is no soft wrap, so the
     # chunk ends there: after a line shorter than WRAP_MIN, before content
     # that is not indented (an indented line may go on); or before an

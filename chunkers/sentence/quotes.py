@@ -72,7 +72,7 @@ from collections import deque
 from operator import itemgetter
 
 from ..base import Cut
-from .fast_path import PERIOD_PASSED
+from .fast_path import PERIOD_PASSED, any_but
 from .marks import (
     BRACKET_QUOTES,
     CJK_CLOSERS,
@@ -115,7 +115,7 @@ _KINDS = (_LINE, _QUIET, _BOTH, _OPENS, _CLOSES_ONE, _BOTH, _OPENS, _CLOSES_ONE,
 # The content of a quiet quotation (below): characters that are no mark, no
 # terminator, no line break and no ")" (none of them begins a candidate),
 # apostrophes between letters, and periods that end nothing.
-_BARE = f"[^{re.escape(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS)}\\n\\r)]"
+_BARE = any_but(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS + "\n\r)")
 _INNER_APOSTROPHE = "(?<=\\w)['\u2019](?=\\w)"
 # What may precede the opening mark of a quiet quotation, besides whitespace
 # and the start of the text: what may precede a mark that opens, but for
