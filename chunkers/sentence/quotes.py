@@ -115,7 +115,9 @@ _KINDS = (_LINE, _QUIET, _BOTH, _OPENS, _CLOSES_ONE, _BOTH, _OPENS, _CLOSES_ONE,
 # The content of a quiet quotation (below): characters that are no mark, no
 # terminator, no line break and no ")" (none of them begins a candidate),
 # apostrophes between letters, and periods that end nothing.
-_BARE = any_but(_ALL_MARKS + TERMINATORS + CJK_TERMINATORS + "\n\r)")
+_STOPS = _ALL_MARKS + TERMINATORS + CJK_TERMINATORS + "\n\r)"
+_BARE = f"[^{re.escape(_STOPS)}]"
+_BARE_LATIN1 = any_but(_STOPS)  # (the same below U+0100, tested faster)
 _INNER_APOSTROPHE = "(?<=\\w)['\u2019](?=\\w)"
 # What may precede the opening mark of a quiet quotation, besides whitespace
 # and the start of the text: what may precede a mark that opens, but for
@@ -143,7 +145,11 @@ def _quiet(opener: str, closers: str) -> str:
         stops, joined = TERMINATORS, CLOSERS
     ends = f"[{re.escape(stops)}]*+" if set(closers) <= set(joined) else ""
     # (The content, possessive; then those terminators and the closing mark.)
-    content = f"(?:{_BARE}++|{_INNER_APOSTROPHE}|{PERIOD_PASSED})*+{ends}"
+    # (Runs of Latin-1 first, in a faster class: see any_but.)
+    content = (
+        f"{_BARE_LATIN1}*+(?:(?:{_BARE}++|{_INNER_APOSTROPHE}|{PERIOD_PASSED})"
+        f"{_BARE_LATIN1}*+)*+{ends}"
+    )
     # (Not after a terminator or a closer: a mark right after one may end the
     # chunk before it, as a closer of its run.)
     start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].)"
