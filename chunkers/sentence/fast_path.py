@@ -196,8 +196,8 @@ def any_but(chars: str, below: int = 0x100) -> str:
             out.append((low, code - 1))
         low = code + 1
     out.append((low, below - 1))
-    spelled = (_spell(a) if a == b else f"{_spell(a)}-{_spell(b)}" for a, b in out if a <= b)
-    return f"[{''.join(spelled)}]"
+    spelled = "".join(_spell(a) if a == b else f"{_spell(a)}-{_spell(b)}" for a, b in out if a <= b)
+    return f"[{spelled}]" if spelled else "(?!)"
 
 
 def _spell(code: int) -> str:

@@ -13,6 +13,7 @@ every combination of a prefix, a word, a terminator, a gap and a next token.
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from helpers.sentence_cases import FRAGMENTS
@@ -295,3 +296,36 @@ def test_a_line_break_opening_a_delta_is_decided_as_the_rules_do(
     # its "wait" group): the chunk ends where the rules end it, also when the
     # stream ends there.
     assert_streamed_as_the_rules_decide(["Intro here. ", first, second, last])
+
+
+# -- the regex helpers the searches are spelled with ----------------------------------
+
+words = st.text(alphabet="ab.\u00e9\u4e00", min_size=1, max_size=4)
+
+
+@given(chosen=st.sets(words, min_size=1, max_size=12), others=st.lists(words, max_size=12))
+def test_one_of_matches_exactly_its_words(chosen: set[str], others: list[str]) -> None:
+    pattern = re.compile(fast_path.one_of(chosen))
+    for word in [*chosen, *others, ""]:
+        assert (pattern.fullmatch(word) is not None) == (word in chosen), word
+
+
+@given(chosen=st.sets(st.text(alphabet="abc-]^\\", min_size=3, max_size=3), min_size=1))
+def test_one_of_words_of_one_length_fit_a_lookbehind(chosen: set[str]) -> None:
+    # (A lookbehind needs a fixed width: each word of the fork is as long.)
+    behind = re.compile(f"(?<={fast_path.one_of(chosen)})!")
+    for word in chosen:
+        assert behind.search(f"x{word}!") is not None
+
+
+@given(
+    excluded=st.text(alphabet=st.characters(max_codepoint=0x2FF), max_size=12),
+    below=st.sampled_from([0x80, 0x100, 0x300]),
+)
+def test_any_but_is_the_characters_below_its_bound_but_those_excluded(
+    excluded: str, below: int
+) -> None:
+    pattern = re.compile(fast_path.any_but(excluded, below))
+    for code in range(0x300):
+        char = chr(code)
+        assert (pattern.match(char) is not None) == (code < below and char not in excluded), code
