@@ -1,6 +1,7 @@
 """Sentence scanners' streaming cost in counted events, not seconds (needs valgrind).
 
 Usage: ``python benchmarks/sentence_cost.py [--size 200KB] [--delta 16] [--kind markdown]``
+(``--delta 0``: the whole document as one delta)
 
 On a shared machine whose speed drifts by 10-30% from one run to the next,
 ``sentence_speed.py`` resolves differences of a few percent only with many
@@ -41,7 +42,7 @@ sys.path.insert(0, {here!r})
 from _text import GENERATORS, deltas
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
 text = GENERATORS[{kind!r}]({size}, 0)
-parts = list(deltas(text, {delta}))
+parts = list(deltas(text, {delta})) if {delta} else [text]
 scanner = SentenceChunker(**{options!r}).scanner()
 if {feed}:
     feed = scanner.feed
@@ -86,13 +87,18 @@ def count(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", default="200KB", help="characters streamed (default 200KB)")
-    parser.add_argument("--delta", type=int, default=16, help="characters per delta")
+    parser.add_argument(
+        "--delta", type=int, default=16, help="characters per delta (0: the whole text at once)"
+    )
     parser.add_argument("--kind", default="markdown", choices=sorted(GENERATORS))
     args = parser.parse_args()
+    if args.delta < 0:
+        parser.error(f"--delta must be 0 (the whole text) or more, got {args.delta}")
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: this benchmark counts events under it")
     size = parse_size(args.size)
-    print(f"{args.kind}, {size:,} characters in {args.delta}-character deltas, scanner only")
+    how = f"in {args.delta}-character deltas" if args.delta else "at once"
+    print(f"{args.kind}, {size:,} characters {how}, scanner only")
     print(f"{'chunker':12} {'instructions':>14} {'mispredicted':>14} {'~cycles':>12}")
     cycles = {}
     for name, options in CHUNKERS.items():
