@@ -513,10 +513,11 @@ def searches(
     # upper-case letter, a digit or ASCII punctuation that neither goes on a
     # line nor may open a soft wrap.
     # (After "\r\n" too: the scanner ends such a chunk before the "\r".)
+    # A line is short when fewer than WRAP_MIN characters but line breaks
+    # precede its end; "." (no "\n") proves fewer lines short, those without
+    # a lone "\r" (the rules decide the others), and is tested faster.
     after_content = "(?:(?<=\\S\n)|(?<=\\S\r\n))"
-    short_line = (
-        f"(?:(?<=\\S\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\n)|(?<=\\S\r\n)(?<![^\\r\\n]{{{WRAP_MIN}}}\r\n))"
-    )
+    short_line = f"(?:(?<=\\S\n)(?<!.{{{WRAP_MIN}}}\n)|(?<=\\S\r\n)(?<!.{{{WRAP_MIN}}}\r\n))"
     ends_line = f"[{LATIN1_UPPER}0-9{re.escape(LINE_OPENERS)}]"
     single_line = (
         f"{short_line}{group('line', '')}(?=\\S)"
