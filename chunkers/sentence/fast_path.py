@@ -351,9 +351,11 @@ def searches(
     # a lead needs but for what follows: a CJK bracket may open anywhere, any
     # other mark after whitespace or one of QUOTE_OPEN_AFTER.  Testing each
     # lead's whole context here made the searches five times as long, and
-    # their compilation ten times as slow.)
+    # their compilation ten times as slow.  The closer is tested first, then
+    # the mark it may be, looking behind: a run's loop over its closers fails
+    # at once on the usual whitespace after it.)
     opening = _may_lead("".join(sorted(lead for lead, _ in quote_leads)))
-    closer = f"(?:(?!{opening}){_CLOSER})" if quote_leads else _CLOSER
+    closer = f"(?:{_CLOSER}(?<!{opening}))" if quote_leads else _CLOSER
     not_opening = f"(?!{opening})" if quote_leads else ""
     # The run after its first character.
     rest = f"[{_ESCAPED_TERMINATORS}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
