@@ -507,7 +507,7 @@ def searches(
     no_starter = f"(?={skipped}[{LATIN1_UPPER}][^\\W\\d_]{{1,{STARTER_MAX - 1}}}+{word_end})"
     bang = [f"[!?]*{closer}*"]
     line_gap = r"[^\S\n]*+\n\s*+"
-    line = f"(?<=\\S\n){group('line', line_gap)}(?=\\S)"
+    line = f"{group('line', line_gap)}(?=\\S)"
     indent = r"[^\S\r\n]*+"
     # A single line break right after content that is no soft wrap, so the
     # chunk ends there: after a line shorter than WRAP_MIN, before content
@@ -518,13 +518,11 @@ def searches(
     # A line is short when fewer than WRAP_MIN characters but line breaks
     # precede its end; "." (no "\n") proves fewer lines short, those without
     # a lone "\r" (the rules decide the others), and is tested faster.
-    after_content = "(?:(?<=\\S\n)|(?<=\\S\r\n))"
-    short_line = f"(?:(?<=\\S\n)(?<!.{{{WRAP_MIN}}}\n)|(?<=\\S\r\n)(?<!.{{{WRAP_MIN}}}\r\n))"
     ends_line = f"[{LATIN1_UPPER}0-9{re.escape(LINE_OPENERS)}]"
-    single_line = (
-        f"{short_line}{group('line', '')}(?=\\S)"
-        f"|{after_content}{group('line', indent)}(?={ends_line})"
-    )
+    short_lf = f"(?<!.{{{WRAP_MIN}}}\n){group('line', '')}(?=\\S)"
+    goes_lf = f"{group('line', indent)}(?={ends_line})"
+    short_crlf = f"(?<!.{{{WRAP_MIN}}}\r\n){group('line', '')}(?=\\S)"
+    goes_crlf = f"{group('line', indent)}(?={ends_line})"
     # A line break the text so far cannot decide: whitespace to the end, or (in
     # a chunk that does not open with a heading marker, where a line break
     # ends the chunk anyway) one lower-case letter that may open a list marker
@@ -536,12 +534,22 @@ def searches(
     # A line break after content and WRAP_MIN characters without one, before
     # what goes on a line: a soft wrap when the chunk began at least WRAP_MIN
     # characters before it, else the chunk ends there (the scanner tells).
-    # (Never in a chunk that opens with a heading marker.)
+    # (Never in a chunk that opens with a heading marker: the same group,
+    # never matched, keeps the groups of both searches numbered alike.)
     wrap_number = next(numbers)
-    wrap = f"(?<=[^\\r\\n]{{{WRAP_MIN}}}\n)(?<=\\S\n)(?P<wrap{wrap_number}>)(?={WRAP_AFTER})"
+    wrap = f"(?<=[^\\r\\n]{{{WRAP_MIN}}}\n)(?P<wrap{wrap_number}>)(?={WRAP_AFTER})"
     no_wrap = f"(?!)(?P<wrap{wrap_number}>)"
-    line_breaks = f"\n(?!{SOFT_WRAP})(?:{line}|{single_line}|{wrap}|{line_wait}|)"
-    all_line_breaks = f"\n(?:{line}|{single_line}|{no_wrap}|{blank_wait}|)"
+
+    def after_content(wrapped: str) -> str:
+        # (Whether content precedes "\n" or "\r\n" is tested once, not
+        # before each proof: at most one of them holds.)
+        return (
+            f"(?<=\\S\n)(?:{line}|{short_lf}|{goes_lf}|{wrapped})"
+            f"|(?<=\\S\r\n)(?:{short_crlf}|{goes_crlf})"
+        )
+
+    line_breaks = f"\n(?!{SOFT_WRAP})(?:{after_content(wrap)}|{line_wait}|)"
+    all_line_breaks = f"\n(?:{after_content(no_wrap)}|{blank_wait}|)"
     # A lone "\r" (a line break the rules decide), the ")" of a list marker.
     lone_cr, lone_cr_all = f"\r(?!\n)(?!{SOFT_WRAP})", "\r(?!\n)"
     item = f"\\){ITEM_PAREN}"
