@@ -81,6 +81,47 @@ def test_fast_paths_agree_with_the_rules_on_every_combination() -> None:
     assert_streamed_as_the_rules_decide([text[i : i + step] for i in range(0, len(text), step)])
 
 
+# A line break after a short line, a long one (a soft wrap may follow) or
+# trailing space, as "\n", "\r\n" or a lone "\r", before what goes on or
+# ends the line; and runs of closers before a mark that may open a quotation.
+LINE_AND_CLOSER_CASES = [
+    f"{line}{brk}{following}"
+    for line in ("Short line", "A line long enough to be wrapped right here", "Trailing space ")
+    for brk in ("\n", "\r\n", "\r")
+    for following in ("next word", "Next word", "  indented", "\nBlank", "(x) more", "- item")
+] + [
+    'He said "Stop."\u201cYes,\u201d she said.',
+    "It ends.)\" 'Then' more.",
+    "Run.)\u201d\u201cNext\u201d. Done.",
+    "Odd! \u201cYes.\u201d (Smith 5). Then.",
+]
+
+
+@pytest.mark.parametrize("text", LINE_AND_CLOSER_CASES)
+def test_line_breaks_and_closer_runs_agree_with_the_rules(text: str) -> None:
+    for step in (1, 4, len(text)):
+        assert_streamed_as_the_rules_decide([text[i : i + step] for i in range(0, len(text), step)])
+
+
+def test_line_break_proofs_are_taken_after_crlf_and_long_lines() -> None:
+    # The cases above compare something: the search itself ends a short line
+    # and a line before a capital after "\r\n" too, and proves a soft wrap
+    # after a long line.
+    find = fast_path.searches(frozenset(), False)[0]
+    kinds = fast_path.group_proofs(find)
+
+    def proof(text: str) -> int:
+        m = find.search(text)
+        assert m is not None
+        return kinds[m.lastindex or 0]
+
+    long_line = "A line long enough to be wrapped right here"
+    assert proof("Short\r\nnext") == fast_path.LINE_END
+    assert proof(f"{long_line}\r\nNext") == fast_path.LINE_END
+    assert proof(f"{long_line}\nNext") == fast_path.LINE_END
+    assert proof(f"{long_line}\nnext") == fast_path.WRAP
+
+
 # Words, marks and next tokens that the language rules decide (ordinals,
 # months, other scripts' terminators, closing quotes, CJK closers, elisions).
 LANGUAGE_WORDS = [
