@@ -9,11 +9,13 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   opening with a quote or backquote), at most 64 characters, and the domain
   has labels of letters, digits and inner hyphens, at most 16 labels and 253
   characters, ending in a top-level domain of letters or a punycode one
-  (``xn--p1ai``); 254 characters in all at most;
+  (``xn--p1ai``); 254 characters in all at most.  Prose and markup around
+  an address do not hide it: it may follow ``...`` and end before ``_``,
+  ``-`` or ``--`` (``us...jo@example.com--fast``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits: international
   numbers (``+`` and a country code, E.164), North American numbers
-  (``(415) 555-0123``, ``415.555.0123``; area code and exchange 2-9), national
+  (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``; any
@@ -24,7 +26,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``version``, ``section``, ...), never with a last group of one digit (an
   ISBN), never a run of one repeated digit (``000 000 0000``);
 * ``card``: 13 to 19 digits, compact or in groups of three or more separated
-  by single spaces or by single hyphens (not both), passing the Luhn check and
+  by single spaces or by single hyphens (not both; a comma may follow, as in
+  CSV ``Ann,4111111111111111,12/25``), passing the Luhn check and
   starting like a card of that length (Visa, Mastercard, American Express,
   Discover, JCB, Diners, UnionPay, Maestro); 13 digits, or no known prefix,
   only after a card label (``card``, ``visa``, ``credit``, ...); never after a
@@ -37,7 +40,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   IPv4 address after ``version``, ``section``, ``chapter``, ``v``, ``§``... is a
   number, not an address; one of four one-digit octets (``6.1.7.1``) only
   counts after an address label (``ip``, ``host``, ``server``, ...) or with a
-  port or prefix length (``:8080``, ``/24``).
+  port or prefix length (``:8080``, ``/24``).  An IPv6 address may follow a
+  label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
+  hexadecimal digits and a colon (the rest of an address that failed).
 
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
@@ -45,7 +50,9 @@ capitals); if no prefix passes, the search goes on from the next character.
 
 Shape of every entity (what lets a chunker cut without splitting one; tested):
 no entity is longer than :data:`LONGEST_ENTITY` characters; none starts right
-after or ends right before a letter, digit or ``_``; none contains whitespace
+after or ends right before a letter or digit, nor starts after ``_`` (an
+e-mail address may end before one: ``_jo@example.com_`` in Markdown emphasis
+gives ``_jo@example.com``, its local part holding the first ``_``); none contains whitespace
 other than single spaces, each with an ASCII letter, digit or ``)`` before it
 and an ASCII digit, capital letter or ``(`` after it; none contains a sentence
 terminator followed by whitespace.  Overlapping entities are merged (see
@@ -101,23 +108,23 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
 _ATEXT = r"\w!#$%&'*+/=?^`{|}~-"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
 _EMAIL = _compile(
-    r"(?<![\w!#$%&*+/=?^{|}~.@-])"
+    r"(?<![\w!#$%&*+/=?^{|}~@-])(?<![" + _ATEXT + r"]\.)"
     r"[\w!#$%&*+/=?^{|}~-][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
-    r"@(?:" + _LABEL + r"\.){1,16}(?:[^\W0-9_]{2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59})"
-    r"(?![\w-]|\.[^\W_])"
+    r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
+    r"(?![^\W_]|\.[^\W_])"
 )
 _PHONE = _compile(
-    r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\) ?|\d{1,12})"
+    r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!\w|[.\-/]\d)"
 )
-_CARD = _compile(r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|[.,]\d)")
+_CARD = _compile(r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|\.\d)")
 _IBAN = _compile(
     r"(?<![\w.-])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
     r"(?!\w)"
 )
 _IPV4 = _compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
 _IPV6 = _compile(
-    r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
+    r"(?<![\w.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
     r"(?![\w:]|\.\d)"
 )
 
@@ -348,9 +355,26 @@ def _ipv4(candidate: str, text: str, start: int) -> bool:
     return True
 
 
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _after_label_colon(text: str, colon: int) -> bool:
+    """Whether the word that ends at ``text[colon]`` (a ``:``) holds, in its
+    last 8 characters, a letter that is no hexadecimal digit: a label
+    (``ipv6:``, ``addr:``), not a group of a longer address."""
+    for c in reversed(text[max(0, colon - 8) : colon]):
+        if not c.isalnum():
+            return False
+        if c not in _HEX:
+            return True
+    return False
+
+
 def _ipv6(candidate: str, text: str, start: int) -> bool:
-    if not any(c in "0123456789abcdefABCDEF" for c in candidate):
+    if not any(c in _HEX for c in candidate):
         return False
+    if start and text[start - 1] == ":" and not _after_label_colon(text, start - 1):
+        return False  # inside a longer address that failed its check (2001:db8::8a2e::7334)
     try:
         ipaddress.IPv6Address(candidate)
     except ValueError:

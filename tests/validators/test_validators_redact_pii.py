@@ -101,6 +101,37 @@ def test_reasons_and_message() -> None:
     assert result.fix_value == "Mail <EMAIL>, card <CARD>, host <IP_ADDRESS>."
 
 
+#: Text around an entity that once hid it: (text, its fix).
+SURROUNDED = [
+    ("Ann,4111111111111111,12/25", "Ann,<CARD>,12/25"),  # a CSV row
+    ("[4111111111111111,5500000000000004]", "[<CARD>,<CARD>]"),  # a JSON array
+    ("Call (415)555-0123 now.", "Call <PHONE> now."),
+    ("Mail _jo@example.com_ now.", "Mail <EMAIL>_ now."),  # Markdown emphasis
+    ("Mail __jo@example.com__ now.", "Mail <EMAIL>__ now."),
+    ("Mail jo@example.com--it is fastest.", "Mail <EMAIL>--it is fastest."),
+    ("Mail us...jo@example.com today.", "Mail us...<EMAIL> today."),
+    ("ipv6:fe80::1 is up.", "ipv6:<IP_ADDRESS> is up."),
+    ("inet6 addr:fe80::1/64 Scope:Link", "inet6 addr:<IP_ADDRESS>/64 Scope:Link"),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), SURROUNDED)
+def test_entities_found_whatever_surrounds_them(text: str, fixed: str) -> None:
+    result = check(text)
+    assert isinstance(result, FailResult) and result.fix_value == fixed
+    for size in (1, 3):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert joined(run(GUARD, deltas)) == fixed
+
+
+def test_rest_of_a_failed_address_is_no_address() -> None:
+    # Right after a colon, an IPv6 address must follow a label, not the
+    # groups of a longer address that failed its check.
+    assert isinstance(check("Route 2001:db8::8a2e::7334 and cafe::1::2 here."), PassResult)
+    assert isinstance(check("Mail first.jo@example.com"), FailResult)
+    assert check("Mail first.jo@example.com").fix_value == "Mail <EMAIL>"
+
+
 def test_entities_subset() -> None:
     only_email = RedactPII(entities=["email"], on_fail="fix")
     result = check("a@example.com 4111111111111111", only_email)
