@@ -101,16 +101,27 @@ class ChunkedValidator(Validator):
         this before ``use``.
         """
         strategy = resolve_chunker(chunker)
+        self._use(strategy)  # (first: a chunker it refuses is not recorded)
         entry = self._kwargs.get("chunker")
         if isinstance(entry, ChunkerArg):
             entry.set(chunker, strategy)
         else:
             self._kwargs["chunker"] = ChunkerArg(chunker, strategy, type(self).__name__)
-        self._use(strategy)
 
     def _use(self, strategy: ChunkingStrategy | SplitFlush) -> None:
+        strategy = self._fit_chunker(strategy)
         self._chunker = strategy
         self._chunk_fn = chunking_function(strategy)
+
+    def _fit_chunker(
+        self, strategy: ChunkingStrategy | SplitFlush
+    ) -> ChunkingStrategy | SplitFlush:
+        """The strategy to chunk with when given ``strategy`` (override: adapt
+        it, or refuse it with ``ValueError`` naming ``chunker=``).  Every way
+        of setting a chunker passes here: the constructor (a default included),
+        the ``chunker`` setter and ``with_chunker`` (instance or subclass).
+        Default: ``strategy`` as it is."""
+        return strategy
 
     def _chunking_function(self, chunk: str) -> list[str]:
         return self._chunk_fn(chunk)

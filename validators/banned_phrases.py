@@ -9,7 +9,8 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SplitFlush
+from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from ._args import check_on_fail, sentence_chunker, str_list
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
@@ -90,24 +91,32 @@ class BannedPhrases(ChunkedValidator):
         for i, phrase in enumerate(items):
             if not fold_phrase(phrase):
                 raise ValueError(f"phrases[{i}] has no visible characters")
+        self.phrases = tuple(items)  # before the chunker: _fit_chunker reads them
         super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask, **kwargs)
-        for i, phrase in enumerate(items):
-            self._check_whole(i, phrase)
-        self.phrases = tuple(items)
         self.mask = mask
         self._matcher = PhraseMatcher(items)
         self._index = {phrase: i for i, phrase in reversed(list(enumerate(items)))}
 
-    def _check_whole(self, index: int, phrase: str) -> None:
+    def _fit_chunker(
+        self, strategy: ChunkingStrategy | SplitFlush
+    ) -> ChunkingStrategy | SplitFlush:
+        """Refuse ``strategy`` if it cuts a phrase in two, however it was
+        given (``chunker=``, ``with_chunker``, the ``chunker`` setter)."""
+        for i, phrase in enumerate(self.phrases):
+            self._check_whole(strategy, i, phrase)
+        return strategy
+
+    @staticmethod
+    def _check_whole(strategy: ChunkingStrategy | SplitFlush, index: int, phrase: str) -> None:
         # Matching ignores case and compatibility forms but a chunker may not
         # (is "Now" after "stop." a new sentence?): try the likely spellings.
         folded = fold_phrase(phrase)
         for spelling in dict.fromkeys((phrase.strip(), folded, folded.title(), folded.upper())):
-            chunks = self.chunker.split(spelling) + self.chunker.flush(spelling)
+            chunks = strategy.split(spelling) + strategy.flush(spelling)
             if len(chunks) > 1:
                 raise ValueError(
                     f"phrases[{index}] would be cut into {len(chunks)} chunks by "
-                    f"chunker={self.chunker!r}, so it could never match; choose a chunker "
+                    f"chunker={strategy!r}, so it could never match; choose a chunker "
                     "that keeps it whole (e.g. 'sentence' or 'paragraph')"
                 )
 

@@ -140,25 +140,30 @@ class RedactPII(ChunkedValidator):
                 f"entities: unknown {', '.join(map(repr, unknown))}; "
                 f"valid names are {', '.join(map(repr, ENTITIES))}"
             )
-        self.entities = tuple(names)  # before the chunker: _use reads it
+        self.entities = tuple(names)  # before the chunker: _fit_chunker reads it
         super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
-        if chunker is not None:
-            self._check_keeps_entities_whole()
 
-    def _use(self, strategy: ChunkingStrategy | SplitFlush) -> None:
-        """Chunk with ``strategy``, a size limit's fallback made entity-safe
+    def _fit_chunker(
+        self, strategy: ChunkingStrategy | SplitFlush
+    ) -> ChunkingStrategy | SplitFlush:
+        """``strategy``, a size limit's fallback made entity-safe
         (:func:`~._pii_cuts.entity_safe`: its window must hold
-        :data:`~._pii_cuts.MIN_WINDOW` characters, else ``ValueError``)."""
-        super()._use(entity_safe(strategy, self.entities))
+        :data:`~._pii_cuts.MIN_WINDOW` characters, else ``ValueError``); any
+        chunker but the default is then checked on probe texts, however it was
+        given (``chunker=``, ``with_chunker``, the ``chunker`` setter)."""
+        strategy = entity_safe(strategy, self.entities)
+        if strategy is not RedactPII.default_chunker:
+            self._check_keeps_entities_whole(strategy)
+        return strategy
 
-    def _check_keeps_entities_whole(self) -> None:
+    def _check_keeps_entities_whole(self, strategy: ChunkingStrategy | SplitFlush) -> None:
         """Refuse a chunker that cuts an entity of a probe text in two."""
         for probe in _PROBES:
-            spans = split_spans(self.chunker, probe)
+            spans = split_spans(strategy, probe)
             for entity in find_entities(probe, self.entities):
                 if not any(a <= entity.start and entity.end <= b for a, b in spans):
                     raise ValueError(
-                        f"chunker={self.chunker!r} cuts a {_NAMES[entity.name]} in two "
+                        f"chunker={strategy!r} cuts a {_NAMES[entity.name]} in two "
                         "(in a probe text), so that part of it would never be redacted; "
                         "choose a chunker that keeps entities whole (the default: "
                         "sentences, cut only where no entity can be)"

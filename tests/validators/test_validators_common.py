@@ -124,3 +124,31 @@ def test_importing_the_hub_module_stays_light() -> None:
         "assert {'BannedPhrases', 'MaxChunkLength', 'NoRepetition', 'RedactPII'} <= set(c.__all__)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+#: Validators that refuse a chunker that would hide what they look for.
+REFUSING = [
+    pytest.param(lambda: RedactPII(on_fail="fix"), "cuts a payment card number", id="RedactPII"),
+    pytest.param(
+        lambda: BannedPhrases(["secret sauce"], on_fail="fix"), "would be cut", id="BannedPhrases"
+    ),
+]
+
+
+@pytest.mark.parametrize(("build", "message"), REFUSING)
+def test_every_way_to_set_a_chunker_is_checked(build: Any, message: str) -> None:
+    from guardrails_ai.chunkwise.adapters import with_chunker
+
+    # Before: only chunker= was checked; with_chunker and the setter let "word"
+    # through, and a card number or a phrase split over words went unseen.
+    validator = build()
+    before = validator.chunker
+    with pytest.raises(ValueError, match=message):
+        with_chunker(validator, "word")
+    with pytest.raises(ValueError, match=message):
+        validator.chunker = "word"
+    # Refused: the validator still chunks, and records, what it had.
+    assert validator.chunker is before
+    assert "chunker" not in validator.get_args()
+    with pytest.raises(ValueError, match=message):
+        with_chunker(type(validator), "word")(**validator.get_args())
