@@ -151,7 +151,7 @@ class ChunkedValidator(Validator):
         if not isinstance(result, (PassResult, FailResult)):
             raise TypeError(
                 f"{type(self).__name__}._validate must return PassResult or FailResult, "
-                f"got {result!r:.80}"
+                f"got {type(result).__name__}"
             )
         return result
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkingStrategy, Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.params import described
 from guardrails_ai.chunkwise.chunkers.registry import register_alias, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
@@ -85,14 +86,14 @@ class _ChunkingFunctionScanner(Scanner):
                 return cuts
             if not isinstance(answer, list) or len(answer) != 2:
                 raise ValueError(
-                    f"{self._function!r} returned {answer!r:.80}; the contract is [] or "
-                    "[segment, remainder]"
+                    f"{self._function!r} returned a {described(answer)}; the contract is [] "
+                    "or [segment, remainder]"
                 )
             span = _locate(answer[0], self._pending) if isinstance(answer[0], str) else None
             if span is None:
                 raise ValueError(
-                    f"{self._function!r} returned the segment {answer[0]!r:.80}, which is not "
-                    "at the start of the text it was given"
+                    f"{self._function!r} returned a segment ({described(answer[0])}) that is "
+                    "not at the start of the text it was given"
                 )
             start, end = span
             stop = end + len(self._pending[end:]) - len(self._pending[end:].lstrip())

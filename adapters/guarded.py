@@ -45,6 +45,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
+from guardrails import AsyncGuard
 from guardrails.classes.validation_outcome import ValidationOutcome
 
 from .pipeline import check_streamable
@@ -53,10 +54,21 @@ from .validated_streaming import pipeline_stream
 __all__ = ["async_guarded_stream", "guarded_stream"]
 
 
-def _check_call(guard: Any, llm_api: object, guard_kwargs: dict[str, Any]) -> None:
+def _check_call(
+    guard: Any, llm_api: object, guard_kwargs: dict[str, Any], *, asynchronous: bool
+) -> None:
     if not callable(getattr(guard, "get_validators", None)):
         raise TypeError(
             f"guard must be a guardrails Guard or AsyncGuard, got {type(guard).__name__}"
+        )
+    if isinstance(guard, AsyncGuard) != asynchronous:
+        wanted, other = (
+            ("an AsyncGuard", "guarded_stream")
+            if asynchronous
+            else ("a Guard", "async_guarded_stream")
+        )
+        raise TypeError(
+            f"guard must be {wanted} here, got {type(guard).__name__}; stream it with {other}"
         )
     if llm_api is None and not guard_kwargs.get("model"):
         raise ValueError(
@@ -84,7 +96,7 @@ def guarded_stream(
     Deltas must be ``str`` or OpenAI-style chunk objects; anything else raises
     ``TypeError`` before any later text is released.
     """
-    _check_call(guard, llm_api, guard_kwargs)
+    _check_call(guard, llm_api, guard_kwargs, asynchronous=False)
     api = _checked_llm(llm_api) if callable(llm_api) else llm_api
     with pipeline_stream(guard) as view:
         outcomes = view(api, *args, stream=True, **guard_kwargs)
@@ -98,7 +110,7 @@ async def async_guarded_stream(
     guard: Any, llm_api: Callable[..., Any] | None = None, *args: Any, **guard_kwargs: Any
 ) -> AsyncIterator[ValidationOutcome[str]]:
     """:func:`guarded_stream` for an ``AsyncGuard`` (an async generator)."""
-    _check_call(guard, llm_api, guard_kwargs)
+    _check_call(guard, llm_api, guard_kwargs, asynchronous=True)
     api = _checked_async_llm(llm_api) if callable(llm_api) else llm_api
     with pipeline_stream(guard) as view:
         outcomes = await view(api, *args, stream=True, **guard_kwargs)

@@ -513,6 +513,11 @@ def limit(
     size = 1 if chunk_size is None else check_int("chunk_size", chunk_size, 1)
     if overlap is not None:
         check_int("overlap", overlap, 0)
+        if chunk_size is None and overlap:
+            raise ValueError(
+                f"overlap={overlap!r} needs chunk_size (units per chunk) greater than it; "
+                "chunk_size was not given (it defaults to 1)"
+            )
     if size > 1 or overlap:
         return Grouped(strategy, size, max_chars=max_chars, overlap=overlap or 0, fallback=fallback)
     if max_chars is not None:

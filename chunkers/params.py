@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-__all__ = ["check_choice", "check_int"]
+__all__ = ["check_choice", "check_int", "described"]
+
+
+def described(value: object) -> str:
+    """What ``value`` is, without its content (for errors about values that
+    may hold user text): ``str of 12 characters``, ``list of 2 items``,
+    ``NoneType``."""
+    kind = type(value).__name__
+    if isinstance(value, str):
+        return f"{kind} of {len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        return f"{kind} of {len(value)} items"
+    return kind
 
 
 def check_int(name: str, value: object, low: int) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .params import described
 from .registry import ChunkerSpec, resolve_chunker
 
 __all__ = ["ChunkStream", "Piece", "RescanScanner", "scanner_for"]
@@ -95,15 +96,15 @@ class RescanScanner(Scanner):
         start = self._text.find(chunk, self._end)
         if start < 0 or not chunk:
             raise ValueError(
-                f"{self._strategy!r}.{method} returned {chunk!r:.80}, which is not "
-                f"in the text after offset {self._end}"
+                f"{self._strategy!r}.{method} returned a chunk ({described(chunk)}) that is "
+                f"not in the text after offset {self._end}"
             )
         return start
 
 
 def _check_chunks(strategy: object, method: str, chunks: object) -> None:
     if not isinstance(chunks, list) or not all(isinstance(c, str) for c in chunks):
-        raise TypeError(f"{strategy!r}.{method} must return a list of str, got {chunks!r:.80}")
+        raise TypeError(f"{strategy!r}.{method} must return a list of str, got {described(chunks)}")
 
 
 def scanner_for(strategy: ChunkingStrategy | SplitFlush) -> Scanner:

@@ -119,6 +119,7 @@ def find_validator(name: str) -> type[Any]:
     from guardrails.validator_base import validators_registry
 
     import guardrails_ai.chunkwise as hub
+    from guardrails_ai.chunkwise.adapters.override import WITH_CHUNKER
 
     for export in hub.__all__:
         getattr(hub, export)  # importing a validator registers it
@@ -131,10 +132,13 @@ def find_validator(name: str) -> type[Any]:
                 importlib.import_module(module)
         except ImportError:
             pass
-    for key, cls in registry.items():
+    # (with_chunker's id only rebuilds an override from a guard's dict: it
+    # validates nothing by itself.)
+    usable = {k: cls for k, cls in registry.items() if k != WITH_CHUNKER}
+    for key, cls in usable.items():
         if name in (key, key.rsplit("/", 1)[-1], cls.__name__):
             return cls
-    ours = sorted(k.split("/", 1)[1] for k in registry if k.startswith("chunkwise/"))
+    ours = sorted(k.split("/", 1)[1] for k in usable if k.startswith("chunkwise/"))
     raise CommandError(
         f"unknown validator {name!r} for --validator; choose one of {', '.join(ours)}, "
         "or name an installed hub validator"

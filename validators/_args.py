@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
-from guardrails_ai.chunkwise.chunkers.params import check_int
+from guardrails_ai.chunkwise.chunkers.params import check_int, described
 
 __all__ = ["check_on_fail", "optional_positive_int", "sentence_chunker", "str_list"]
 
@@ -60,12 +60,16 @@ def optional_positive_int(name: str, value: object) -> int | None:
     return None if value is None else check_int(name, value, 1)
 
 
-def str_list(name: str, value: object) -> list[str]:
-    """``value`` (any iterable of str, but not a str itself) as a non-empty list."""
+def str_list(name: str, value: object, *, secret: bool = False) -> list[str]:
+    """``value`` (any iterable of str, but not a str itself) as a non-empty list.
+
+    ``secret``: the items may be confidential (banned phrases), so an error
+    names the parameter and the value's type and length, never its text."""
     if isinstance(value, (str, bytes)):
+        shown = described(value) if secret else f"{type(value).__name__} {value!r:.80}"
+        item = f"{type(value).__name__} item" if secret else f"{value!r:.80}"
         raise TypeError(
-            f"{name} must be a list of str, got {type(value).__name__} {value!r:.80}; "
-            f"wrap a single item in a list: [{value!r:.80}]"
+            f"{name} must be a list of str, got {shown}; wrap a single item in a list: [{item}]"
         )
     if not isinstance(value, Iterable):
         raise TypeError(f"{name} must be a list of str, got {type(value).__name__}: {value!r:.80}")

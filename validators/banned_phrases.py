@@ -81,7 +81,7 @@ class BannedPhrases(ChunkedValidator):
     ) -> None:
         check_on_fail(on_fail)
         chunker = sentence_chunker(language, chunker)
-        items = str_list("phrases", phrases)
+        items = str_list("phrases", phrases, secret=True)
         if not isinstance(mask, str):
             raise TypeError(
                 f"mask must be a str of one character, got {type(mask).__name__}: {mask!r:.80}"

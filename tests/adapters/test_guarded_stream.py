@@ -389,6 +389,27 @@ def test_bad_call_says_what_is_wrong_before_streaming(
         list(guarded_stream(the_guard, api, messages=MESSAGES))
 
 
+def test_the_wrong_kind_of_guard_is_named() -> None:
+    # Before: Python's own errors about coroutines and generators.
+    with pytest.raises(
+        TypeError, match="must be a Guard here, got AsyncGuard; stream it with async_guarded_stream"
+    ):
+        list(
+            guarded_stream(
+                guard_with(Record(), asynchronous=True), llm(["One."]), messages=MESSAGES
+            )
+        )
+
+    async def collect() -> list[Any]:
+        stream = async_guarded_stream(guard_with(Record()), llm(["One."]), messages=MESSAGES)
+        return [o async for o in stream]
+
+    with pytest.raises(
+        TypeError, match="must be an AsyncGuard here, got Guard; stream it with guarded_stream"
+    ):
+        asyncio.run(collect())
+
+
 def test_non_string_delta_raises_async() -> None:
     with pytest.raises(TypeError, match="delta #2"):
         asyncio.run(arun(guard_with(Record(), asynchronous=True), ["One. ", "Two", None]))
@@ -441,7 +462,7 @@ class Garbling:
 def test_chunker_returning_foreign_text_raises_and_releases_nothing() -> None:
     released = []
     guard = guard_with(Record(chunker=Garbling()))
-    with pytest.raises(ValueError, match="garbled"):
+    with pytest.raises(ValueError, match=r"split returned a chunk \(str of 7 characters\) that"):
         for outcome in guarded_stream(guard, llm(DELTAS), messages=MESSAGES):
             released.append(outcome)
     assert released == []

@@ -346,7 +346,12 @@ def test_limit_returns_the_chunker_itself_without_limits() -> None:
         ({"chunk_size": 2, "overlap": 2}, ValueError, "overlap must be < chunk_size=2, got 2"),
         ({"chunk_size": 2, "overlap": -1}, ValueError, "overlap must be >= 0, got -1"),
         ({"chunk_size": 2, "overlap": False}, TypeError, "overlap must be an int, got bool"),
-        ({"overlap": 1}, ValueError, "overlap must be < chunk_size=1, got 1"),
+        (
+            {"overlap": 1},
+            ValueError,
+            "overlap=1 needs chunk_size (units per chunk) greater than it; "
+            "chunk_size was not given (it defaults to 1)",
+        ),
         ({"fallback": ["word"]}, ValueError, "fallback=['word'] needs max_chars"),
         ({"max_chars": 5, "fallback": "word"}, TypeError, "fallback must be a list"),
         ({"max_chars": 5, "fallback": ["nope"]}, ValueError, "fallback[0]='nope'"),

@@ -165,6 +165,8 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--format", "xml"], "x", ["--format"]),
         (["split", "--max-chars", "0"], "x", ["--max-chars must be >= 1"]),
         (["split", "--chunk-size", "2", "--overlap", "2"], "x", ["--overlap"]),
+        # (The default --chunk-size is named as one, not blamed as given.)
+        (["split", "--overlap", "5"], "x", ["--overlap=5 needs --chunk-size", "defaults to 1"]),
         (["split", "--bogus"], "x", ["--bogus"]),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
@@ -555,6 +557,8 @@ def odd_validators() -> Iterator[None]:
     ("args", "text", "fragments"),
     [
         (["--validator", "nope"], "x", ["unknown validator 'nope'", "banned_phrases"]),
+        # (with_chunker's id rebuilds overrides from a guard's dict: no validator.)
+        (["--validator", "with_chunker"], "x", ["unknown validator 'with_chunker'"]),
         (["--chunker", "nope"], "x", ["unknown chunker 'nope'", "guardrails", "word"]),
         (["--option", "colour=1"], "x", ["unknown option 'colour'", "phrases"]),
         (["--option", "on_fail=1"], "x", ["unknown option 'on_fail'", "--on-fail"]),

@@ -4,6 +4,7 @@ messages, bad on_fail values and chunkers that split entities (issue 12 items 2,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -272,3 +273,42 @@ def test_labelled_set_targets() -> None:
             c[2] += len({g for g in want - got if g[2] == kind})
     for kind, (tp, fp, fn) in counts.items():
         assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.95, (kind, tp, fp, fn)
+
+
+def test_contract_errors_do_not_quote_the_text() -> None:
+    # A chunker or a validator that breaks its contract is named, and so is
+    # what it returned, by type and length: never the text, which may be PII.
+    from guardrails_ai.chunkwise.adapters import ChunkedValidator, GuardrailsChunker
+    from guardrails_ai.chunkwise.chunkers import ChunkStream
+
+    secret = "Card 4111 1111 1111 1111 of ann. More"
+
+    class Changing:  # a split/flush object that returns text not in its input
+        def split(self, text: str) -> list[str]:
+            return [text.upper()[:20]] if len(text) > 20 else []
+
+        def flush(self, text: str) -> list[str]:
+            return []
+
+    from guardrails.validator_base import register_validator
+
+    @register_validator(name="chunkwise-test/returns-its-input", data_type="string")
+    class Wrong(ChunkedValidator):
+        def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+            return value
+
+    def moved(text: str) -> list[str]:
+        return [text.upper(), ""] if len(text) > 20 else []
+
+    failures: list[Callable[[], object]] = [
+        lambda: ChunkStream(Changing()).feed(secret),
+        lambda: GuardrailsChunker(moved).split(secret),
+        lambda: GuardrailsChunker(lambda text: [text, "", ""]).split(secret),
+        lambda: Wrong().validate_chunk(secret, {}),
+        lambda: BannedPhrases(secret),  # type: ignore[arg-type]
+    ]
+    for failure in failures:
+        with pytest.raises((TypeError, ValueError)) as raised:
+            failure()
+        message = str(raised.value)
+        assert "4111" not in message and "ann" not in message.lower(), message
