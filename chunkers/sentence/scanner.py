@@ -92,6 +92,7 @@ _CLOSER_RUN = re.compile(_CLOSERS)
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
 _CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}]*")
 _WS_RUN = re.compile(r"\s*")
+_NEWLINE = re.compile("\n")  # (a pattern, not str.find: the cost tests count its reads)
 # The three runs after a terminator in one match (the usual case).
 _TAIL = re.compile(f"([{_ESCAPED_TERMINATORS}]*)({_CLOSERS})(\\s*)")
 # A single line break that is a soft wrap (see the rules).
@@ -133,6 +134,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_content_end",
         "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item", "_last",
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
+        "_no_newline",
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
         "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
@@ -168,6 +170,9 @@ class SentenceScanner(SentenceRules, Scanner):
         # order, each once: those before ``marks_known_to()`` (see there).
         self.marks: list[int] = []
         self._marks_to = 0  # offset after the last mark found
+        # What _newline_after found: no "\n" from the first offset up to the
+        # second (the window's end then), or up to a "\n" at ~second (< 0).
+        self._no_newline = (KEEP_ALL, 0)
         # With a layer: the offset of the last mark found, not yet listed
         # (see settle), or -1.
         self.undecided = -1
@@ -710,12 +715,33 @@ class SentenceScanner(SentenceRules, Scanner):
             if self.undecided >= 0:
                 self.settle()
                 self.layer.keep()  # (the mark settled may have held the window back)
-            if self._buf.find("\n", at - self._base) < 0:
+            if not self._newline_after(at):
                 self.undecided = at
             else:
                 self.marks.append(at)
             if at - 1 < self.keep_from:
                 self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
+
+    def _newline_after(self, at: int) -> bool:
+        """Whether the window holds a line break at or after offset ``at``.
+
+        Marks come in order, so a search goes on where the last one stopped
+        (a run of marks with no line break after them would otherwise read the
+        rest of the window once each: quadratic): O(1) amortised per mark,
+        plus the characters not searched before."""
+        since, until = self._no_newline
+        if since <= at and until < 0 and at <= ~until:
+            return True
+        if since <= at < until:
+            start = until  # (no "\n" in [since, until))
+        else:
+            since = start = at
+        m = _NEWLINE.search(self._buf, start - self._base)
+        if m is not None:
+            self._no_newline = (since, ~(self._base + m.start()))
+            return True
+        self._no_newline = (since, self._base + len(self._buf))
+        return False
 
     def settle(self) -> None:
         """List the ``undecided`` mark in ``marks`` unless the text now

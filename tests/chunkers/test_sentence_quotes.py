@@ -25,6 +25,7 @@ from guardrails_ai.chunkwise import disable_validated_streaming, enable_validate
 from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker, resolve_chunker
 from guardrails_ai.chunkwise.chunkers.base import Cut
 from guardrails_ai.chunkwise.chunkers.sentence import fast_path, quotes
+from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanner_module
 from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
@@ -179,6 +180,33 @@ def test_streaming_work_grows_linearly_on_quotation_marks(
     # (Two layers read each delta: the sentence scanner, whose window alone
     # counts about 20 per character here, and the quotation layer.)
     assert two.total <= 2 * MAX_WORK_PER_CHAR * 200 * kb, two
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [*QUOTE_ATTACKS.values(), "\u201c", "'", "\u00ab", "\u300c", '"'],
+    ids=[*QUOTE_ATTACKS, "curly", "apostrophe", "guillemet", "cjk", "straight"],
+)
+def test_line_break_searches_read_a_whole_text_once(
+    monkeypatch: pytest.MonkeyPatch, unit: str
+) -> None:
+    # Before: each mark searched the rest of a text with no line break for
+    # one (quadratic: 19 s for 1.28M opening quotation marks in one delta).
+    # Counted: the characters each search for a line break actually reads.
+    read = 0
+    newline = scanner_module._NEWLINE
+
+    class Counting:
+        def search(self, text: str, pos: int) -> re.Match[str] | None:
+            nonlocal read
+            m = newline.search(text, pos)
+            read += (m.end() if m else len(text)) - pos
+            return m
+
+    monkeypatch.setattr(scanner_module, "_NEWLINE", Counting())
+    text = (unit * (100_000 // len(unit) + 1))[:100_000]
+    assert ACCURATE.split_text(text)
+    assert read <= 2 * len(text), read
 
 
 def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
