@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from ._confusables import SKELETON
 
-__all__ = ["MAX_NON_STARTERS", "Folded", "fold", "fold_text", "is_ignorable"]
+__all__ = ["BLANK_LETTERS", "MAX_NON_STARTERS", "Folded", "fold", "fold_text", "is_ignorable"]
 
 #: Most combining marks kept in one cluster (UAX #15 stream-safe text format).
 MAX_NON_STARTERS = 30
@@ -42,6 +42,8 @@ MAX_NON_STARTERS = 30
 _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
 #: Combining grapheme joiner, Hangul fillers, Braille blank: letters that show nothing.
 _BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
+#: The blank letters, which an attacker may also put between words as a space.
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
 
 
@@ -92,12 +94,14 @@ def _fold_char(char: str) -> str:
     return "" if is_ignorable(char) else _fold_cluster(char)
 
 
-def fold(source: str) -> Folded:
+def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
     """Fold ``source`` (see the module docstring) and keep the offset map.
 
     ASCII runs are lower-cased in one step (no ASCII character is ignorable,
     combining or changed by NFKC); only the other characters are folded one
-    cluster at a time.
+    cluster at a time.  ``blanks_as_spaces``: a blank letter
+    (:data:`BLANK_LETTERS`) standing alone folds to a space instead of
+    nothing (the reading of ``free\u2800money`` as two words).
     """
     n = len(source)
     if source.isascii():
@@ -125,7 +129,8 @@ def fold(source: str) -> Folded:
         while j < stop and unicodedata.combining(source[j]):
             j += 1
         if j == i + 1:
-            folded = _fold_char(source[i])
+            char = source[i]
+            folded = " " if blanks_as_spaces and char in BLANK_LETTERS else _fold_char(char)
         else:
             cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
             folded = _fold_cluster(cluster) if cluster else ""

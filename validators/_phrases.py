@@ -14,7 +14,12 @@ one to three ``_`` before a phrase, after a non-word character, and ``_`` after
 it, before a non-word character, count as boundaries (``_free money_``,
 ``__free__ money``; ``bad_x`` stays one word), and a whitespace run inside a
 phrase also matches when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
-Building the pattern is iterative: a phrase of any length compiles.
+Building the pattern is iterative: a phrase of any length compiles.  A
+blank letter (:data:`._normalize.BLANK_LETTERS`) is read both ways: dropped
+(inside a word) and as a space (between words); a text holding one is
+searched once for each reading.  :meth:`PhraseMatcher.open_at` finds the
+beginning of a phrase that runs to the end of a text (for cuts that must not
+split one: :mod:`._phrase_cuts`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._normalize import fold
+from ._normalize import BLANK_LETTERS, fold
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
@@ -46,6 +51,7 @@ _GAP = r"[*_~]*+\s++[*_~]*+"
 _MARKERS = "*_~"
 _SPACE = object()  # trie key for a whitespace run
 _GAP_RE = re.compile(_GAP)
+_BLANKS = re.compile(f"[{BLANK_LETTERS}]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,24 +76,47 @@ class _Node:
         self.terminal = False
 
 
-def _pattern(root: _Node) -> str:
-    """The trie below ``root`` as one pattern; iterative (no recursion per character)."""
+#: How deep the pattern of a phrase's beginning follows the trie (edges): a
+#: beginning as long as this counts as open whatever follows it (a group per
+#: character nests, and the regex compiler recurses once per group).
+PARTIAL_DEPTH = 64
+
+
+def _pattern(root: _Node, *, partial: bool = False) -> str:
+    """The trie below ``root`` as one pattern; iterative (no recursion per character).
+
+    ``partial``: the pattern of a phrase's beginning that runs to the end of
+    the text (``free mo`` at the end of a window): it matches only up to
+    ``\\Z``, from any node, a whole phrase included, and takes anything to the
+    end after :data:`PARTIAL_DEPTH` edges."""
     done: dict[int, str] = {}
-    stack: list[tuple[_Node, bool]] = [(root, False)]
+    stack: list[tuple[_Node, int, bool]] = [(root, 0, False)]
     while stack:
-        node, expanded = stack.pop()
+        node, depth, expanded = stack.pop()
+        if partial and depth >= PARTIAL_DEPTH:
+            done[id(node)] = "[\\s\\S]*+\\Z"
+            continue
         if not expanded:
-            stack.append((node, True))
-            stack.extend((child, False) for child in node.children.values())
+            stack.append((node, depth, True))
+            stack.extend((child, depth + 1, False) for child in node.children.values())
             continue
         branches = [
-            (_GAP if key is _SPACE else re.escape(str(key))) + done.pop(id(child))
-            for key, child in node.children.items()
+            _edge(key, done.pop(id(child)), partial) for key, child in node.children.items()
         ]
-        if node.terminal:
+        if partial:
+            branches.append("\\Z")
+        elif node.terminal:
             branches.append(_AFTER)  # last: longer phrases are tried first
         done[id(node)] = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     return done[id(root)]
+
+
+def _edge(key: object, below: str, partial: bool) -> str:
+    if key is not _SPACE:
+        return re.escape(str(key)) + below
+    if partial:  # (the window may end inside the gap)
+        return f"[*_~]*+(?:\\Z|\\s++[*_~]*+{below})"
+    return _GAP + below
 
 
 class PhraseMatcher:
@@ -113,19 +142,35 @@ class PhraseMatcher:
                 node = node.children.setdefault(step, _Node())
             node.terminal = True
         self._regex = re.compile(f"{_BEFORE}(?=({_pattern(root)}))")
+        self._partial = re.compile(f"{_BEFORE}{_pattern(root, partial=True)}")
 
     def find(self, text: str) -> list[PhraseMatch]:
         """Every phrase occurrence, by start offset in ``text`` (overlaps included).
 
         From each position the longest phrase is reported.
         """
+        readings = [fold(text)]
+        if _BLANKS.search(text):
+            # A blank letter hides a phrase inside a word (dropped) and
+            # between its words (a space): both readings are searched.
+            readings.append(fold(text, blanks_as_spaces=True))
+        found: dict[PhraseMatch, None] = {}
+        for folded in readings:
+            for m in self._regex.finditer(folded.text):
+                start, end = m.span(1)
+                phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
+                found[PhraseMatch(*folded.source_span(start, end), phrase)] = None
+        return sorted(found, key=lambda m: (m.start, m.end))
+
+    def open_at(self, text: str) -> int | None:
+        """Where the earliest beginning of a phrase that runs to the end of
+        ``text`` starts (the rest may follow it), or ``None``.  One search:
+        O(len(text) x longest phrase)."""
         folded = fold(text)
-        found = []
-        for m in self._regex.finditer(folded.text):
-            start, end = m.span(1)
-            phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
-            found.append(PhraseMatch(*folded.source_span(start, end), phrase))
-        return found
+        m = self._partial.search(folded.text)
+        if m is None or m.start() == len(folded.text):
+            return None
+        return folded.source_span(m.start(), m.start() + 1)[0]
 
 
 def group_matches(matches: Iterable[PhraseMatch]) -> list[tuple[int, int, list[str]]]:

@@ -51,19 +51,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from guardrails_ai.chunkwise.chunkers import (
-    Bounded,
-    ChunkingStrategy,
-    Grouped,
-    RegexChunker,
-    Sized,
-    SplitFlush,
-)
-from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
-from guardrails_ai.chunkwise.chunkers.fallback import levels_below
-from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, RegexChunker, SplitFlush
 
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
+from ._windows import OneCut, size_limit
 
 __all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_safe", "safe_cut"]
 
@@ -105,41 +96,17 @@ def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
     return fallback
 
 
-class EntityCuts(ChunkingStrategy):
+class EntityCuts(OneCut):
     """One cut at :func:`safe_cut` of the text fed (a fallback level, see module docstring)."""
 
     def __init__(self, entities: Iterable[str] = ENTITIES) -> None:
         self.entities = tuple(entities)
 
-    def scanner(self) -> Scanner:
-        return _EntityCutScanner(self.entities)
+    def cut_at(self, window: str) -> int | None:
+        return safe_cut(window, self.entities)
 
     def _params(self) -> dict[str, object]:
         return {} if self.entities == ENTITIES else {"entities": self.entities}
-
-
-class _EntityCutScanner(Scanner):
-    def __init__(self, entities: tuple[str, ...]) -> None:
-        self._entities = entities
-        self._text = ""
-        self._done = 0
-
-    def feed(self, delta: str) -> list[Cut]:
-        self._text += delta
-        rest = self._text[self._done :]
-        start = len(rest) - len(rest.lstrip())
-        p = safe_cut(rest, self._entities)
-        if p is None or p <= start:
-            return []
-        cut = Cut(self._done + start, self._done + p, self._done + p)
-        self._done += p
-        return [cut]
-
-    def finish(self) -> tuple[int, int] | None:
-        rest = self._text[self._done :]
-        start = len(rest) - len(rest.lstrip())
-        end = len(rest.rstrip())
-        return (self._done + start, self._done + end) if end > start else None
 
 
 def entity_safe(
@@ -156,25 +123,18 @@ def entity_safe(
     the value) when the limit's window holds fewer than :data:`MIN_WINDOW`
     characters (see the module docstring).
     """
-    levels = (RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities))
-    if isinstance(strategy, Grouped):
-        units = strategy.units
-        if not isinstance(units, Bounded) or units.fallback != fallback_chain(strategy.inner):
-            return strategy
-        _check_window("max_chars", units.max_chars, units.max_chars >= MIN_WINDOW)
-    elif isinstance(strategy, Bounded):
-        if strategy.fallback != fallback_chain(strategy.inner):
-            return strategy
-        _check_window("max_chars", strategy.max_chars, strategy.max_chars >= MIN_WINDOW)
-    elif isinstance(strategy, Sized):
-        if strategy.fallback != levels_below(strategy.inner):
-            return strategy
-        fits = all(strategy.measure(run[:MIN_WINDOW]) <= strategy.limit for run in _DENSE_RUNS)
-        name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
-        _check_window(name, strategy.limit, fits)
-    else:
+    window = size_limit(strategy)
+    if window is None or not window.default_fallback:
         return strategy
-    return strategy.with_fallback(levels)
+    measure = window.measure
+    if measure is None:
+        fits = window.limit >= MIN_WINDOW
+    else:
+        fits = all(measure(run[:MIN_WINDOW]) <= window.limit for run in _DENSE_RUNS)
+    _check_window(window.param, window.limit, fits)
+    return strategy.with_fallback(  # type: ignore[union-attr]
+        (RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities))
+    )
 
 
 def _check_window(param: str, value: int, fits: bool) -> None:

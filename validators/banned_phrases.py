@@ -13,6 +13,7 @@ from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from ._args import check_on_fail, sentence_chunker, str_list
+from ._phrase_cuts import phrase_safe
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
@@ -38,7 +39,8 @@ class BannedPhrases(ChunkedValidator):
     strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
     look-alikes mapped to the ASCII letter they imitate, zero-width and other
     invisible characters removed, blank letters such as U+3164 and U+2800
-    too), so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
+    too, which are also read as a space between words: ``bad\\u2800word``),
+    so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
     ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),
     ``\\ufb01x`` (ligature), ``b\\u0430d`` (Cyrillic a) and ``b\\u0336ad``
     all match ``bad``/``fix``; whitespace inside a phrase matches any run.
@@ -56,7 +58,13 @@ class BannedPhrases(ChunkedValidator):
     itself split, as given, folded, title-cased or upper-cased (a multi-word
     phrase under ``"word"``, or ``"stop. now"`` under ``"sentence"``, which
     ends a sentence before ``"Now"``), could never match and is rejected at
-    construction.
+    construction.  Under a size limit (``limit("sentence", max_chars=...)``
+    or ``max_tokens=``), a sentence longer than the window is cut only where
+    no phrase is, nor the beginning of one that the window ends in
+    (:mod:`._phrase_cuts`: the limit's fallback chain is replaced); a size
+    limit with a ``fallback=`` of its own is refused.  A line break that
+    ends a sentence still ends its chunk (``free\nmoney`` after a short
+    line is two sentences).
 
     Args:
         phrases: The phrases to block (non-empty strings).
@@ -92,16 +100,19 @@ class BannedPhrases(ChunkedValidator):
             if not fold_phrase(phrase):
                 raise ValueError(f"phrases[{i}] has no visible characters")
         self.phrases = tuple(items)  # before the chunker: _fit_chunker reads them
+        self._matcher = PhraseMatcher(items)
         super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask, **kwargs)
         self.mask = mask
-        self._matcher = PhraseMatcher(items)
         self._index = {phrase: i for i, phrase in reversed(list(enumerate(items)))}
 
     def _fit_chunker(
         self, strategy: ChunkingStrategy | SplitFlush
     ) -> ChunkingStrategy | SplitFlush:
-        """Refuse ``strategy`` if it cuts a phrase in two, however it was
-        given (``chunker=``, ``with_chunker``, the ``chunker`` setter)."""
+        """``strategy``, a size limit's fallback made phrase-safe
+        (:func:`~._phrase_cuts.phrase_safe`); refused if it cuts a phrase in
+        two, however it was given (``chunker=``, ``with_chunker``, the
+        ``chunker`` setter)."""
+        strategy = phrase_safe(strategy, self._matcher)
         for i, phrase in enumerate(self.phrases):
             self._check_whole(strategy, i, phrase)
         return strategy

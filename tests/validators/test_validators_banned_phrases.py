@@ -53,6 +53,11 @@ def check(text: str) -> Any:
         ("e\u2060v\u00adil.", "******."),
         # a ligature and a compatibility form: "\ufb01" is "fi"
         ("Guaranteed returns \u2460.", "********** ******* \u2460."),
+        # blank letters between the words, where a space would be, or inside them
+        ("It is a bad\u2800word.", "It is a ********."),
+        ("It is a bad\u3164word.", "It is a ********."),
+        ("It is a bad\uffa0word and b\u3164ad word.", "It is a ******** and **** ****."),
+        ("It is a bad\u115fword.", "It is a ********."),
         # whole words only
         ("Evildoers and medieval bad words are fine.", None),
         ("bad_word, bad-words and badword are fine.", None),
@@ -108,7 +113,13 @@ def test_other_chunkers_keep_phrases_whole() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"phrases": "evil"}, TypeError, r"phrases must be a list of str, got str 'evil'"),
+        # (Named by type and length: a phrase may be confidential.)
+        (
+            {"phrases": "evil"},
+            TypeError,
+            r"phrases must be a list of str, got str of 4 characters; wrap a single item in a "
+            r"list: \[str item\]",
+        ),
         ({"phrases": []}, ValueError, r"phrases must not be empty"),
         ({"phrases": ["ok", 3]}, TypeError, r"phrases must hold str only, got int: 3"),
         ({"phrases": [" \u200b "]}, ValueError, r"phrases\[0\] has no visible characters"),

@@ -1,0 +1,97 @@
+"""BannedPhrases under a size limit: a sentence longer than the window is cut,
+never inside a phrase (``_phrase_cuts``)."""
+
+from __future__ import annotations
+
+import pytest
+from guardrails_ai.types import FailResult
+from helpers.guardrails import guard_with, joined, run, slicings
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import BannedPhrases
+from guardrails_ai.chunkwise._phrase_cuts import phrase_safe_cut
+from guardrails_ai.chunkwise._phrases import PhraseMatcher
+from guardrails_ai.chunkwise.adapters import with_chunker
+from guardrails_ai.chunkwise.chunkers import limit, split_spans
+
+PHRASES = ["free money", "act now", "zap"]
+#: How a phrase may be spelled in the text (each must still match).
+SPELLINGS = [
+    "free money",
+    "FREE  MONEY",
+    "**free** money",
+    "fr\u200bee mo\u00adney",
+    "act now",
+    "zap",
+]
+FILLER = st.sampled_from(["word", "and", "then", "x", "longer-word", ",", "a1", "\u00e9t\u00e9"])
+
+
+def words_around(draw: st.DrawFn) -> tuple[str, str]:
+    before = " ".join(draw(st.lists(FILLER, max_size=40)))
+    after = " ".join(draw(st.lists(FILLER, max_size=40)))
+    return before, after
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), st.sampled_from(SPELLINGS), st.integers(24, 80))
+def test_no_window_cuts_a_phrase(data: st.DataObject, spelling: str, window: int) -> None:
+    # Before: limit("sentence", max_chars=50) let about 1 in 5 offsets of
+    # "free money" through, cut between its words by the word level.
+    before, after = words_around(data.draw)
+    text = f"{before} {spelling} {after} end."
+    validator = BannedPhrases(PHRASES, chunker=limit("sentence", max_chars=window), on_fail="fix")
+    spans = split_spans(validator.chunker, text)
+    assert all(b - a <= window for a, b in spans)
+    result = validator.validate(text, {})
+    assert isinstance(result, FailResult)
+    start = text.index(spelling)
+    masked = str(result.fix_value)[start : start + len(spelling)]
+    assert not any(c.isalnum() for c in masked), masked
+    guard = guard_with(validator)
+    deltas = data.draw(slicings(text, max_deltas=10))
+    assert joined(run(guard, deltas)) == result.fix_value
+
+
+def test_the_cut_waits_for_a_phrase_the_window_ends_in() -> None:
+    matcher = PhraseMatcher(PHRASES)
+    # "free mo" may go on as "free money": the cut comes before it.
+    window = "one two three free mo"
+    assert phrase_safe_cut(window, matcher) == len("one two three")
+    # A whole phrase inside the window is not cut either.
+    window = "one free money two three"
+    p = phrase_safe_cut(window, matcher)
+    assert p == len("one free money two")
+    # Inside a word, never; nor next to what folding drops.
+    assert phrase_safe_cut("abcdefghijkl", matcher) is None
+    assert phrase_safe_cut("badly\u200bwritten", PhraseMatcher(["bad"])) is None
+
+
+def test_a_size_limit_with_its_own_fallback_is_refused() -> None:
+    chunker = limit("sentence", max_chars=60, fallback=["word"])
+    with pytest.raises(ValueError, match="fallback= chain of its own"):
+        BannedPhrases(PHRASES, chunker=chunker)
+    with pytest.raises(ValueError, match="fallback= chain of its own"):
+        with_chunker(BannedPhrases(PHRASES), chunker)
+
+
+@pytest.mark.parametrize(
+    "chunker",
+    [
+        limit("sentence", max_chars=60),
+        limit("sentence", max_chars=60, fill=True),
+        limit("sentence", max_chars=60, chunk_size=2),
+        limit("paragraph", max_tokens=16, tokenizer="cl100k_base"),
+    ],
+    ids=["bounded", "filled", "grouped", "tokens"],
+)
+def test_every_kind_of_size_limit_gets_the_phrase_cuts(chunker: object) -> None:
+    validator = BannedPhrases(PHRASES, chunker=chunker, on_fail="fix")  # type: ignore[arg-type]
+    assert "PhraseCuts(<3 phrases>)" in repr(validator.chunker)
+    assert "free money" not in repr(validator.chunker)  # (phrases may be confidential)
+    text = "word " * 9 + "free money " + "word " * 30 + "end."
+    for offset in range(12):
+        shifted = "x " * offset + text
+        fixed = validator.validate(shifted, {})
+        assert isinstance(fixed, FailResult) and "free money" not in str(fixed.fix_value)

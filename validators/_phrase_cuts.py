@@ -1,0 +1,112 @@
+"""Where a phrase validator's size limit may cut a sentence longer than its window.
+
+``BannedPhrases`` chunks by sentence; no phrase it takes spans a sentence end
+(its constructor refuses one that would).  Under a size limit
+(``limit("sentence", max_chars=...)``), a sentence longer than the window is
+cut down a fallback chain, whose word and hard cuts could split a phrase (``free
+| money``), each half then passing.  :func:`phrase_safe` makes such a limit's
+last level :class:`PhraseCuts`: in the window the limit offers (``limit + 1``
+characters), it cuts at the last position that
+
+* no phrase found in the window spans,
+* comes at or before the start of any beginning of a phrase that runs to the
+  window's end (``free mo``: the rest may follow),
+* falls between two characters that are not both letters or digits, neither
+  a combining mark nor one that folding drops (so a cut neither splits a word
+  nor makes one: ``bad|ly`` never leaves ``bad`` alone),
+
+preferring the end of a word (whitespace after it).  None such: the limit's
+own last resort (whitespace on its own, else a hard cut at the limit), which
+happens only when one occurrence of a phrase, or its beginning, fills the whole
+window (a phrase whose gaps hold a whitespace run about as long as the window).
+
+Cost per fallback cut: one phrase search and one search for an open beginning
+over the window, O(window x longest phrase); the cut moves on by the window
+but for the open beginning at its end.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
+
+from ._normalize import is_ignorable
+from ._phrases import PhraseMatcher
+from ._windows import OneCut, size_limit
+
+__all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut"]
+
+
+def _splits_nothing(window: str, p: int) -> bool:
+    before, after = window[p - 1], window[p]
+    if before.isalnum() and after.isalnum():
+        return False  # (inside a word)
+    for c in (before, after):
+        if is_ignorable(c) or unicodedata.category(c).startswith("M"):
+            return False
+    return True
+
+
+def phrase_safe_cut(window: str, matcher: PhraseMatcher) -> int | None:
+    """The cut :class:`PhraseCuts` makes in ``window`` (see the module docstring)."""
+    hi = len(window) - 1
+    open_at = matcher.open_at(window)
+    if open_at is not None:
+        hi = min(hi, open_at)
+    if hi < 1:
+        return None
+    blocked = bytearray(hi + 1)
+    for m in matcher.find(window):
+        for i in range(m.start + 1, min(m.end, hi + 1)):
+            blocked[i] = 1
+    fallback = None
+    for p in range(hi, 0, -1):
+        if blocked[p] or not _splits_nothing(window, p):
+            continue
+        if window[p].isspace() and not window[p - 1].isspace():
+            return p
+        if fallback is None:
+            fallback = p
+    return fallback
+
+
+class PhraseCuts(OneCut):
+    """One cut at :func:`phrase_safe_cut` of the window fed (a fallback level).
+
+    Its ``repr`` counts the phrases and never shows them (they may be
+    confidential)."""
+
+    def __init__(self, matcher: PhraseMatcher) -> None:
+        self.matcher = matcher
+
+    def cut_at(self, window: str) -> int | None:
+        return phrase_safe_cut(window, self.matcher)
+
+    def __repr__(self) -> str:
+        return f"PhraseCuts(<{len(self.matcher.folded)} phrases>)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PhraseCuts) and other.matcher is self.matcher
+
+    def __hash__(self) -> int:
+        return id(self.matcher)
+
+
+def phrase_safe(
+    strategy: ChunkingStrategy | SplitFlush, matcher: PhraseMatcher
+) -> ChunkingStrategy | SplitFlush:
+    """``strategy`` whose fallback chain never cuts a phrase of ``matcher``, if
+    it is a size limit with its default chain (:class:`PhraseCuts` becomes the
+    whole chain); any other strategy as it is.  ``ValueError`` for a size
+    limit with a ``fallback=`` of the caller's (its levels may cut a phrase)."""
+    window = size_limit(strategy)
+    if window is None:
+        return strategy
+    if not window.default_fallback:
+        raise ValueError(
+            f"chunker={strategy!r:.200} has a fallback= chain of its own, whose cuts may "
+            "split a phrase in two; leave fallback= unset and BannedPhrases cuts an "
+            "over-long sentence only where no phrase is"
+        )
+    return strategy.with_fallback((PhraseCuts(matcher),))  # type: ignore[union-attr]

@@ -1,0 +1,92 @@
+"""Size limits whose fallback chain a validator replaces, and a level that cuts once.
+
+A size limit (``limit(..., max_chars=/max_tokens=)``: :class:`Bounded`,
+:class:`Grouped` with ``max_chars``, :class:`Sized`) cuts a unit longer than
+its window down a fallback chain (words, then a hard cut).  A validator that
+must see something whole (an entity, a banned phrase) replaces that chain with
+levels of its own: :func:`size_limit` tells whether a strategy is such a limit
+and whether its chain is still the default one; :class:`OneCut` is a fallback
+level that makes one cut at a position its subclass chooses in the window it
+is fed (a window of ``limit + 1`` characters, see
+:func:`~guardrails_ai.chunkwise.chunkers.fallback.fallback_cut`).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.fallback import levels_below
+from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
+
+__all__ = ["OneCut", "SizeLimit", "size_limit"]
+
+
+@dataclass(frozen=True)
+class SizeLimit:
+    """A size limit's window: the parameter that set it (``max_chars`` or
+    ``max_tokens``), its value, the measure (``None``: characters) and whether
+    its fallback chain is the default one (not a ``fallback=`` of the caller's)."""
+
+    param: str
+    limit: int
+    measure: Callable[[str], int] | None
+    default_fallback: bool
+
+
+def size_limit(strategy: ChunkingStrategy | SplitFlush) -> SizeLimit | None:
+    """The window of ``strategy`` if it is a size limit, else ``None``."""
+    if isinstance(strategy, Grouped):
+        units = strategy.units
+        if not isinstance(units, Bounded):
+            return None  # (units per chunk, no window)
+        default = units.fallback == fallback_chain(strategy.inner)
+        return SizeLimit("max_chars", units.max_chars, None, default)
+    if isinstance(strategy, Bounded):
+        default = strategy.fallback == fallback_chain(strategy.inner)
+        return SizeLimit("max_chars", strategy.max_chars, None, default)
+    if isinstance(strategy, Sized):
+        name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
+        default = strategy.fallback == levels_below(strategy.inner)
+        return SizeLimit(name, strategy.limit, strategy.measure, default)
+    return None
+
+
+class OneCut(ChunkingStrategy):
+    """A fallback level: one cut, at :meth:`cut_at` of the text fed (its
+    leading whitespace skipped), or none.  Not delta-invariant by itself: a
+    size limit feeds it whole windows."""
+
+    @abstractmethod
+    def cut_at(self, window: str) -> int | None:
+        """Where to cut ``window`` (``1 <= p < len(window)``), or ``None``."""
+
+    def scanner(self) -> Scanner:
+        return _OneCutScanner(self.cut_at)
+
+
+class _OneCutScanner(Scanner):
+    def __init__(self, cut_at: Callable[[str], int | None]) -> None:
+        self._cut_at = cut_at
+        self._text = ""
+        self._done = 0
+
+    def feed(self, delta: str) -> list[Cut]:
+        self._text += delta
+        rest = self._text[self._done :]
+        start = len(rest) - len(rest.lstrip())
+        p = self._cut_at(rest)
+        if p is None or p <= start:
+            return []
+        cut = Cut(self._done + start, self._done + p, self._done + p)
+        self._done += p
+        return [cut]
+
+    def finish(self) -> tuple[int, int] | None:
+        rest = self._text[self._done :]
+        start = len(rest) - len(rest.lstrip())
+        end = len(rest.rstrip())
+        return (self._done + start, self._done + end) if end > start else None
