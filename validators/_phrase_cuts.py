@@ -109,4 +109,4 @@ def phrase_safe(
             "split a phrase in two; leave fallback= unset and BannedPhrases cuts an "
             "over-long sentence only where no phrase is"
         )
-    return strategy.with_fallback((PhraseCuts(matcher),))  # type: ignore[union-attr]
+    return window.strategy.with_fallback((PhraseCuts(matcher),))

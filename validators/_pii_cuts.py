@@ -132,9 +132,7 @@ def entity_safe(
     else:
         fits = all(measure(run[:MIN_WINDOW]) <= window.limit for run in _DENSE_RUNS)
     _check_window(window.param, window.limit, fits)
-    return strategy.with_fallback(  # type: ignore[union-attr]
-        (RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities))
-    )
+    return window.strategy.with_fallback((RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities)))
 
 
 def _check_window(param: str, value: int, fits: bool) -> None:

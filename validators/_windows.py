@@ -27,10 +27,12 @@ __all__ = ["OneCut", "SizeLimit", "size_limit"]
 
 @dataclass(frozen=True)
 class SizeLimit:
-    """A size limit's window: the parameter that set it (``max_chars`` or
-    ``max_tokens``), its value, the measure (``None``: characters) and whether
-    its fallback chain is the default one (not a ``fallback=`` of the caller's)."""
+    """A size limit's window: the limit itself, the parameter that set it
+    (``max_chars`` or ``max_tokens``), its value, the measure (``None``:
+    characters) and whether its fallback chain is the default one (not a
+    ``fallback=`` of the caller's)."""
 
+    strategy: Bounded | Grouped | Sized
     param: str
     limit: int
     measure: Callable[[str], int] | None
@@ -44,14 +46,14 @@ def size_limit(strategy: ChunkingStrategy | SplitFlush) -> SizeLimit | None:
         if not isinstance(units, Bounded):
             return None  # (units per chunk, no window)
         default = units.fallback == fallback_chain(strategy.inner)
-        return SizeLimit("max_chars", units.max_chars, None, default)
+        return SizeLimit(strategy, "max_chars", units.max_chars, None, default)
     if isinstance(strategy, Bounded):
         default = strategy.fallback == fallback_chain(strategy.inner)
-        return SizeLimit("max_chars", strategy.max_chars, None, default)
+        return SizeLimit(strategy, "max_chars", strategy.max_chars, None, default)
     if isinstance(strategy, Sized):
         name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
         default = strategy.fallback == levels_below(strategy.inner)
-        return SizeLimit(name, strategy.limit, strategy.measure, default)
+        return SizeLimit(strategy, name, strategy.limit, strategy.measure, default)
     return None
 
 

@@ -63,7 +63,7 @@ class BannedPhrases(ChunkedValidator):
     no phrase is, nor the beginning of one that the window ends in
     (:mod:`._phrase_cuts`: the limit's fallback chain is replaced); a size
     limit with a ``fallback=`` of its own is refused.  A line break that
-    ends a sentence still ends its chunk (``free\nmoney`` after a short
+    ends a sentence still ends its chunk (``free\\nmoney`` after a short
     line is two sentences).
 
     Args:
