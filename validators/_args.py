@@ -7,7 +7,13 @@ from collections.abc import Iterable
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
 from guardrails_ai.chunkwise.chunkers.params import check_int, described
 
-__all__ = ["check_on_fail", "optional_positive_int", "sentence_chunker", "str_list"]
+__all__ = [
+    "check_on_fail",
+    "optional_positive_int",
+    "reject_unknown",
+    "sentence_chunker",
+    "str_list",
+]
 
 #: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
 ON_FAIL_NAMES = ("exception", "fix", "filter", "refrain", "noop", "reask", "fix_reask", "custom")
@@ -80,3 +86,27 @@ def str_list(name: str, value: object, *, secret: bool = False) -> list[str]:
     if not items:
         raise ValueError(f"{name} must not be empty, got {value!r:.80}")
     return items
+
+
+def reject_unknown(owner: object, kwargs: dict[str, object]) -> None:
+    """Refuse keyword arguments that ``type(owner).__init__`` does not name.
+
+    Guardrails' ``Validator`` takes any ``**kwargs`` and keeps them, so a
+    misspelt argument (``RedactPII(entites=["email"])``) would be dropped
+    silently and the default used: ``TypeError`` naming it instead, with the
+    closest name it takes (never the value)."""
+    if not kwargs:
+        return
+    import difflib
+    import inspect
+
+    cls = type(owner)
+    params = inspect.signature(cls.__init__).parameters
+    known = [n for n, p in params.items() if n != "self" and p.kind is not p.VAR_KEYWORD]
+    name = sorted(kwargs)[0]
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise TypeError(
+        f"{cls.__name__} got an unexpected keyword argument {name!r:.60}{hint} "
+        f"(it takes {', '.join(known)})"
+    )

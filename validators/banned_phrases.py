@@ -12,7 +12,7 @@ from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
-from ._args import check_on_fail, sentence_chunker, str_list
+from ._args import check_on_fail, reject_unknown, sentence_chunker, str_list
 from ._phrase_cuts import phrase_safe
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
@@ -87,6 +87,7 @@ class BannedPhrases(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        reject_unknown(self, kwargs)
         check_on_fail(on_fail)
         chunker = sentence_chunker(language, chunker)
         items = str_list("phrases", phrases, secret=True)

@@ -11,7 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from ._args import check_on_fail, optional_positive_int, sentence_chunker
+from ._args import check_on_fail, optional_positive_int, reject_unknown, sentence_chunker
 
 __all__ = ["ELLIPSIS", "MaxChunkLength"]
 
@@ -65,6 +65,7 @@ class MaxChunkLength(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        reject_unknown(self, kwargs)
         check_on_fail(on_fail)
         chunker = sentence_chunker(language, chunker)
         words = optional_positive_int("max_words", max_words)

@@ -12,7 +12,7 @@ from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
-from ._args import check_on_fail, sentence_chunker
+from ._args import check_on_fail, reject_unknown, sentence_chunker
 from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
@@ -70,6 +70,7 @@ class NoRepetition(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        reject_unknown(self, kwargs)
         check_on_fail(on_fail)
         limit = check_int("max_repeats", max_repeats, 1)
         if language is not None and unit in (None, "sentence"):

@@ -18,7 +18,7 @@ from guardrails_ai.chunkwise.chunkers import (
     split_spans,
 )
 
-from ._args import check_on_fail, str_list
+from ._args import check_on_fail, reject_unknown, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
 from ._pii_cuts import GAP_BETWEEN_WORDS, EntityCuts, entity_safe
 
@@ -132,6 +132,7 @@ class RedactPII(ChunkedValidator):
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
+        reject_unknown(self, kwargs)
         check_on_fail(on_fail)
         names = list(dict.fromkeys(str_list("entities", entities)))
         unknown = [n for n in names if n not in ENTITIES]

@@ -152,3 +152,19 @@ def test_every_way_to_set_a_chunker_is_checked(build: Any, message: str) -> None
     assert "chunker" not in validator.get_args()
     with pytest.raises(ValueError, match=message):
         with_chunker(type(validator), "word")(**validator.get_args())
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_a_misspelt_argument_is_named(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    # Before: Guardrails' Validator kept any keyword, so RedactPII(entites=...)
+    # silently redacted every kind of entity.
+    first = next(iter(kwargs))
+    misspelt = first[:-1] + first[-1] * 2
+    if cls is BannedPhrases:  # (its phrases are required: misspell the mask)
+        kwargs, first, misspelt = {**kwargs, "mask": "#"}, "mask", "mmask"
+    with pytest.raises(
+        TypeError, match=rf"unexpected keyword argument '{misspelt}'; did you mean '{first}'"
+    ):
+        cls(**{k: v for k, v in kwargs.items() if k != first}, **{misspelt: kwargs[first]})
