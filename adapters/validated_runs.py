@@ -28,10 +28,23 @@ once): one iteration whose inputs are Guardrails' own (messages, metadata,
 the whole released text, and one ``ValidatorLogs`` per validator (see
 :meth:`Stage.log`) instead of one per delta; an exception is recorded in
 ``outputs.exception``/``error``.
+
+Whether the call passed is the pipeline's own verdict, not Guardrails' guess
+from those logs: for each iteration the pipeline validated to the end (no
+refrain, no exception) it remembers whether a failure was left in the output
+(:func:`pipeline_passed`), and ``Call.status`` / ``Call.guarded_output`` read
+it (patched by :mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`).
+Guardrails' heuristics (``Call._has_unresolved_failures`` compares the whole
+output with each failed validator's whole input; ``Call.guarded_output``
+wants every failed log unchanged) cannot tell from one log per validator that
+a ``noop`` failure is still in the output after a later fix, or that a fix
+plus a ``noop`` failure released the text; so the at-once outcome would
+disagree with the streamed one.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -46,12 +59,39 @@ from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for
 __all__ = [
     "async_stream_step",
     "async_validate_at_once",
+    "pipeline_passed",
     "stream_step",
     "validate_at_once",
 ]
 
 
 _OUTCOME = ValidationOutcome[str]
+
+#: ``id(iteration)`` -> whether the pipeline passed it, for each live iteration the
+#: pipeline validated to the end (an entry goes with its iteration).
+_VERDICTS: dict[int, bool] = {}
+
+
+def _passed(stages: list[Stage]) -> bool:
+    """No failure left in the output (``noop``) or ending it (``refrain``, ``exception``)."""
+    return not any(stage.unresolved for stage in stages)
+
+
+def _remember(iteration: Iteration, stages: list[Stage]) -> None:
+    key = id(iteration)
+    if key not in _VERDICTS:
+        weakref.finalize(iteration, _VERDICTS.pop, key, None)
+    _VERDICTS[key] = _passed(stages)
+
+
+def pipeline_passed(call: Call) -> bool | None:
+    """Whether the pipeline passed ``call``'s last iteration.
+
+    ``None`` when it did not validate that iteration to the end (Guardrails'
+    own path, a refrain, an exception, or a copy of the history).
+    """
+    last = call.iterations.last
+    return None if last is None else _VERDICTS.get(id(last))
 
 
 class _Session:
@@ -90,10 +130,11 @@ class _Session:
         self.raw = TextBuffer()
         self.unreported: list[str] = []  # LLM text the last outcome did not report
         self.start = datetime.now()
+        self.stopped_early = False  # a refrain or exception validator ended the output
 
     @property
     def passed(self) -> bool:
-        return not any(stage.unresolved for stage in self.stages)
+        return _passed(self.stages)
 
     def messages(self, messages: Any) -> Any:
         """Record the prepared messages (``None`` when the output was given)."""
@@ -135,6 +176,7 @@ class _Session:
 
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
+        self.stopped_early = True
         if stop.error is None or stop.released:
             yield self.outcome(stop.released)
         if stop.error is not None:
@@ -168,6 +210,8 @@ class _Session:
         if error is not None:
             outputs.exception = error
             outputs.error = str(error)
+        elif not self.stopped_early:
+            _remember(self.iteration, self.stages)
 
 
 def _logs(stages: list[Stage], raw: str, start: datetime) -> list[Any]:
@@ -255,6 +299,7 @@ def _at_once_result(
         if text.error is not None:
             raise text.error
         return Refrain()
+    _remember(iteration, stages)
     return text
 
 

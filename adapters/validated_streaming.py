@@ -29,8 +29,13 @@ calls only, whether or not the opt-in is enabled.
 Patched (class and module attributes; pinned by
 ``tests/adapters/test_guardrails_internals.py``): ``StreamRunner.step``,
 ``AsyncStreamRunner.async_step``, ``guardrails.validator_service.validate``
-and ``guardrails.validator_service.async_validate``.  Each patch hands every
-call it does not take over to the original unchanged.
+and ``guardrails.validator_service.async_validate``, and the ``Call.status``
+and ``Call.guarded_output`` properties, which report the pipeline's own
+verdict for a call it validated (see
+:func:`~guardrails_ai.chunkwise.adapters.validated_runs.pipeline_passed`):
+``validation_passed`` is false exactly when a failure was left in the output,
+and ``validated_output`` is the released text, at once as streamed.  Each
+patch hands every call it does not take over to the original unchanged.
 """
 
 from __future__ import annotations
@@ -136,7 +141,9 @@ def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], position: int, name
 
 def _install() -> None:
     from guardrails import validator_service
+    from guardrails.classes.history import Call
     from guardrails.classes.output_type import OutputTypes
+    from guardrails.constants import fail_status, pass_status
     from guardrails.run.async_stream_runner import AsyncStreamRunner
     from guardrails.run.stream_runner import StreamRunner
     from guardrails.types.on_fail import OnFailAction
@@ -144,6 +151,7 @@ def _install() -> None:
     from .validated_runs import (
         async_stream_step,
         async_validate_at_once,
+        pipeline_passed,
         stream_step,
         validate_at_once,
     )
@@ -152,6 +160,8 @@ def _install() -> None:
     async_step = vars(AsyncStreamRunner)["async_step"]
     validate = validator_service.validate
     async_validate = validator_service.async_validate
+    status = vars(Call)["status"]
+    guarded_output = vars(Call)["guarded_output"]
 
     def takes_stream(runner: Any) -> bool:
         return runner.output_type == OutputTypes.STRING and (
@@ -207,15 +217,34 @@ def _install() -> None:
             return await async_validate(value, metadata, validator_map, iteration, *args, **kwargs)
         return await async_validate_at_once(value, metadata, validators, iteration)
 
-    for owner, name, original, patch in (
+    def patched_status(self: Any) -> str:
+        passed = pipeline_passed(self)
+        if passed is None or self.error:
+            return str(status.fget(self))
+        return pass_status if passed else fail_status
+
+    def patched_guarded_output(self: Any) -> Any:
+        # A call the pipeline validated with a failure left in it (noop) released
+        # its text, as Guardrails' guarded_output does when every failure is a noop.
+        if pipeline_passed(self) is False and not self.error:
+            return self.iterations.last.guarded_output
+        return guarded_output.fget(self)
+
+    patches: list[tuple[Any, str, Any, Any]] = [
         (StreamRunner, "step", step, patched_step),
         (AsyncStreamRunner, "async_step", async_step, patched_async_step),
         (validator_service, "validate", validate, patched_validate),
         (validator_service, "async_validate", async_validate, patched_async_validate),
-    ):
-        vars(patch)["__wrapped__"] = original
+        (Call, "status", status, patched_status),
+        (Call, "guarded_output", guarded_output, patched_guarded_output),
+    ]
+    for owner, name, original, patch in patches:
+        is_property = isinstance(original, property)
+        vars(patch)["__wrapped__"] = original.fget if is_property else original
         patch.__doc__ = (
-            f"chunkwise: {name} through the validation pipeline (see validated_streaming)"
+            f"chunkwise: {name} from the validation pipeline's verdict (see validated_streaming)"
+            if is_property
+            else f"chunkwise: {name} through the validation pipeline (see validated_streaming)"
         )
-        setattr(owner, name, patch)
+        setattr(owner, name, property(patch) if is_property else patch)
         _originals.append((owner, name, original))

@@ -132,6 +132,18 @@ def test_the_history_fields_validated_runs_fills() -> None:
     )
 
 
+def test_call_status_and_guarded_output_are_properties_of_its_logs() -> None:
+    # validated_streaming replaces both properties for calls the pipeline
+    # validated: Guardrails guesses them from the validator logs
+    # (Call._has_unresolved_failures compares the whole output with each
+    # failed validator's whole input), which one log per validator cannot answer.
+    from guardrails.classes.history import Call
+
+    for name in ("status", "guarded_output"):
+        assert isinstance(vars(Call)[name], property), name
+    assert callable(vars(Call)["_has_unresolved_failures"])
+
+
 def test_guards_hand_their_validator_map_to_the_runners() -> None:
     """The patched runner recognises a guarded_stream view by its map's identity,
     and Runner/AsyncRunner find validator_service.validate/async_validate on the

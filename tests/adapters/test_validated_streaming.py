@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from guardrails import validator_service
+from guardrails.classes.history import Call
 from guardrails.errors import ValidationError
 from guardrails.run.async_stream_runner import AsyncStreamRunner
 from guardrails.run.stream_runner import StreamRunner
@@ -174,6 +175,134 @@ def test_noop_releases_everything_and_reports_failure_as_at_once() -> None:
     assert joined(outcomes) == text  # the trailing fragment too
     assert outcomes[-1].validation_passed is False
     assert guard.validate(text).validation_passed is False
+
+
+# -- a noop failure next to a fix: the verdict is the pipeline's, at once as streamed ----
+
+NOOP_AND_FIX = {
+    # a noop failure left in the output, then a later fix elsewhere: not passed
+    "noop then fix": (
+        lambda: [BannedPhrases(["secret sauce"], on_fail="noop"), RedactPII(on_fail="fix")],
+        "The secret sauce is ketchup. Mail jo@example.com now.",
+        "The secret sauce is ketchup. Mail <EMAIL> now.",
+    ),
+    # a fix, then a noop failure: the released text, not None
+    "fix then noop": (
+        lambda: [RedactPII(on_fail="fix"), NoRepetition(on_fail="noop")],
+        "Hi. Mail jo@example.com. Hi. Bye",
+        "Hi. Mail <EMAIL>. Hi. Bye",
+    ),
+}
+
+
+def text_llm(text: str) -> Any:
+    """A custom LLM callable returning the whole ``text`` (a non-streamed call)."""
+
+    def fake_llm(*, messages: Any = None, **kwargs: Any) -> str:
+        return text
+
+    return fake_llm
+
+
+def async_text_llm(text: str) -> Any:
+    async def fake_llm(*, messages: Any = None, **kwargs: Any) -> str:
+        return text
+
+    return fake_llm
+
+
+def assert_released_and_failed(outcome: Any, expected: str) -> None:
+    assert outcome.validated_output == expected
+    assert outcome.validation_passed is False
+
+
+@pytest.mark.parametrize("case", list(NOOP_AND_FIX))
+def test_noop_next_to_a_fix_agrees_at_once_and_streamed(case: str) -> None:
+    make, text, expected = NOOP_AND_FIX[case]
+    guard = guard_with(*make())
+    assert_released_and_failed(guard.validate(text), expected)
+    assert_released_and_failed(guard(text_llm(text), messages=MESSAGES), expected)
+    # the history says what the outcome says
+    assert guard.history.last.status == "fail"
+    assert guard.history.last.guarded_output == expected
+    for size in (1, 4, 5, len(text)):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        outcomes = streamed(guard, deltas)
+        assert joined(outcomes) == expected
+        assert outcomes[-1].validation_passed is False
+        assert guard.history.last.status == "fail"
+        assert guard.history.last.guarded_output == expected
+        outcomes = list(guarded_stream(guard, llm(deltas), messages=MESSAGES))
+        assert joined(outcomes) == expected
+        assert outcomes[-1].validation_passed is False
+
+
+@pytest.mark.parametrize("case", list(NOOP_AND_FIX))
+def test_noop_next_to_a_fix_agrees_with_an_async_guard(case: str) -> None:
+    make, text, expected = NOOP_AND_FIX[case]
+    guard = guard_with(*make(), asynchronous=True)
+
+    async def check() -> None:
+        assert_released_and_failed(await guard.validate(text), expected)
+        assert_released_and_failed(await guard(async_text_llm(text), messages=MESSAGES), expected)
+        assert guard.history.last.status == "fail"
+        outcomes = await astreamed(guard, [text[i : i + 3] for i in range(0, len(text), 3)])
+        assert joined(outcomes) == expected
+        assert outcomes[-1].validation_passed is False
+        assert guard.history.last.guarded_output == expected
+
+    asyncio.run(check())
+
+
+@pytest.mark.parametrize("case", list(NOOP_AND_FIX))
+def test_noop_next_to_a_fix_agrees_under_the_async_validator_service(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GUARDRAILS_RUN_SYNC", "false")
+    make, text, expected = NOOP_AND_FIX[case]
+    assert_released_and_failed(guard_with(*make()).validate(text), expected)
+
+
+def test_a_resolved_call_passes_and_guardrails_own_path_is_untouched() -> None:
+    text = "The secret sauce is ketchup. Mail jo@example.com now."
+    guard = guard_with(BannedPhrases(["secret sauce"], on_fail="fix"), RedactPII(on_fail="fix"))
+    once = guard.validate(text)
+    assert once.validation_passed is True
+    assert once.validated_output == "The ****** ***** is ketchup. Mail <EMAIL> now."
+    assert guard.history.last.status == "pass"
+    # a history entry the pipeline did not validate keeps Guardrails' own verdict
+    disable_validated_streaming()
+    noop = guard_with(BannedPhrases(["secret sauce"], on_fail="noop"), RedactPII(on_fail="fix"))
+    native = noop.validate(text)
+    enable_validated_streaming()
+    assert noop.history.last.status == ("pass" if native.validation_passed else "fail")
+
+
+NOOP_PARTS = [
+    lambda: RedactPII(on_fail="fix"),
+    lambda: BannedPhrases(["free money"], on_fail="noop"),
+    lambda: NoRepetition(on_fail="noop"),
+    lambda: Ban("Bye", on_fail="fix"),
+]
+NOOP_ORDERS = [
+    guard_with(*(NOOP_PARTS[i]() for i in order)) for order in itertools.permutations(range(4))
+]
+
+
+@given(st.data())
+def test_fix_and_noop_validators_streamed_equal_validate_in_every_order(
+    data: st.DataObject,
+) -> None:
+    text = data.draw(texts, "text")
+    deltas = data.draw(slicings(text), "deltas")
+    guard = data.draw(st.sampled_from(NOOP_ORDERS), "guard")
+    once = guard.validate(text)
+    outcomes = streamed(guard, deltas)
+    assert once.validated_output is not None
+    assert joined(outcomes) == once.validated_output
+    assert outcomes[-1].validation_passed is once.validation_passed
+    left = "free money" in once.validated_output.lower()
+    assert not left or once.validation_passed is False
 
 
 REFRAIN_TEXT = "Hello there. Next one. free money. Bye."
@@ -346,6 +475,8 @@ PATCHED = [
     (AsyncStreamRunner, "async_step"),
     (validator_service, "validate"),
     (validator_service, "async_validate"),
+    (Call, "status"),
+    (Call, "guarded_output"),
 ]
 
 
