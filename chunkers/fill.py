@@ -21,14 +21,22 @@
 
 Fenced code blocks are kept whole at every level whenever they fit (see
 :mod:`.fences`).  Chunks are stripped of surrounding whitespace, which travels
-at the head of the next segment, so segments stay lossless.
+at the head of the next segment, so segments stay lossless.  Whitespace that
+cannot lead the next word within the limit is a segment of its own whose chunk
+is that whitespace, filled or not (as for :class:`~.limits.Bounded`): a word is
+measured from its first character and cut only when it alone is over the limit
+(for tokens: over it by its UTF-8 bytes, the bound a held-back word is counted
+by; see below).  A run of whitespace over the limit is cut within it.
 
 Guarantees.  Every chunk measures at most the limit *as the measure counts the
 chunk itself*: tokens are not additive, so each chunk is measured once more
-before it is emitted and, if over, cut at the previous boundary.  The one
-exception is a single character that alone measures over the limit (a limit
-below the 4 tokens an unusual character can take).  Decisions depend only on
-the text, never on how a stream was sliced (delta invariance).
+before it is emitted and, if over, cut at the previous boundary; a whitespace
+chunk too (tokens of a whitespace run add up).  The one exception is a single
+character that alone measures over the limit (a limit below the 4 tokens an
+unusual character can take).  The held-back text is bounded as it is, its
+leading whitespace included.  Decisions depend only on the text, never on how a
+stream was sliced (delta invariance): a decision at a crossing ``c`` uses only
+``text[:c]``, and an estimate up to an offset needs the character after it.
 
 How a stream is measured (non-additive measures). The text is cut into
 *pieces*, the same for any slicing: a piece ends where tiktoken-style pre-
@@ -251,8 +259,9 @@ class _PieceMeter(_Meter):
             at, split = c, 1
         if done >= most or at <= last:
             return False
-        # As a chunk starts: after its lead (a lead space can merge into a token).
-        exact = self.m(self.text(p, at).lstrip()) + split
+        # The held-back text as it is, its lead included: it is bounded whole
+        # (a run of whitespace can measure many tokens).
+        exact = self.m(self.text(p, at)) + split
         if exact > self.limit:
             return False
         self.anchor = (p, at, exact, done + 1)
@@ -521,8 +530,10 @@ class Sized(ChunkingStrategy):
 
         The last boundary within the limit (estimated by ``est(0, end)``, then
         the chunk measured) of the first level that has one, outside code blocks
-        that fit and after ``min_end``; else a whitespace lead on its own; else
-        a hard cut.  ``window`` estimates over the limit.
+        that fit and after ``min_end``; else a whitespace lead on its own (filled
+        or not, so that the word after it is measured from its start), or the
+        longest part of it within the limit when it alone is over; else a hard
+        cut.  ``window`` estimates over the limit.
         """
         limit = self.limit
         closed = (
@@ -567,12 +578,17 @@ class Sized(ChunkingStrategy):
                     return start, end, _fence_after(window, fence, end, closed)
         if spare is not None:
             return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
+        if 0 < lead and lead > min_end:
+            # Whitespace that cannot travel with the word after it: a chunk of
+            # its own (filled or not, as fallback_cut does), so that the word
+            # is measured from its first character and cut only if it alone is
+            # over the limit; whitespace over the limit (as measured: tokens
+            # of a whitespace run add up) is cut within it, the word waits.
+            if lead < len(window) and est(0, lead) <= limit and self._fits(window[:lead]):
+                return 0, lead, fence
+            return 0, self._hard_cut(window[:lead], est, 0), fence
+        # (A lead within min_end, the overlap of a whole document: stripped.)
         additive = self.measure.additive
-        alone = not self.fill or (additive and lead >= limit)  # the word cannot follow its lead
-        if alone and 0 < lead < len(window) and lead > min_end and est(0, lead) <= limit:
-            return 0, lead, fence  # whitespace that cannot travel with the word after it
-        # Filled chunks are stripped (when characters are counted, the lead still
-        # counts against the limit: the segment is bounded).
         start = lead if self.fill and lead < (limit if additive else len(window)) else 0
         end = self._hard_cut(window, est, start)
         if self.fill and start < end:
@@ -614,7 +630,11 @@ class Sized(ChunkingStrategy):
         limit = self.limit
         if self.measure.additive:
             return min(limit, len(window))
-        lo, hi = start + 1, len(window)  # the longest prefix that estimates within the limit
+        # The longest prefix that estimates within the limit, short of the whole
+        # window: an estimate up to an offset needs the character after it (a
+        # piece ends before the space that precedes a word), and the decision
+        # may use the window alone (delta invariance).
+        lo, hi = start + 1, max(start + 1, len(window) - 1)
         while lo < hi:
             mid = (lo + hi + 1) // 2
             if est(0, mid) <= limit:

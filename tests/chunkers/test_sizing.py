@@ -10,6 +10,7 @@ tokenizer objects of each kind and parameter checking.
 from __future__ import annotations
 
 import itertools
+import re
 import statistics
 
 import pytest
@@ -79,7 +80,8 @@ LEVELS = ["structure", "paragraph", "line", "sentence", "word"]
 
 
 def check(chunker: Sized, text: str, deltas: list[str], size: object) -> None:
-    """Lossless, delta-invariant, every chunk and the held-back text within the ceiling."""
+    """Lossless, delta-invariant, every chunk and the held-back text (its
+    whitespace included) within the ceiling."""
     measure = measure_for(size)
     pieces = stream(chunker, deltas)  # also: split() of every prefix agrees with the stream
     assert "".join(p.segment for p in pieces) == text
@@ -93,7 +95,7 @@ def check(chunker: Sized, text: str, deltas: list[str], size: object) -> None:
     held = ChunkStream(chunker)
     for delta in deltas:
         held.feed(delta)
-        assert measure(held.pending.strip()) <= chunker.limit, held.pending
+        assert measure(held.pending) <= chunker.limit, held.pending
 
 
 @pytest.mark.parametrize("fill", [False, True])
@@ -289,3 +291,117 @@ def test_repr_names_the_measure() -> None:
         "fill=True)"
     )
     assert "max_chars=10" in repr(limit("word", max_chars=10, fill=True))
+
+
+# -- whitespace before a word -------------------------------------------------
+
+
+def utf8(text: str) -> int:
+    return len(text.encode())
+
+
+def test_fill_keeps_a_word_that_fits_whole_after_whitespace() -> None:
+    # The whitespace that cannot travel with the word is a segment of its own,
+    # as without fill: the word is measured from its first character.
+    filled = limit("word", max_chars=4, fill=True).split_text("Hi. word more")
+    assert filled == limit("word", max_chars=4).split_text("Hi. word more")
+    assert filled == ["Hi.", " ", "word", " ", "more"]
+    text = "Intro. " + " " * 197 + "hello world, fine."
+    chunks = limit("sentence", max_chars=200, fill=True).split_text(text)
+    assert chunks == ["Intro.", " " * 198, "hello world, fine."]
+    text = "Intro line.\n\n\n\n\n\n\nSupercalifragilistic is long"
+    chunks = limit("sentence", max_chars=20, fill=True).split_text(text)
+    assert chunks == ["Intro line.", "\n" * 7, "Supercalifragilistic", "is long"]
+    chunks = limit("sentence", max_tokens=20, fill=True).split_text(" \r" * 25 + "word more")
+    assert chunks[-1] == "word more"
+    assert all(c.isspace() and tokens(c) <= 20 for c in chunks[:-1])
+
+
+@pytest.mark.parametrize(
+    ("chunker", "measure", "text"),
+    [
+        (limit("sentence", max_tokens=20), tokens, " \r" * 25 + "word more"),
+        (limit("sentence", max_tokens=20, fill=True), tokens, " \r" * 25 + "word more"),
+        (limit("word", max_tokens=5), tokens, "\u2003 " * 4 + "word"),
+        (limit("word", max_tokens=5), tokens, " \r" * 7 + "word"),
+        (limit("sentence", max_tokens=20), tokens, "Hi. " + " \r" * 30 + "word " * 40),
+        (
+            limit("sentence", max_chars=20, length=utf8),
+            utf8,
+            "Intro. " + " \r" * 30 + "hello world, fine.",
+        ),
+    ],
+)
+def test_whitespace_stays_within_a_measured_ceiling(
+    chunker: Sized, measure: object, text: str
+) -> None:
+    # Tokens of a whitespace run add up: a whitespace chunk, a segment and the
+    # held-back text are measured as they are, whitespace included.
+    assert callable(measure)
+    for deltas in (list(text), [text]):
+        pieces = stream(chunker, deltas)
+        assert "".join(p.segment for p in pieces) == text
+        assert all(measure(p.segment) <= chunker.limit for p in pieces), [
+            measure(p.segment) for p in pieces
+        ]
+    held = ChunkStream(chunker)
+    for delta in text:
+        held.feed(delta)
+        assert measure(held.pending) <= chunker.limit
+    assert _words_cut(text, split_spans(chunker, text)) == []
+
+
+RUNS = [" \r", "\u2003 ", "\t", " ", "\n", "\r\n"]
+spaced = st.lists(
+    st.tuples(
+        st.sampled_from(RUNS),
+        st.integers(1, 24),
+        st.sampled_from(["a", "bb", "word", "more", "longerword", "x" * 23, "Hi.", "end."]),
+    ),
+    max_size=8,
+).map(lambda parts: "".join(run * k + word for run, k, word in parts))
+
+
+def _words_cut(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The words of ``text`` a chunk starts or ends inside."""
+    edges = {x for span in spans for x in span}
+    return [
+        m.group() for m in re.finditer(r"\S+", text) if any(m.start() < x < m.end() for x in edges)
+    ]
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@given(
+    case=sliced(spaced),
+    level=st.sampled_from(LEVELS),
+    size=st.sampled_from(["chars", "tokens", "utf8"]),
+    ceiling=st.integers(4, 40),
+)
+def test_whitespace_runs_before_words(
+    fill: bool, case: tuple[str, list[str]], level: str, size: str, ceiling: int
+) -> None:
+    """Runs of whitespace before words, every slicing: the ceiling holds for
+    every chunk and the held-back text, whitespace included, and no word is cut
+    that fits: in characters, a word within the ceiling; as measured, a word
+    whose UTF-8 bytes are (the bound a word is counted by while it is held
+    back; a long word of few tokens may still be cut)."""
+    text, deltas = case
+    if size == "chars" and not fill:  # a Bounded chunker
+        bounded = limit(level, max_chars=ceiling)
+        pieces = stream(bounded, deltas, bound=ceiling)
+        assert "".join(p.segment for p in pieces) == text
+        assert all(len(p.segment) <= ceiling for p in pieces)
+        cut = _words_cut(text, split_spans(bounded, text))
+        assert all(len(word) > ceiling for word in cut), cut
+        return
+    if size == "chars":
+        chunker, measure, fits = limit(level, max_chars=ceiling, fill=fill), None, len
+    elif size == "tokens":
+        chunker = limit(level, max_tokens=ceiling, tokenizer=CL100K, fill=fill)
+        measure, fits = CL100K, utf8
+    else:
+        chunker = limit(level, max_chars=ceiling, length=utf8, fill=fill)
+        measure, fits = utf8, utf8
+    check(chunker, text, deltas, measure)
+    cut = _words_cut(text, split_spans(chunker, text))
+    assert all(fits(word) > ceiling for word in cut), cut
