@@ -169,7 +169,9 @@ async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
     try:
         async for chunk in source:
             _note_upstream(upstream, chunk)
-            choice = chunk.choices[0] if chunk.choices else None
+            # The first choice only (with n > 1 a chunk carries one choice
+            # of any index): the text the guard validates and serves.
+            choice = next((c for c in chunk.choices or () if not getattr(c, "index", 0)), None)
             if choice is None:
                 continue
             if choice.finish_reason:

@@ -79,21 +79,35 @@ def chunk_event(
     }
 
 
-def completion_body(upstream: Upstream, content: str, guardrails: dict[str, Any]) -> dict[str, Any]:
-    """The upstream's ``chat.completion`` with ``message.content`` replaced by ``content``.
+#: What of the upstream's ``chat.completion`` a response keeps besides its one
+#: choice: fields that hold no text of the answer.
+_KEPT = ("id", "object", "created", "model", "usage", "system_fingerprint", "service_tier")
 
-    Tool and function call arguments are dropped from the message: what the
-    guard validated is ``content``.
+
+def completion_body(upstream: Upstream, content: str, guardrails: dict[str, Any]) -> dict[str, Any]:
+    """A ``chat.completion`` of one choice whose message is ``content``.
+
+    Built from scratch but for the upstream's fields in ``_KEPT``: nothing
+    else of the upstream's answer reaches the client (``logprobs`` spell out
+    its tokens; tool and function call arguments, other choices of ``n > 1``
+    are dropped too: what the guard validated is ``content``, the first choice).
     """
-    body = dict(upstream.completion or {})
+    completion = upstream.completion or {}
+    body = {key: completion[key] for key in _KEPT if key in completion}
     body.setdefault("id", upstream.id)
     body.setdefault("object", "chat.completion")
     body.setdefault("created", upstream.created)
     body.setdefault("model", upstream.model)
-    choices = body.get("choices") or [{"index": 0, "finish_reason": "stop"}]
-    first = dict(choices[0])
-    first["message"] = {"role": "assistant", "content": content}
-    body["choices"] = [first]
+    choices = completion.get("choices") or [{}]
+    finish = choices[0].get("finish_reason") or "stop"
+    body["choices"] = [
+        {
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": finish,
+            "logprobs": None,
+        }
+    ]
     body["guardrails"] = guardrails
     return body
 

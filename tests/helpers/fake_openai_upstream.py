@@ -10,6 +10,10 @@ port, prints ``PORT <n>`` on stdout once it accepts connections, and answers
   and ``data: [DONE]``;
 * otherwise one ``chat.completion`` holding the whole text.
 
+With ``"n": k``, choice ``i > 0`` answers the text reversed (streamed, the chunks
+of the choices alternate, one choice each, as OpenAI streams them); with
+``"logprobs": true``, each choice carries its words as ``logprobs`` tokens.
+
 ``GET /stats`` answers ``{"streams": n, "max_in_flight": m}``: how many streams
 were served and the most that were in flight at once since the previous
 ``GET /stats`` (which resets both).  Tests use it to see that a server
@@ -81,6 +85,16 @@ class Stats:
 STATS = Stats()
 
 
+def _logprobs(text: str) -> dict[str, Any]:
+    """``text``'s words as the ``logprobs`` of a choice (each a token)."""
+    return {
+        "content": [
+            {"token": word, "logprob": -0.5, "bytes": None, "top_logprobs": []}
+            for word in text.split()
+        ]
+    }
+
+
 class Handler(BaseHTTPRequestHandler):
     delay = 0.0
     protocol_version = "HTTP/1.1"
@@ -101,12 +115,14 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error(404)
             return
         text = _last_user_text(body)
+        texts = [text if i == 0 else text[::-1] for i in range(int(body.get("n") or 1))]
+        logprobs = bool(body.get("logprobs"))
         created = int(time.time())
         ident = f"chatcmpl-fake-{abs(hash(text)) % 10**12}"
         if body.get("stream"):
             STATS.begin()
             try:
-                self._stream(text, ident, created)
+                self._stream(texts, ident, created, logprobs)
             finally:
                 STATS.end()
         else:
@@ -118,10 +134,12 @@ class Handler(BaseHTTPRequestHandler):
                     "model": MODEL,
                     "choices": [
                         {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": text},
+                            "index": i,
+                            "message": {"role": "assistant", "content": answer},
                             "finish_reason": "stop",
+                            **({"logprobs": _logprobs(answer)} if logprobs else {}),
                         }
+                        for i, answer in enumerate(texts)
                     ],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 }
@@ -135,7 +153,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _stream(self, text: str, ident: str, created: int) -> None:
+    def _stream(self, texts: list[str], ident: str, created: int, logprobs: bool) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -143,23 +161,31 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
 
-        def event(delta: dict[str, Any], finish: str | None) -> None:
+        def event(index: int, delta: dict[str, Any], finish: str | None) -> None:
+            choice = {"index": index, "delta": delta, "finish_reason": finish}
+            if logprobs and delta.get("content"):
+                choice["logprobs"] = _logprobs(delta["content"])
             chunk = {
                 "id": ident,
                 "object": "chat.completion.chunk",
                 "created": created,
                 "model": MODEL,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                "choices": [choice],
             }
             self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             self.wfile.flush()
 
-        event({"role": "assistant", "content": ""}, None)
-        for piece in deltas(text):
-            if self.delay:
-                time.sleep(self.delay)
-            event({"content": piece}, None)
-        event({}, "stop")
+        for index in range(len(texts)):
+            event(index, {"role": "assistant", "content": ""}, None)
+        pieces = [deltas(text) for text in texts]
+        for step in range(max(map(len, pieces))):
+            for index, own in enumerate(pieces):
+                if step < len(own):
+                    if self.delay:
+                        time.sleep(self.delay)
+                    event(index, {"content": own[step]}, None)
+        for index in range(len(texts)):
+            event(index, {}, "stop")
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 

@@ -332,6 +332,26 @@ def test_exception_through_the_openai_client(servers: Servers) -> None:
     assert not any(pii in raised.value.response.text for pii in PII)
 
 
+def test_only_the_first_choice_validated_reaches_a_client(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # Before: a whole answer kept the upstream's logprobs (its raw tokens:
+    # the e-mail address in clear), and with n=2 a stream interleaved both
+    # choices' text, so no validator saw the address whole.
+    want = expected(guards["fix"], TEXT).text
+    ask = {"model": MODEL, "messages": [{"role": "user", "content": TEXT}], "n": 2}
+    whole = client(servers.serve, "fix").chat.completions.create(**ask, logprobs=True)
+    assert [c.message.content for c in whole.choices] == [want]
+    assert whole.choices[0].logprobs is None
+    assert not any(pii in whole.model_dump_json() for pii in PII)
+    streamed = client(servers.serve, "fix").chat.completions.create(
+        **ask, logprobs=True, stream=True
+    )
+    events = list(streamed)
+    assert "".join(e.choices[0].delta.content or "" for e in events if e.choices) == want
+    assert not any(pii in e.model_dump_json() for e in events for pii in PII)
+
+
 def test_all_pass_is_lossless(servers: Servers) -> None:
     text = "Line one.\n\n  Line two has  spaces.\r\nAnd no terminator"
     streamed, fields = stream(servers.serve, "exception", text)
