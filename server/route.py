@@ -116,6 +116,13 @@ async def chat_completions(
     if found is None:
         body = error_body(f"no guard named {name!r}", "invalid_request_error", "guard_not_found")
         return JSONResponse(body, status_code=404)
+    if not payload.get("messages"):
+        body = error_body(
+            "messages is required and must hold at least one message",
+            "invalid_request_error",
+            "missing_messages",
+        )
+        return JSONResponse(body, status_code=400)
     guard = _request_guard(found)
     stream = bool(payload.pop("stream", False))
     if stream:

@@ -359,6 +359,15 @@ def test_all_pass_is_lossless(servers: Servers) -> None:
     assert fields[-1]["validation_passed"] is True and not summaries(fields)
 
 
+@pytest.mark.parametrize("streamed", [False, True])
+def test_no_messages_is_a_client_error(servers: Servers, streamed: bool) -> None:
+    # Before: 502, the guard failing with a RuntimeError.
+    with pytest.raises(openai.BadRequestError, match="messages is required"):
+        client(servers.serve, "fix").chat.completions.create(
+            model=MODEL, messages=[], stream=streamed
+        )
+
+
 def test_unknown_guard_is_an_openai_error(servers: Servers) -> None:
     with pytest.raises(openai.NotFoundError, match="no guard named"):
         client(servers.serve, "nope").chat.completions.create(
