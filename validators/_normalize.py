@@ -40,10 +40,11 @@ __all__ = ["BLANK_LETTERS", "MAX_NON_STARTERS", "Folded", "fold", "fold_text", "
 MAX_NON_STARTERS = 30
 
 _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
-#: Combining grapheme joiner, Hangul fillers, Braille blank: letters that show nothing.
-_BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
-#: The blank letters, which an attacker may also put between words as a space.
+#: Hangul fillers and the Braille blank: letters that show nothing, which an
+#: attacker may put inside a word or, as a space, between words.
 BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
+#: The blank letters and the combining grapheme joiner: dropped by folding.
+_BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
 
 

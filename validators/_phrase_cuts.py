@@ -33,7 +33,7 @@ from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
 
 from ._normalize import is_ignorable
 from ._phrases import PhraseMatcher
-from ._windows import OneCut, size_limit
+from ._windows import OneCut, last_cut, size_limit
 
 __all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut"]
 
@@ -54,21 +54,8 @@ def phrase_safe_cut(window: str, matcher: PhraseMatcher) -> int | None:
     open_at = matcher.open_at(window)
     if open_at is not None:
         hi = min(hi, open_at)
-    if hi < 1:
-        return None
-    blocked = bytearray(hi + 1)
-    for m in matcher.find(window):
-        for i in range(m.start + 1, min(m.end, hi + 1)):
-            blocked[i] = 1
-    fallback = None
-    for p in range(hi, 0, -1):
-        if blocked[p] or not _splits_nothing(window, p):
-            continue
-        if window[p].isspace() and not window[p - 1].isspace():
-            return p
-        if fallback is None:
-            fallback = p
-    return fallback
+    spans = ((m.start, m.end) for m in matcher.find(window))
+    return last_cut(window, hi, spans, _splits_nothing)
 
 
 class PhraseCuts(OneCut):

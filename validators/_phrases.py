@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._normalize import BLANK_LETTERS, fold
+from ._normalize import BLANK_LETTERS, Folded, fold
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
@@ -149,18 +149,21 @@ class PhraseMatcher:
 
         From each position the longest phrase is reported.
         """
-        readings = [fold(text)]
-        if _BLANKS.search(text):
-            # A blank letter hides a phrase inside a word (dropped) and
-            # between its words (a space): both readings are searched.
-            readings.append(fold(text, blanks_as_spaces=True))
-        found: dict[PhraseMatch, None] = {}
-        for folded in readings:
-            for m in self._regex.finditer(folded.text):
-                start, end = m.span(1)
-                phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
-                found[PhraseMatch(*folded.source_span(start, end), phrase)] = None
-        return sorted(found, key=lambda m: (m.start, m.end))
+        found = self._find(fold(text))
+        if text.isascii() or not _BLANKS.search(text):
+            return found
+        # A blank letter hides a phrase inside a word (dropped) and between its
+        # words (a space): the second reading's matches join the first's.
+        more = self._find(fold(text, blanks_as_spaces=True))
+        return sorted(dict.fromkeys(found + more), key=lambda m: (m.start, m.end))
+
+    def _find(self, folded: Folded) -> list[PhraseMatch]:
+        found = []
+        for m in self._regex.finditer(folded.text):
+            start, end = m.span(1)
+            phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
+            found.append(PhraseMatch(*folded.source_span(start, end), phrase))
+        return found
 
     def open_at(self, text: str) -> int | None:
         """Where the earliest beginning of a phrase that runs to the end of

@@ -54,7 +54,7 @@ from collections.abc import Iterable
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, RegexChunker, SplitFlush
 
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
-from ._windows import OneCut, size_limit
+from ._windows import OneCut, last_cut, size_limit
 
 __all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_safe", "safe_cut"]
 
@@ -81,19 +81,9 @@ def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
     hi = len(window) - MARGIN
     if hi < 1:
         return None
-    blocked = bytearray(hi + 1)
-    for e in find_entities(window, entities):
-        for i in range(max(label_start(window, e.start) + 1, 1), min(e.end, hi + 1)):
-            blocked[i] = 1
-    fallback = None
-    for p in range(hi, 0, -1):
-        if blocked[p]:
-            continue
-        if window[p].isspace() and not window[p - 1].isspace():
-            return p
-        if fallback is None:
-            fallback = p
-    return fallback
+    # (A label that made a number an entity is blocked with it.)
+    spans = ((label_start(window, e.start), e.end) for e in find_entities(window, entities))
+    return last_cut(window, hi, spans)
 
 
 class EntityCuts(OneCut):

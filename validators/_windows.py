@@ -14,7 +14,7 @@ is fed (a window of ``limit + 1`` characters, see
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
@@ -22,7 +22,7 @@ from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.fallback import levels_below
 from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
 
-__all__ = ["OneCut", "SizeLimit", "size_limit"]
+__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,33 @@ def size_limit(strategy: ChunkingStrategy | SplitFlush) -> SizeLimit | None:
         default = strategy.fallback == levels_below(strategy.inner)
         return SizeLimit(strategy, name, strategy.limit, strategy.measure, default)
     return None
+
+
+def last_cut(
+    window: str,
+    hi: int,
+    spans: Iterable[tuple[int, int]],
+    allowed: Callable[[str, int], bool] | None = None,
+) -> int | None:
+    """The last offset ``1 <= p <= hi`` of ``window`` strictly inside none of
+    ``spans`` (``start < p < end``) and ``allowed`` (if given), an end of a
+    word (whitespace after it, none before) preferred to any other; ``None``
+    when there is none.  O(hi + the spans' lengths)."""
+    if hi < 1:
+        return None
+    blocked = bytearray(hi + 1)
+    for start, end in spans:
+        for i in range(max(start + 1, 1), min(end, hi + 1)):
+            blocked[i] = 1
+    fallback = None
+    for p in range(hi, 0, -1):
+        if blocked[p] or (allowed is not None and not allowed(window, p)):
+            continue
+        if window[p].isspace() and not window[p - 1].isspace():
+            return p
+        if fallback is None:
+            fallback = p
+    return fallback
 
 
 class OneCut(ChunkingStrategy):

@@ -102,7 +102,7 @@ class BannedPhrases(ChunkedValidator):
                 raise ValueError(f"phrases[{i}] has no visible characters")
         self.phrases = tuple(items)  # before the chunker: _fit_chunker reads them
         self._matcher = PhraseMatcher(items)
-        super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask, **kwargs)
+        super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask)
         self.mask = mask
         self._index = {phrase: i for i, phrase in reversed(list(enumerate(items)))}
 

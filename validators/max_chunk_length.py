@@ -73,7 +73,7 @@ class MaxChunkLength(ChunkedValidator):
         if words is None and chars is None:
             raise ValueError("give max_words or max_chars (or both); got neither")
         bounds = {k: v for k, v in (("max_words", words), ("max_chars", chars)) if v is not None}
-        super().__init__(chunker=chunker, on_fail=on_fail, **bounds, **kwargs)
+        super().__init__(chunker=chunker, on_fail=on_fail, **bounds)
         self.max_words = words
         self.max_chars = chars
 

@@ -142,7 +142,7 @@ class RedactPII(ChunkedValidator):
                 f"valid names are {', '.join(map(repr, ENTITIES))}"
             )
         self.entities = tuple(names)  # before the chunker: _fit_chunker reads it
-        super().__init__(chunker=chunker, on_fail=on_fail, entities=names, **kwargs)
+        super().__init__(chunker=chunker, on_fail=on_fail, entities=names)
 
     def _fit_chunker(
         self, strategy: ChunkingStrategy | SplitFlush

@@ -4,6 +4,7 @@ never inside a phrase (``_phrase_cuts``)."""
 from __future__ import annotations
 
 import pytest
+from guardrails.errors import ValidationError
 from guardrails_ai.types import FailResult
 from helpers.guardrails import guard_with, joined, run, slicings
 from hypothesis import given, settings
@@ -95,3 +96,65 @@ def test_every_kind_of_size_limit_gets_the_phrase_cuts(chunker: object) -> None:
         shifted = "x " * offset + text
         fixed = validator.validate(shifted, {})
         assert isinstance(fixed, FailResult) and "free money" not in str(fixed.fix_value)
+
+
+def test_a_phrase_safe_window_survives_to_dict_on_every_guard_path() -> None:
+    # The server rebuilds every guard from to_dict() (JSON) before it streams:
+    # the rebuilt window must still cut only where no phrase is, on the plain
+    # (guard(stream=True) with the opt-in) and the async paths.
+    import asyncio
+    import json
+
+    from guardrails import AsyncGuard, Guard
+    from helpers.guardrails import arun
+
+    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
+
+    chunker = limit("sentence", max_chars=50)
+    data = json.loads(json.dumps(guard_with(BannedPhrases(PHRASES, chunker=chunker)).to_dict()))
+    text = "word " * 9 + "free money " + "word " * 20 + "end."
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    enable_validated_streaming()
+    try:
+        for guard in (Guard.from_dict(data), AsyncGuard.from_dict(data)):
+            [validator] = guard._validators
+            assert "PhraseCuts" in repr(validator.chunker)
+        with pytest.raises(ValidationError, match=r"phrases\[0\]"):
+            joined(run(Guard.from_dict(data), deltas, guarded=False))
+        with pytest.raises(ValidationError, match=r"phrases\[0\]"):
+            asyncio.run(arun(AsyncGuard.from_dict(data), deltas, guarded=False))
+    finally:
+        disable_validated_streaming()
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["free ", "x free" + " " * 60, "free mo", "zap ", "**free**" + "\u2800" * 5, "a"],
+    ids=["phrase-starts", "open-gap", "open-word", "short", "marks-blanks", "no-boundary"],
+)
+def test_phrase_cuts_work_grows_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
+    # Runs with no sentence end, each window ending in the beginning of a
+    # phrase: the characters the fallback level reads grow with the text.
+    from guardrails_ai.chunkwise import _phrase_cuts
+
+    read = 0
+    real = _phrase_cuts.phrase_safe_cut
+
+    def counting(window: str, matcher: PhraseMatcher) -> int | None:
+        nonlocal read
+        read += len(window)
+        return real(window, matcher)
+
+    monkeypatch.setattr(_phrase_cuts, "phrase_safe_cut", counting)
+    chunker = BannedPhrases(PHRASES, chunker=limit("sentence", max_chars=80)).chunker
+    totals = []
+    for n in (10_000, 20_000):
+        read = 0
+        text = (unit * (n // len(unit) + 1))[:n]
+        chunks = [text[a:b] for a, b in split_spans(chunker, text)]
+        assert all(len(c) <= 80 for c in chunks)
+        if " " in unit:  # (no word is cut where words are short)
+            assert " ".join(chunks).split() == text.split()
+        totals.append(read)
+    assert totals[0] > 0 and totals[1] <= 2.3 * totals[0], totals
+    assert totals[1] <= 4 * 20_000, totals
