@@ -123,8 +123,13 @@ _IBAN = _compile(
     r"(?!\w)"
 )
 _IPV4 = _compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
+# Right after a ":", only after a label: a word whose last 8 characters hold a
+# letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
+# longer address that failed its check (``2001:db8::8a2e::7334``).
+_AFTER_LABEL = "|".join(f"(?<=[g-zG-Z][0-9A-Za-z]{{{k}}}:)" for k in range(8))
 _IPV6 = _compile(
-    r"(?<![\w.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
+    r"(?<![\w.])(?:(?<!:)|" + _AFTER_LABEL + r")"
+    r"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
     r"(?![\w:]|\.\d)"
 )
 
@@ -355,26 +360,9 @@ def _ipv4(candidate: str, text: str, start: int) -> bool:
     return True
 
 
-_HEX = frozenset("0123456789abcdefABCDEF")
-
-
-def _after_label_colon(text: str, colon: int) -> bool:
-    """Whether the word that ends at ``text[colon]`` (a ``:``) holds, in its
-    last 8 characters, a letter that is no hexadecimal digit: a label
-    (``ipv6:``, ``addr:``), not a group of a longer address."""
-    for c in reversed(text[max(0, colon - 8) : colon]):
-        if not c.isalnum():
-            return False
-        if c not in _HEX:
-            return True
-    return False
-
-
 def _ipv6(candidate: str, text: str, start: int) -> bool:
-    if not any(c in _HEX for c in candidate):
+    if not any(c in "0123456789abcdefABCDEF" for c in candidate):
         return False
-    if start and text[start - 1] == ":" and not _after_label_colon(text, start - 1):
-        return False  # inside a longer address that failed its check (2001:db8::8a2e::7334)
     try:
         ipaddress.IPv6Address(candidate)
     except ValueError:
