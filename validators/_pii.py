@@ -107,12 +107,19 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
 # not open a local part (they quote the address in prose: 'jo@example.com').
 _ATEXT = r"\w!#$%&'*+/=?^`{|}~-"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
-_EMAIL = _compile(
-    r"(?<![\w!#$%&*+/=?^{|}~@-])(?<![" + _ATEXT + r"]\.)"
+_EMAIL_BODY = (
     r"[\w!#$%&*+/=?^{|}~-][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
     r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
     r"(?![^\W_]|\.[^\W_])"
 )
+# Not inside a local part: after no atext, "@" or "atext." (each position is
+# tried, and a suffix of a local part is no address of its own).
+_EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~@-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BODY)
+# An address right after another one and one atext character that cannot end
+# it (``a@x.com|b@y.org``, ``a@x.com/b@y.org``), which the lookbehind above
+# refuses: matched only at the end of an address accepted.
+_NEXT_EMAIL = _compile(_EMAIL_BODY)
+_EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 _PHONE = _compile(
     r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!\w|[.\-/]\d)"
@@ -401,6 +408,19 @@ def _accepted_end(
     return None
 
 
+def _chained_emails(text: str, end: int, found: list[tuple[int, int, int, str]]) -> None:
+    """Add to ``found`` the addresses joined to the one ending at ``end`` by
+    one atext character each (``a@x.com|b@y.org|c@z.net``): O(their length),
+    each read once (no search finds them, so no other address leads here)."""
+    rank = ENTITIES.index("email")
+    while end + 1 < len(text) and text[end] in _EMAIL_JOINERS:
+        m = _NEXT_EMAIL.match(text, end + 1)
+        if m is None or (next_end := _accepted_end(text, m, _NEXT_EMAIL, _email)) is None:
+            return
+        found.append((m.start(), -next_end, rank, "email"))
+        end = next_end
+
+
 def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
     """The entities of the kinds ``entities`` in ``text``, by offset, never overlapping.
 
@@ -420,6 +440,8 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
             end = _accepted_end(text, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
+                if pattern is _EMAIL:
+                    _chained_emails(text, end, found)
             pos = m.start() + 1
     found.sort()
     kept: list[Entity] = []

@@ -49,6 +49,7 @@ VALIDATORS: dict[str, Callable[[], Any]] = {
 RUNS = {
     **UNITS,
     "emails": "jo@example.com,",
+    "joined emails": "jo@example.com|",
     "phones": "+1 415 555 0123 ",
     "grouped": "4111 1111 1111 1111 ",
     "phrases": "free money ",

@@ -111,6 +111,9 @@ SURROUNDED = [
     ("Mail jo@example.com--it is fastest.", "Mail <EMAIL>--it is fastest."),
     ("Mail us...jo@example.com today.", "Mail us...<EMAIL> today."),
     ("ipv6:fe80::1 is up.", "ipv6:<IP_ADDRESS> is up."),
+    # Addresses joined by a character that may open a local part.
+    ("| jo@example.com|ann@example.org |", "| <EMAIL>|<EMAIL> |"),  # a Markdown table
+    ("To: jo@example.com/ann@example.org+bo@example.net", "To: <EMAIL>/<EMAIL>+<EMAIL>"),
     ("inet6 addr:fe80::1/64 Scope:Link", "inet6 addr:<IP_ADDRESS>/64 Scope:Link"),
 ]
 
