@@ -15,6 +15,7 @@ __all__ = [
     "CJK_QUOTE_CLOSERS",
     "CJK_TERMINATORS",
     "CLOSERS",
+    "CLOSER_SPACES",
     "DASHES",
     "DECIMAL_STOPS",
     "GLUED_BULLETS",
@@ -27,6 +28,7 @@ __all__ = [
     "QUOTE_PAIRS",
     "SCRIPT_TERMINATORS",
     "SIMPLE_CLOSERS",
+    "SPACED_CLOSERS",
     "SPACED_QUOTES",
     "TERMINATORS",
     "TITLE_CLOSERS",
@@ -57,6 +59,16 @@ DECIMAL_STOPS = "\uff0e\uff61"
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)`` and
 #: ``]``); a footnote mark such as ``[12]`` closes one too.
 CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]"
+
+#: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):
+#: after a terminator run and its closers, one of :data:`CLOSER_SPACES`, such
+#: a mark and then whitespace close the sentence as a closer does.  (Not
+#: ``«``, which opens a French quotation before a space: ``Fin. « Non``.)
+SPACED_CLOSERS = "\u00bb"
+
+#: The spaces that may stand before a spaced closer: a space, a no-break space
+#: and a narrow no-break space (French typography).
+CLOSER_SPACES = " \u00a0\u202f"
 
 #: The closers that are quotation marks: a run they close before ``(`` is a
 #: quotation before its citation (``"..." (Smith 55).``), which goes on.

@@ -80,6 +80,7 @@ from .marks import (
     CLOSERS,
     QUOTE_OPEN_AFTER,
     QUOTE_PAIRS,
+    SPACED_CLOSERS,
     SPACED_QUOTES,
     TERMINATORS,
 )
@@ -107,6 +108,9 @@ _PLAIN = re.escape("".join(c for c in _ALL_MARKS if c not in SPACED_QUOTES + BRA
 _MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"
 _OPENS_NOT = f"(?<=[^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"  # (the converse)
 _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
+# A spaced closer (``»``) before whitespace closes (``« Viens. » Puis``: the
+# sentence scanner reads it as a closer of the run) and opens nothing.
+_NOT_SPACED_CLOSER = f"(?!(?<=[{re.escape(SPACED_CLOSERS)}])\\s)"
 _ENDS_WORD = "(?!\\w)"  # no letter or digit follows (not the ' of "don't")
 # What a match means, by its last group: a quiet quotation (below), or a mark
 # that may open, close, or both; a line break (no group).
@@ -158,7 +162,7 @@ def _quiet(opener: str, closers: str) -> str:
     if opener in BRACKET_QUOTES:
         return f"{start}{content}[{closers}]"
     if opener in SPACED_QUOTES:
-        return f"{start}{content}[{re.escape(closers)}]{_ENDS_WORD}"
+        return f"{start}{_NOT_SPACED_CLOSER}{content}[{re.escape(closers)}]{_ENDS_WORD}"
     return f"{start}(?=\\S){content}[{re.escape(closers)}]{_MAY_CLOSE}{_ENDS_WORD}"
 
 
@@ -173,7 +177,8 @@ def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
         f"(?<=[{_PLAIN}])(?:(){_MAY_OPEN}(?=\\S){_MAY_CLOSE}{_ENDS_WORD}"
         f"|(){_MAY_OPEN}(?=\\S)|(){_MAY_CLOSE}{_ENDS_WORD})"
     )
-    spaced = f"(?<=[{_SPACED}])(?:(){_MAY_OPEN}{_ENDS_WORD}|(){_MAY_OPEN}|(){_ENDS_WORD})"
+    opens = _MAY_OPEN + _NOT_SPACED_CLOSER
+    spaced = f"(?<=[{_SPACED}])(?:(){opens}{_ENDS_WORD}|(){opens}|(){_ENDS_WORD})"
     quiets = "|".join(_quiet(o, c) for o, c in QUOTE_PAIRS.items()) if quiet else "(?!)"
     others = f"|(?<=[{extra}])" if extra else ""
     return re.compile(
@@ -194,7 +199,11 @@ def _searched(extra: str, quiet: bool) -> re.Pattern[str]:
 QUOTE_LEADS = tuple(
     (
         c,
-        ("" if c in BRACKET_QUOTES else _MAY_OPEN + ("" if c in SPACED_QUOTES else "(?!\\s)"))
+        (
+            ""
+            if c in BRACKET_QUOTES
+            else _MAY_OPEN + (_NOT_SPACED_CLOSER if c in SPACED_QUOTES else "(?!\\s)")
+        )
         + f"(?!{_quiet(c, closers)}{_OPENS_NOT}(?=[\\s\\S]))",
     )
     for c, closers in sorted(QUOTE_PAIRS.items())

@@ -10,7 +10,8 @@ the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
 the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
 After a terminator run come optional closers (quotes, the German and Danish
 closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
-as ``[12]``) and then whitespace; the chunk ends after the closers and the
+as ``[12]``, and a French ``»`` after a space when whitespace follows it:
+``« Viens. » Puis``) and then whitespace; the chunk ends after the closers and the
 whitespace travels with it (``Cut.stop``).  The language
 (:mod:`.languages`) supplies the abbreviations, the sentence
 starters and the ordinal rule below.

@@ -53,7 +53,14 @@ from .fast_path import (
     searches,
 )
 from .languages import ORDINAL_MONTHS
-from .marks import CJK_CLOSERS, CJK_TERMINATORS, CLOSERS, TERMINATORS
+from .marks import (
+    CJK_CLOSERS,
+    CJK_TERMINATORS,
+    CLOSER_SPACES,
+    CLOSERS,
+    SPACED_CLOSERS,
+    TERMINATORS,
+)
 from .rules import (
     CJK,
     FOOTNOTE_BEFORE,
@@ -86,10 +93,18 @@ _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
 _CJK_RUN = re.compile(f"[{re.escape(CJK_TERMINATORS)}!?]*")
 # Closers: footnote numbers glued to the period (``word.12 13``), or quotes,
-# brackets and footnote marks (``[12]``).
-_CLOSERS = f"(?:{FOOTNOTE_BEFORE}{FOOTNOTE_NUMBERS}|(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\])*)"
+# brackets, footnote marks (``[12]``) and spaced closers before whitespace
+# (``. » Puis``).
+_SPACED_CLOSER = f"[{CLOSER_SPACES}][{SPACED_CLOSERS}](?=\\s)"
+_CLOSERS = (
+    f"(?:{FOOTNOTE_BEFORE}{FOOTNOTE_NUMBERS}"
+    f"|(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\]|{_SPACED_CLOSER})*)"
+)
 _CLOSER_RUN = re.compile(_CLOSERS)
 _PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
+# A spaced closer whose whitespace has not arrived (or the space before it).
+_PARTIAL_SPACED = re.compile(f"[{CLOSER_SPACES}][{SPACED_CLOSERS}]?\\Z")
+_SPACED_CLOSING = frozenset(SPACED_CLOSERS)
 _CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}]*")
 _WS_RUN = re.compile(r"\s*")
 _NEWLINE = re.compile("\n")  # (a pattern, not str.find: the cost tests count its reads)
@@ -424,7 +439,7 @@ class SentenceScanner(SentenceRules, Scanner):
                 self._open(base + i, char)
                 continue
             after = buf[i + 1 : i + 2]
-            if after.isspace():
+            if after.isspace() and buf[i + 2 : i + 3] not in _SPACED_CLOSING:
                 # A one-character run with no closers (the usual case).
                 a = b = i + 1
                 if after == " " and i + 2 < n and not buf[i + 2].isspace():
@@ -449,8 +464,8 @@ class SentenceScanner(SentenceRules, Scanner):
                 b = t.end(2)
                 if self._quote_marks and b - t.end(1) > 1:
                     self._closing_marks(buf, base, t.end(1), b)
-                if e == n or buf[b] == "[":
-                    if n - i <= DEFER and (e == n or _PARTIAL_FOOTNOTE.match(buf, b)):
+                if e == n or buf[b] == "[" or (e == n - 1 and _PARTIAL_SPACED.match(buf, b)):
+                    if n - i <= DEFER and (e >= n - 1 or _PARTIAL_FOOTNOTE.match(buf, b)):
                         self._pos = base + i
                         break
                     self._open(base + i, char)
@@ -850,8 +865,7 @@ class SentenceScanner(SentenceRules, Scanner):
             self._resume = base + j
             if j == n or (
                 self._pending_kind == TERMINATOR
-                and buf[j] == "["
-                and _PARTIAL_FOOTNOTE.match(buf, j)
+                and (_PARTIAL_FOOTNOTE if buf[j] == "[" else _PARTIAL_SPACED).match(buf, j)
             ):
                 raise NeedMore
             self._closers_end = self._resume

@@ -31,6 +31,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
     QUOTE_OPEN_AFTER,
     QUOTE_PAIRS,
+    SPACED_CLOSERS,
     SPACED_QUOTES,
 )
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
@@ -82,6 +83,19 @@ EXAMPLES = [
         "Il a dit : « Non. Pas aujourd'hui », puis il est parti. Fin.",
         ["Il a dit : « Non. Pas aujourd'hui », puis il est parti.", "Fin."],
     ),
+    # A French closing guillemet after a space (or a no-break space) closes
+    # the sentence as a closer would, when whitespace follows it; before a
+    # comma or a lower-case word the sentence goes on.
+    (
+        "Il a dit « Viens. » Puis il est parti. Fin.",
+        ["Il a dit « Viens. »", "Puis il est parti.", "Fin."],
+    ),
+    (
+        "Elle a crié\u00a0« Attends\u00a0!\u202f» Personne n'a répondu.",
+        ["Elle a crié\u00a0« Attends\u00a0!\u202f»", "Personne n'a répondu."],
+    ),
+    ("« Oui. », a-t-il dit. « Non. » puis rien.", ["« Oui. », a-t-il dit.", "« Non. » puis rien."]),
+    ("C'est fini. « Pourquoi ? » Parce que.", ["C'est fini.", "« Pourquoi ? »", "Parce que."]),
     # CJK quotation brackets.
     ("彼は「はい。行きます。」と言った。次。", ["彼は「はい。行きます。」と言った。", "次。"]),
     # Marks that open nothing: an inch mark, a quote glued to a word.
@@ -129,7 +143,10 @@ QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
 ]  # fmt: skip
-ENDS = ["", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«"]
+ENDS = [
+    "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",
+    "!\u00a0»", ". » »",
+]  # fmt: skip
 GAPS = [" ", " ", "", "\n", "\n\n", "  ", "\r\n", "\r"]
 texts = st.lists(
     st.tuples(st.sampled_from(QUOTE_TOKENS), st.sampled_from(ENDS), st.sampled_from(GAPS)).map(
@@ -164,6 +181,8 @@ QUOTE_ATTACKS = {
     "open then lines": '"A. B.\n',
     "long and open": '"' + "word " * 300,
     "runs at delta ends": '"A' + " " * 37 + "." * 41 + " ",
+    "spaced closers": "« A. » ",
+    "spaced closers only": ". »",
 }
 
 
@@ -214,7 +233,7 @@ def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
     ``text`` (without the quotation layer)."""
     inner = without_layer(chunker)
     cuts = [tuple(c) for c in inner.feed(text)]
-    marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, BRACKET_QUOTES)
+    marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, SPACED_CLOSERS, BRACKET_QUOTES)
     return quoted_layout(text, cuts, inner.finish(), *marks, longest)
 
 

@@ -65,6 +65,7 @@ def quoted_layout(
     pairs: dict[str, str],
     open_after: str,
     spaced: str,
+    spaced_closers: str,
     brackets: str,
     longest: int,
 ) -> tuple[list[tuple[int, ...]], tuple[int, int] | None]:
@@ -97,6 +98,8 @@ def quoted_layout(
             may_open = not before or before.isspace() or before in open_after
             if c in spaced:
                 may_close = ends_word
+                # (A spaced closer before whitespace opens nothing.)
+                may_open = may_open and not (c in spaced_closers and after.isspace())
             else:
                 may_close = not before.isspace() and ends_word
                 may_open = may_open and not after.isspace()
