@@ -57,31 +57,65 @@ _WATCHED = ("validate_chunk", "async_validate")
 _CURRENT: ContextVar[Verdicts | None] = ContextVar("chunkwise_server_verdicts", default=None)
 
 
+#: What a failure message shows in place of the text its validator was given.
+WITHHELD = "<withheld>"
+#: Shorter pieces of that text (an error span's) stay in a message: replacing
+#: every "a" or "to" would garble it, and they identify nothing.
+_SHORTEST_WITHHELD = 3
+
+
 class Verdicts:
     """The failures reported while producing one response, in order, until taken.
 
     :func:`watch` makes a guard's output validators report here: each
     request's task sets its own ``Verdicts`` (a context variable), so
     concurrent requests through the same validator instances never mix.
+
+    A validator's message may quote the text it failed (many hub validators
+    do: "The following sentence is toxic: ..."), text that ``filter``,
+    ``refrain``, ``fix`` or ``exception`` kept from the client.  Unless
+    ``raw`` (the config lets raw LLM text through), each failure's
+    ``failureReason`` and error span reasons, and the messages given to
+    :meth:`scrub`, show :data:`WITHHELD` in place of that text and of each
+    error span's text (of three characters or more).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, raw: bool = False) -> None:
         self._failures: list[dict[str, Any]] = []
         self._last: object = None
+        self._raw = raw
+        self._withheld: set[str] = set()
         _CURRENT.set(self)
 
-    def note(self, validator: str, result: object) -> None:
-        """Record ``result`` if it is a failure not noted yet (nested calls report once)."""
+    def note(self, validator: str, result: object, value: object = None) -> None:
+        """Record ``result``, a verdict on ``value``, if it is a failure not noted
+        yet (nested calls report once)."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
+            spans = result.error_spans or []
+            if isinstance(value, str) and not self._raw:
+                pieces = [value.strip()] + [value[span.start : span.end] for span in spans]
+                self._withheld.update(p for p in pieces if len(p) >= _SHORTEST_WITHHELD)
+                spans = [
+                    span.model_copy(update={"reason": self.scrub(span.reason)}) for span in spans
+                ]
             summary = ValidationSummary(
                 validatorName=validator,
                 validatorStatus="fail",
                 propertyPath="$",
-                failureReason=result.error_message,
-                errorSpans=result.error_spans or [],
+                failureReason=self.scrub(result.error_message),
+                errorSpans=spans,
             )
             self._failures.append(summary.model_dump())
+
+    def scrub(self, message: str) -> str:
+        """``message`` with the text withheld so far (the longest first) replaced
+        by :data:`WITHHELD`.  O(len(message) * pieces withheld)."""
+        if not isinstance(message, str):
+            return message
+        for piece in sorted(self._withheld, key=len, reverse=True):
+            message = message.replace(piece, WITHHELD)
+        return message
 
     def take(self) -> list[dict[str, Any]]:
         """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
@@ -103,16 +137,16 @@ def watch(guard: AsyncGuard[Any]) -> None:
 
 
 def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    def report(result: object) -> None:
+    def report(result: object, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         verdicts = _CURRENT.get()
         if verdicts is not None:
-            verdicts.note(validator, result)
+            verdicts.note(validator, result, args[0] if args else kwargs.get("value"))
 
     if inspect.iscoroutinefunction(method):
 
         async def watched_async(*args: Any, **kwargs: Any) -> Any:
             result = await method(*args, **kwargs)
-            report(result)
+            report(result, args, kwargs)
             return result
 
         watched_async._chunkwise_watched = True  # type: ignore[attr-defined]
@@ -120,7 +154,7 @@ def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         result = method(*args, **kwargs)
-        report(result)
+        report(result, args, kwargs)
         return result
 
     watched._chunkwise_watched = True  # type: ignore[attr-defined]
@@ -135,18 +169,19 @@ class _Deltas:
 
 
 def _text_of(message: Any) -> str:
-    """The text of a message or delta: content, else function or tool call arguments."""
+    """The text of a message or delta: its content, else (no content, or an
+    empty one) its function call's arguments, else every tool call's arguments
+    in order (so a whole message gives what its deltas give, joined)."""
     if message is None:
         return ""
-    if getattr(message, "content", None) is not None:
-        return str(message.content)
+    content = getattr(message, "content", None)
+    if content:
+        return str(content)
     call = getattr(message, "function_call", None)
-    if call is not None and call.arguments is not None:
+    if call is not None and call.arguments:
         return str(call.arguments)
-    tools = getattr(message, "tool_calls", None)
-    if tools and tools[-1].function.arguments is not None:
-        return str(tools[-1].function.arguments)
-    return ""
+    tools = getattr(message, "tool_calls", None) or ()
+    return "".join(str(tool.function.arguments or "") for tool in tools if tool.function)
 
 
 def _note_upstream(upstream: Upstream, response: Any) -> None:
@@ -258,8 +293,10 @@ def whole_llm(upstream: Upstream) -> Callable[..., Any]:
 
 
 def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any]:
-    """The error for an on_fail ``exception`` failure, with the failures' summaries."""
-    body = error_body(str(exc), "guardrails_validation_error", "validation_failed")
+    """The error for an on_fail ``exception`` failure, with the failures' summaries
+    (its message scrubbed of the failing text: see :class:`Verdicts`)."""
+    message = verdicts.scrub(str(exc))
+    body = error_body(message, "guardrails_validation_error", "validation_failed")
     body["guardrails"] = {"validation_summaries": verdicts.take()}
     return body
 
@@ -282,7 +319,7 @@ async def stream_events(
     upstream's ``finish_reason``; or, when validation raises, one error event.
     """
     upstream = Upstream()
-    verdicts = Verdicts()
+    verdicts = Verdicts(raw=raw)
     finished = False
     passed = True
     try:
@@ -310,7 +347,7 @@ async def complete(
 ) -> tuple[int, dict[str, Any]]:
     """The HTTP status and body of a non-streamed completion (same pipeline)."""
     upstream = Upstream()
-    verdicts = Verdicts()
+    verdicts = Verdicts(raw=raw)
     try:
         outcomes = async_guarded_stream(guard, whole_llm(upstream), num_reasks=0, **payload)
         collected = [outcome async for outcome in outcomes]

@@ -35,6 +35,8 @@ from guardrails_api.api import guards as guards_api
 from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
 from guardrails_api.clients.get_guard_client import get_guard_client
 
+from guardrails_ai.chunkwise.adapters.pipeline import check_streamable
+
 from .completions import complete, stream_events, watch
 from .events import error_body
 
@@ -124,6 +126,14 @@ async def chat_completions(
         )
         return JSONResponse(body, status_code=400)
     guard = _request_guard(found)
+    try:
+        check_streamable(guard.get_validators("output"))
+    except ValueError as exc:  # (its message names the validator, never user text)
+        log.error("guard %r cannot be served: %s", name, exc)
+        body = error_body(
+            f"guard {name!r} cannot be served: {exc}", "invalid_request_error", "guard_not_served"
+        )
+        return JSONResponse(body, status_code=400)
     stream = bool(payload.pop("stream", False))
     if stream:
         events = stream_events(guard, payload, name=name, raw=raw_allowed())

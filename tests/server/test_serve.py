@@ -30,6 +30,7 @@ import httpx
 import openai
 import pytest
 from guardrails.errors import ValidationError
+from guardrails_ai.types import ErrorSpan, FailResult
 from helpers.guardrails import MESSAGES, llm
 from helpers.server import (
     free_port,
@@ -45,7 +46,7 @@ from hypothesis import strategies as st
 from guardrails_ai.chunkwise.adapters import guarded_stream
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
 from guardrails_ai.chunkwise.cli import main
-from guardrails_ai.chunkwise.server.completions import coalesced
+from guardrails_ai.chunkwise.server.completions import Verdicts, _text_of, coalesced
 from guardrails_ai.chunkwise.server.events import guardrails_field
 
 CONFIG = """\
@@ -62,6 +63,30 @@ exception, noop, fix, filter, refrain = map(
 )
 # guardrails-api's own routes find a guard by id only
 plain = Guard(id="plain", name="plain").use(RedactPII(on_fail="fix"))
+
+# A validator whose messages quote the text it fails, as many hub validators' do.
+from guardrails.validator_base import Validator, register_validator
+from guardrails_ai.types import ErrorSpan, FailResult, PassResult
+from guardrails_ai.chunkwise.adapters import with_chunker
+
+@register_validator(name="serve-test/quoting", data_type="string")
+class Quoting(Validator):
+    def _validate(self, value, metadata):
+        if "FORBIDDEN" not in value:
+            return PassResult()
+        at = value.index("FORBIDDEN")
+        span = ErrorSpan(start=at, end=at + 9, reason=f"{value[at:at + 9]!r} in {value!r}")
+        return FailResult(
+            error_message=f"The following sentence is bad: {value}",
+            fix_value="",
+            error_spans=[span],
+        )
+
+quoting_filter, quoting_exception = (
+    Guard(name=f"quoting_{on_fail}").use(with_chunker(Quoting(on_fail=on_fail), "sentence"))
+    for on_fail in ("filter", "exception")
+)
+reask = Guard(name="reask").use(RedactPII(on_fail="reask"))
 """
 OPTED_IN = (
     CONFIG
@@ -248,6 +273,55 @@ def test_raw_llm_output_is_shown_only_when_opted_in() -> None:
     assert guardrails_field(outcome, [], raw=True)["raw_llm_output"] == "secret"
 
 
+def test_tool_call_arguments_are_the_same_text_whole_and_streamed() -> None:
+    # Before: a whole message gave its last tool call's arguments only, and a
+    # message with content "" beside its tool calls gave nothing.
+    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageToolCall
+    from openai.types.chat.chat_completion_chunk import (
+        ChoiceDelta,
+        ChoiceDeltaToolCall,
+        ChoiceDeltaToolCallFunction,
+    )
+    from openai.types.chat.chat_completion_message_tool_call import Function
+
+    calls = [
+        ChatCompletionMessageToolCall(
+            id=f"call_{i}", type="function", function=Function(name="send", arguments=args)
+        )
+        for i, args in enumerate(['{"to": "a@example.com"}', '{"to": "b@example.com"}'])
+    ]
+    whole = ChatCompletionMessage(role="assistant", content="", tool_calls=calls)
+    deltas = [
+        ChoiceDelta(
+            content="" if i == 0 else None,
+            tool_calls=[
+                ChoiceDeltaToolCall(
+                    index=i // 2, function=ChoiceDeltaToolCallFunction(arguments=piece)
+                )
+            ],
+        )
+        for i, piece in enumerate(['{"to": ', '"a@example.com"}', '{"to": ', '"b@example.com"}'])
+    ]
+    joined = '{"to": "a@example.com"}{"to": "b@example.com"}'
+    assert _text_of(whole) == joined == "".join(_text_of(delta) for delta in deltas)
+    assert _text_of(ChatCompletionMessage(role="assistant", content="Hi")) == "Hi"
+
+
+def test_withheld_text_is_scrubbed_from_messages_unless_raw() -> None:
+    value = "Call 555-0100 now, it is FORBIDDEN."
+    span = ErrorSpan(start=25, end=34, reason="'FORBIDDEN' is banned; so is 'it'")
+    failure = FailResult(error_message=f"Bad: {value} (is)", error_spans=[span])
+    scrubbed = Verdicts()
+    scrubbed.note("v", failure, value)
+    (summary,) = scrubbed.take()
+    assert summary["failure_reason"] == "Bad: <withheld> (is)"
+    assert summary["error_spans"][0]["reason"] == "'<withheld>' is banned; so is 'it'"
+    assert scrubbed.scrub(f"Validation failed: {value}") == "Validation failed: <withheld>"
+    raw = Verdicts(raw=True)
+    raw.note("v", failure, value)
+    assert raw.take()[0]["failure_reason"] == failure.error_message
+
+
 # -- every on_fail, streamed and not -----------------------------------------------------
 
 
@@ -350,6 +424,42 @@ def test_only_the_first_choice_validated_reaches_a_client(
     events = list(streamed)
     assert "".join(e.choices[0].delta.content or "" for e in events if e.choices) == want
     assert not any(pii in e.model_dump_json() for e in events for pii in PII)
+
+
+#: A sentence a validator fails whose message quotes it, between two that pass.
+QUOTED = "Hello there. My pin is 9999 FORBIDDEN ok. Bye."
+
+
+def test_failure_messages_never_quote_withheld_text(servers: Servers) -> None:
+    # Before: the filtered sentence reached the client in the summaries'
+    # failure reason and error span reason, and in the exception's message.
+    streamed, fields = stream(servers.serve, "quoting_filter", QUOTED)
+    assert streamed == "Hello there. Bye."
+    found = summaries(fields)
+    assert [f["failure_reason"] for f in found] == ["The following sentence is bad: <withheld>"]
+    assert found[0]["error_spans"][0]["reason"] == "'<withheld>' in '<withheld>'"
+    status, events = raw_events(servers.serve, "quoting_exception", QUOTED)
+    assert status == 200
+    whole = client(servers.serve, "quoting_exception")
+    with pytest.raises(openai.BadRequestError) as raised:
+        whole.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": QUOTED}])
+    for answer in [*events, raised.value.response.text]:
+        assert "9999" not in answer and "FORBIDDEN" not in answer
+    assert "<withheld>" in events[-2]
+    # Opted in to raw text, the messages are the validator's own.
+    _, fields = stream(servers.start, "quoting_filter", QUOTED)
+    assert "9999 FORBIDDEN" in summaries(fields)[0]["failure_reason"]
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_guard_the_route_cannot_serve_is_a_clear_error(servers: Servers, streamed: bool) -> None:
+    # Before: 502 "the guarded completion failed: ValueError", nothing in the log.
+    with pytest.raises(openai.BadRequestError, match="on_fail='reask'") as raised:
+        client(servers.serve, "reask").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": TEXT}], stream=streamed
+        )
+    assert "guard 'reask' cannot be served" in raised.value.response.text
+    assert "cannot be served" in servers.logs[0].read_text(encoding="utf-8")
 
 
 def test_all_pass_is_lossless(servers: Servers) -> None:
