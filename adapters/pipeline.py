@@ -18,8 +18,10 @@ Semantics (the same streamed and at once, for every slicing of the text):
   it (``noop``, ``refrain``, ``exception``); a fix, a custom on_fail's value or
   a filtered chunk leaves valid text, as Guardrails counts a fix.
 * On a stop, what is released is a function of the text alone: every chunk the
-  stopping stage completed before the failing one (with its separators), passed
-  through the later stages as a complete text (they flush their fragments).
+  stopping stage completed before the failing one, with the whole whitespace
+  run after them (a chunker may have put part of it in the failing chunk's
+  segment, depending on the slicing), passed through the later stages as a
+  complete text (they flush their fragments).
 
 The pipeline is sans-I/O (:func:`advance` yields each chunk to validate and
 takes its verdict back), so the sync and async drivers (:func:`run`,
@@ -64,13 +66,15 @@ class Stop(Exception):
     """A ``refrain`` or ``exception`` validator failed: the output ends.
 
     ``error`` is the ``ValidationError`` to raise (``None`` for refrain);
-    ``released`` the text the pipeline releases before it ends (set by
-    :func:`advance`).
+    ``before`` the rest of the whitespace before the failing chunk, which its
+    stage releases; ``released`` the text the pipeline releases before it ends
+    (set by :func:`advance`).
     """
 
-    def __init__(self, error: ValidationError | None) -> None:
+    def __init__(self, error: ValidationError | None, before: str = "") -> None:
         super().__init__(error)
         self.error = error
+        self.before = before
         self.released = ""
 
 
@@ -116,6 +120,18 @@ def _line_breaks(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
+def _after_line_breaks(text: str, count: int) -> int:
+    """The offset in ``text`` after its first ``count`` line breaks (``\r\n``
+    counts once); ``len(text)`` when it holds fewer."""
+    i = 0
+    for _ in range(count):
+        j = min((k for k in (text.find("\n", i), text.find("\r", i)) if k >= 0), default=-1)
+        if j < 0:
+            return len(text)
+        i = j + (2 if text.startswith("\r\n", j) else 1)
+    return i
+
+
 def _stronger(first: str, second: str) -> str:
     """The whitespace run with more line breaks (then the longer; ``second`` on a tie)."""
     if (_line_breaks(first), len(first)) > (_line_breaks(second), len(second)):
@@ -159,8 +175,11 @@ class Stage:
         self._breaks: int | None = None
         #: Whether the released text ends with whitespace.
         self._spaced = False
-        #: Whitespace withheld after a filtered chunk (``None``: no chunk dropped).
+        #: After filtered chunks: the strongest whole whitespace run around
+        #: them so far (``None``: no chunk dropped since the last text kept),
+        #: and the run after the last one, as it arrives.
         self._gap: str | None = None
+        self._run = ""
 
     # -- chunking and validating ----------------------------------------------------
 
@@ -186,37 +205,54 @@ class Stage:
         """Release ``text``; after a filtered chunk, bridge the gap it left (:meth:`drop`)."""
         if self._gap is not None:
             body = text.lstrip()
-            self._gap = _stronger(self._gap, text[: len(text) - len(body)])
+            self._run += text[: len(text) - len(body)]
             if not body:
                 return ""
             text = self._bridge() + body
         return self._record(text)
 
     def drop(self, piece: Piece) -> str:
-        """Filter ``piece``'s chunk: release nothing, withhold the whitespace around it.
+        """Filter ``piece``'s chunk: release only the rest of the whitespace before it.
 
-        The whitespace between the text released before and the text kept
-        after becomes the strongest run around the dropped chunks (most line
-        breaks), and only if it adds line breaks to what the released text
-        already ends with, or that text ends with no whitespace at all: dropping
-        a sentence never merges two paragraphs, dropping a paragraph never
-        doubles a blank line.  At the start of the output nothing is bridged.
+        The whitespace run before the chunk is released whole (the chunker
+        may have put part of it in ``piece.before``, depending on the
+        slicing).  The whitespace between the text released before and the
+        text kept after is that run, plus the line breaks by which the
+        strongest whole run around the dropped chunks (most line breaks, then
+        the longest) exceeds it: dropping a sentence never merges two
+        paragraphs, dropping a paragraph never doubles a blank line.  At the
+        start of the output nothing is bridged.
         """
-        around = _stronger(piece.before, piece.after)
-        self._gap = around if self._gap is None else _stronger(self._gap, around)
-        return ""
+        released = ""
+        if self._gap is None:
+            released = self.complete_run(piece)
+            self._gap = ""
+        else:
+            self._gap = _stronger(self._gap, self._run + piece.before)
+        self._run = piece.after
+        return released
+
+    def complete_run(self, piece: Piece) -> str:
+        """Release the rest of the whitespace run before ``piece``'s chunk
+        (``piece.before``), unless nothing was released yet: what precedes a
+        chunk that is dropped or ends the output never depends on the slicing."""
+        return self._record(piece.before) if self._breaks is not None else ""
 
     def finish(self) -> str:
         """At the end of the text: release the bridge a final filtered chunk left."""
         return self._record(self._bridge()) if self._gap is not None else ""
 
     def _bridge(self) -> str:
-        gap, self._gap = self._gap or "", None
+        gap = _stronger(self._gap or "", self._run)
+        self._gap, self._run = None, ""
         if self._breaks is None:
             return ""
-        if _line_breaks(gap) > self._breaks or not self._spaced:
+        if not self._spaced:
             return gap
-        return ""
+        if _line_breaks(gap) <= self._breaks:
+            return ""
+        # Only the line breaks the released text lacks, with what follows them.
+        return gap[_after_line_breaks(gap, self._breaks) :]
 
     def _record(self, text: str) -> str:
         if text:
@@ -262,13 +298,15 @@ class Stage:
         self.unresolved += 1
         if action == OnFailAction.NOOP:
             return self.keep(piece.segment)
+        before = self.complete_run(piece) if self._gap is None else ""
         if action == OnFailAction.REFRAIN:
             self.refrained = True
-            raise Stop(None)
+            raise Stop(None, before)
         raise Stop(
             ValidationError(
                 "Validation failed for field with errors: " + (result.error_message or "")
-            )
+            ),
+            before,
         )
 
     def _note_failure(self, piece: Piece, result: FailResult) -> None:
@@ -355,7 +393,7 @@ def advance(stages: Sequence[Stage], text: str, final: bool) -> Step:
             try:
                 released.append(stage.apply(piece, result))
             except Stop as stop:
-                rest = "".join(released)
+                rest = "".join(released) + stop.before
                 stop.released = yield from advance(stages[index + 1 :], rest, True)
                 raise
         if final:

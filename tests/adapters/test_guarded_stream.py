@@ -10,6 +10,7 @@ objects, refrain, custom on_fail, several validators in a pipeline, bad input.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -33,7 +34,8 @@ from helpers.guardrails import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream
+from guardrails_ai.chunkwise import MaxChunkLength, NoRepetition
+from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream, with_chunker
 from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece, aliases, resolve_chunker
 
 ALIASES = aliases()
@@ -99,13 +101,21 @@ def _stronger(first: str, second: str) -> str:
 def filtered(pieces: list[Piece], failing: list[Piece]) -> str:
     """The text with each failing chunk dropped.  Between the kept text before
     and after, the strongest whitespace run around the dropped chunks (most line
-    breaks) is kept if it adds line breaks to the kept text's ending or that
-    ending has no whitespace; nothing at the start."""
+    breaks) is added whole if the kept text's ending has no whitespace, else
+    only from the line breaks that ending lacks on; nothing at the start."""
     kept, gap = "", None
 
     def bridge() -> str:
         tail = kept[len(kept.rstrip()) :]
-        return gap if kept and (gap and (_breaks(gap) > _breaks(tail) or not tail)) else ""
+        if not kept or not gap:
+            return ""
+        if not tail:
+            return gap
+        have = _breaks(tail)
+        if _breaks(gap) <= have:
+            return ""
+        lines = re.split(r"(\r\n|\r|\n)", gap)  # text, break, text, break...
+        return "".join(lines[2 * have :])
 
     for p in pieces:
         if p in failing:
@@ -466,3 +476,58 @@ def test_chunker_returning_foreign_text_raises_and_releases_nothing() -> None:
         for outcome in guarded_stream(guard, llm(DELTAS), messages=MESSAGES):
             released.append(outcome)
     assert released == []
+
+
+# -- whitespace runs are released whole ------------------------------------------------
+
+
+def _released(guard: Any, deltas: list[str]) -> str:
+    """What ``guarded_stream`` released, up to an exception if one was raised."""
+    released = []
+    try:
+        for outcome in guarded_stream(guard, llm(deltas), messages=MESSAGES):
+            released.append(outcome.validated_output or "")
+    except ValidationError:
+        pass
+    return "".join(released)
+
+
+#: (validator, text, what is released): a chunker may put a whitespace run's
+#: characters in the chunk before or the one after, depending on the slicing.
+WHITESPACE_RUNS = [
+    # Before a stop: the chunks before the failing one, with the whole run after them.
+    (
+        lambda: MaxChunkLength(max_words=3, chunker="paragraph", on_fail="refrain"),
+        "Short para.\n\n\nThis paragraph has far too many words.",
+        "Short para.\n\n\n",
+    ),
+    (
+        lambda: NoRepetition(chunker="word", on_fail="exception"),
+        "Hi there.\r\nthere. ok",
+        "Hi there.\r\n",
+    ),
+    # A filtered chunk leaves the stronger of the whole runs around it: no
+    # half of a "\r\n", no doubled blank line.
+    (
+        lambda: with_chunker(Ban("TWO", on_fail="filter"), "word"),
+        "one\r\nTWO\r\nthree",
+        "one\r\nthree",
+    ),
+    (lambda: NoRepetition(on_fail="filter"), "Yes.\n\nYes.\n\n\nNo.", "Yes.\n\n\nNo."),
+    (
+        lambda: NoRepetition(unit="paragraph", on_fail="filter"),
+        "Yes.\n\nYes.\n\n\nNo.",
+        "Yes.\n\n\nNo.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "text", "released"), WHITESPACE_RUNS)
+def test_what_is_released_does_not_depend_on_where_a_chunker_put_whitespace(
+    make: Any, text: str, released: str
+) -> None:
+    # Before: "Short para.\n\n" in 1-character deltas; "Hi there.\r" (half a
+    # line break); "one\rthree"; "Yes.\n\n\n\n\nNo." even at once.
+    guard = guard_with(make())
+    slicings = [[text], list(text)] + [[text[:k], text[k:]] for k in range(1, len(text))]
+    assert {_released(guard, deltas) for deltas in slicings} == {released}
