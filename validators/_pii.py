@@ -11,7 +11,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   characters, ending in a top-level domain of letters or a punycode one
   (``xn--p1ai``); 254 characters in all at most.  Prose and markup around
   an address do not hide it: it may follow ``...`` and end before ``_``,
-  ``-`` or ``--`` (``us...jo@example.com--fast``);
+  ``-`` or ``--`` (``us...jo@example.com--fast``), and an address joined to
+  the one before it by one atext character is found too
+  (``jo@example.com|ann@example.org``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits: international
   numbers (``+`` and a country code, E.164), North American numbers

@@ -9,7 +9,7 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ParagraphChunker
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker
@@ -45,8 +45,8 @@ class NoRepetition(ChunkedValidator):
     give the repeated unit's length and count, never its text.
 
     **Chunk**: the unit compared, ``unit="sentence"`` (default) or
-    ``"paragraph"``; or any ``chunker=`` instead, each of whose chunks is one
-    unit.
+    ``"paragraph"`` (ends at a blank line, ``\r\n`` line breaks included); or
+    any ``chunker=`` instead, each of whose chunks is one unit.
 
     Args:
         max_repeats: How many times a unit may appear (int >= 1).
@@ -92,7 +92,9 @@ class NoRepetition(ChunkedValidator):
             kwargs["unit"] = unit
         super().__init__(chunker=chunker, on_fail=on_fail, max_repeats=limit, **kwargs)
         if unit is not None:
-            self.chunker = unit  # recorded as unit= only, so get_args() rebuilds it
+            # (Recorded as unit= only, so get_args() rebuilds it.)
+            self.chunker = ParagraphChunker(crlf=True) if unit == "paragraph" else unit
+            self._kwargs.pop("chunker", None)  # (a with_chunker subclass's default)
         self.max_repeats = limit
 
     def record_chunker(self, chunker: ChunkerSpec) -> None:

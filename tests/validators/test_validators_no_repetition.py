@@ -23,7 +23,7 @@ from helpers.validator_checks import assert_fix_within_spans, assert_verdict, te
 from hypothesis import given
 
 from guardrails_ai.chunkwise import NoRepetition
-from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream
+from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream, with_chunker
 from guardrails_ai.chunkwise.chunkers import ParagraphChunker
 
 FIX = NoRepetition(on_fail="fix")
@@ -196,3 +196,26 @@ def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     assert all(o.validation_passed for o in noop) == isinstance(result, PassResult)
     if isinstance(result, FailResult):
         assert_fix_within_spans(text, result)
+
+
+def test_unit_on_a_with_chunker_subclass_rebuilds_from_to_dict() -> None:
+    # Before: to_dict() wrote the subclass's chunker beside unit=, and
+    # Guard.from_dict refused the pair ("give unit= or chunker=, not both").
+    from guardrails import Guard
+
+    cls = with_chunker(NoRepetition, "paragraph")
+    guard = Guard().use(cls(unit="sentence", on_fail="fix"))
+    rebuilt = Guard.from_dict(guard.to_dict())
+    assert rebuilt is not None
+    (validator,) = rebuilt.get_validators("output")
+    assert isinstance(validator, NoRepetition)
+    assert validator.get_args()["unit"] == "sentence"
+    assert validator.chunker.split_text("Yes. Yes.") == ["Yes.", "Yes."]
+
+
+def test_paragraph_unit_reads_crlf_blank_lines() -> None:
+    # Before: "\r\n\r\n" ended no paragraph, so the repeat passed.
+    text = "Same para.\r\n\r\nSame para.\r\n\r\nEnd."
+    result = NoRepetition(unit="paragraph", on_fail="fix").validate(text, {})
+    assert isinstance(result, FailResult)
+    assert NoRepetition(unit="paragraph").get_args()["unit"] == "paragraph"
