@@ -71,4 +71,5 @@ def chunker_kinds() -> dict[str, ChunkingStrategy]:
         "limit-sentence-500": limit("sentence", max_chars=500),
         "limit-paragraph-200": limit("paragraph", max_chars=200),
         "group-sentence-3": limit("sentence", chunk_size=3, max_chars=400),
+        "limit-paragraph-tokens": limit("paragraph", max_tokens=64),
     }

@@ -181,9 +181,12 @@ class _PieceMeter(_Meter):
             if part
             for piece in ((part,) if len(part) <= _CAP else _capped(part))
         ]
-        while len(tail) > _CAP:
-            pieces.append(tail[:_CAP])
-            tail = tail[_CAP:]
+        if len(tail) > _CAP:
+            # (Sliced once at the end: dropping a piece at a time from the
+            # front would copy the rest each time, quadratic in a long word.)
+            last = (len(tail) - 1) // _CAP * _CAP
+            pieces += [tail[i : i + _CAP] for i in range(0, last, _CAP)]
+            tail = tail[last:]
         self.tail = tail
         self.fed += len(delta)
         if not pieces:

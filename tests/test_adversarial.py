@@ -36,7 +36,7 @@ from helpers.cost import CountingPattern, Work, stream_work
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker, limit
 
 CHUNKERS = chunker_kinds()
 
@@ -269,3 +269,12 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
 def test_catastrophic_patterns_are_refused(pattern: str) -> None:
     with pytest.raises(ValueError, match=re.escape(f"pattern={pattern!r}")):
         RegexChunker(pattern)
+
+
+@pytest.mark.parametrize("unit", ["x"], ids=["letters"])
+def test_token_limits_grow_linearly_on_one_long_word(unit: str) -> None:
+    # A word longer than any window is measured in pieces of 16 characters:
+    # taking each from the front of the rest copied the rest each time
+    # (3.2 MB of base64 took 17 s, x3.5 per doubling; here, 10x or more).
+    chunker = limit("paragraph", max_tokens=64)
+    assert least_growth(chunker, unit, 400_000, stream=False) <= 8
