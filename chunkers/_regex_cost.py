@@ -7,13 +7,20 @@ closing a shape measured to go super-linear:
 
 1. Catastrophic backtracking (exponential, or a polynomial of high degree): a
    repeat with an upper bound above one whose body holds another such repeat,
-   one of them unbounded (``(a+)+b``, ``(\\s*,)+``, ``(a+){2,9}``); an unbounded
-   repeat over alternatives that can start with the same character
-   (``(a|ab)+``, ``(\\s|\\n)+``) or over a body with an optional part that
-   overlaps a required one (``(a?a)+``).  Backreferences are refused too.
+   one of them unbounded (``(a+)+b``, ``(\\s*,)+``, ``(a+){2,9}``), or the
+   inner one of varying length with more than ``_NESTED_WAYS`` ways to split a
+   run (``(a{1,20}){1,20}``); a repeat of more than ``_AMBIGUOUS_REPEATS``
+   over alternatives that can start with the same character
+   (``(a|ab)+``, ``(\\s|\\n)+``, ``(a|a){1,40}``) or over a body with an
+   optional part that overlaps a required one (``(a?a)+``).  Backreferences
+   are refused too, and repeats bounded above ``_BOUND_MAX`` (a streamed
+   search looks back that far); a bound above ``_LARGE`` counts as unbounded
+   below, and so does an optional group of an unbounded repeat
+   (``(?:\\s+)?``).
 2. Two unbounded repeats of overlapping characters in a row, with only such
    characters between them and something after them that can fail
    (``\\s*\\s*;``, ``\\d+\\.?\\d+x``): each attempt tries every split of a run.
+   In a lookahead too (``;(?=\\s*\\s*x)``), which every attempt reads.
 3. An unbounded repeat that an attempt can reach from inside a run of its own
    characters, with something after it that can fail (``,[\\s,]*x`` on
    ``,,,,``): an attempt at every character of the run reads the rest of it.
@@ -22,7 +29,8 @@ closing a shape measured to go super-linear:
    earlier succeeds, so the search skips those positions (the run guard,
    ``(?<!X)``, exact for these patterns).  ``c X* c'`` where ``c'`` accepts
    every ``c`` (``\\n\\s*\\n``) is accepted: an attempt fails only at the last
-   ``c`` of a run.
+   ``c`` of a run.  In a lookahead, a repeat over the characters of the
+   element before it that can fail after it (``;(?=.*!)`` on ``;;;;``).
 
 The analysis looks at the top-level sequence of the pattern and at each
 alternative of a top-level alternation; characters are compared on a probe
@@ -61,6 +69,19 @@ _CATEGORIES = {
     "CATEGORY_NOT_WORD": r"\W",
 }
 _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+#: A repeat bounded above this many is read as unbounded (``[ ]{1,60000}x`` costs
+#: what ``[ ]+x`` costs).
+_LARGE = 64
+#: Nested repeats, the inner one of varying length, may try at most this many
+#: ways (the product of their upper bounds) to split a run: ``(?:\d{1,3}\.){3}``
+#: (9) passes, ``(a{1,20}){1,20}`` and ``(?:\s{1,9}){1,9}`` do not.
+_NESTED_WAYS = 16
+#: A repeat of alternatives that can match one text two ways may repeat at most
+#: this many times (``(a|a){1,4}``: 16 ways; ``(a|a){1,40}``: 2**40).
+_AMBIGUOUS_REPEATS = 4
+#: The largest upper bound of a repeat: a streamed search looks that far back
+#: (``[ ]{1,60000}x`` on spaces costs 60000 a character; ``[ ]+x`` does not).
+_BOUND_MAX = 256
 _ATOMS = ("LITERAL", "NOT_LITERAL", "ANY", "IN")
 
 
@@ -191,7 +212,10 @@ class _Checker:
                 body = _unwrap(av[2])
                 atom = atom_regex(*body[0]) if len(body) == 1 else None
                 chars = self.chars_of(self.atoms(av[2]))
-                out.append(_El("eat", chars, lo, None if hi >= _MAXREPEAT else hi, atom))
+                # (An optional group of an unbounded repeat, ``(?:\s+)?``, is unbounded.)
+                widest = int(_parser.SubPattern(_parser.State(), [(op, av)]).getwidth()[1])
+                endless = hi > _LARGE or widest >= _MAXREPEAT
+                out.append(_El("eat", chars, lo, None if endless else hi, atom))
             elif name in ("ASSERT", "ASSERT_NOT"):
                 if av[0] < 0:
                     chars = self.chars_of(self.atoms(av[1]))
@@ -226,10 +250,17 @@ class _Checker:
                 raise self.refuse("uses a backreference")
             if name in _REPEATS:
                 lo, hi = int(av[0]), int(av[1])
-                unbounded = hi >= _MAXREPEAT
-                if outer is not None and hi > 1 and (unbounded or outer[1] >= _MAXREPEAT):
-                    raise self.refuse("nests a repeated group in a repeat")
-                if unbounded and name != "POSSESSIVE_REPEAT":
+                if _BOUND_MAX < hi < _MAXREPEAT:
+                    raise self.refuse(
+                        f"bounds a repeat at {hi}, above {_BOUND_MAX} (use + or * instead)"
+                    )
+                unbounded = hi > _LARGE
+                if outer is not None and hi > 1:
+                    if unbounded or outer[1] > _LARGE:
+                        raise self.refuse("nests a repeated group in a repeat")
+                    if lo != hi and hi * outer[1] > _NESTED_WAYS:
+                        raise self.refuse("nests a repeat of varying length in a repeat")
+                if hi > _AMBIGUOUS_REPEATS and name != "POSSESSIVE_REPEAT":
                     self.ambiguous_body(av[2])
                 self.nesting(av[2], (lo, hi) if hi > 1 else outer)
             elif name == "BRANCH":
@@ -243,7 +274,7 @@ class _Checker:
                 self.nesting(av, outer)
 
     def ambiguous_body(self, body: Any) -> None:
-        """Refuse an unbounded repeat's body that can match one text two ways."""
+        """Refuse a long repeat's body that can match one text two ways."""
         for op, av in _walk_ops(body):
             if str(op) == "BRANCH":
                 seen: set[str] = set()
@@ -263,7 +294,29 @@ class _Checker:
 
     # -- rules 2 and 3 ------------------------------------------------------
 
-    def sequence(self, els: list[_El], top: bool) -> str | None:
+    def lookaheads(self, items: Any) -> None:
+        """Rules 2 and 3 in a lookahead, read at every attempt: no two
+        unbounded repeats of the same characters in a row
+        (``;(?=\\s*\\s*x)``), and no unbounded repeat that can fail after it over
+        the characters of the element before the lookahead (``;(?=.*!)`` on
+        ``;;;;``: each attempt reads the rest of the run)."""
+        before: frozenset[str] = frozenset()
+        for op, av in items:
+            if str(op) in ("ASSERT", "ASSERT_NOT") and av[0] >= 0:
+                els = self.flatten(av[1])
+                self.sequence(els, top=False, runs=False)
+                for k, el in enumerate(els):
+                    if el.kind == "eat" and el.hi is None and el.chars & before:
+                        if _can_fail(els, k + 1):
+                            raise self.refuse(
+                                "reads a run of the characters before its lookahead "
+                                "again from each of them"
+                            )
+            else:
+                els = self.flatten([(op, av)])
+                before = els[-1].chars if els and els[-1].kind == "eat" else before
+
+    def sequence(self, els: list[_El], top: bool, runs: bool = True) -> str | None:
         """Check one sequence; the run guard's atom when it starts with an
         unbounded repeat that needs one (only at the top, ``top``)."""
         guard = None
@@ -277,7 +330,8 @@ class _Checker:
                 other = els[i]
                 common = other.chars & el.chars
                 if (
-                    other.unbounded
+                    other.kind == "eat"
+                    and other.hi is None
                     and common
                     and all(
                         e.kind != "eat" or e.lo == 0 or e.chars & common for e in els[i + 1 : j]
@@ -285,6 +339,8 @@ class _Checker:
                 ):
                     raise self.refuse("has two unbounded repeats of the same characters in a row")
             # Rule 3: can an attempt start inside a run of this repeat?
+            if not runs:
+                continue
             prefix = els[:j]
             inside = all(
                 (e.kind == "eat" and (e.lo == 0 or e.chars & el.chars))
@@ -360,6 +416,7 @@ def check_cost(pattern: re.Pattern[str]) -> str | None:
     tree = parse(pattern)
     checker.nesting(tree)
     items = list(tree)
+    checker.lookaheads(items)
     if len(items) == 1 and str(items[0][0]) == "BRANCH":
         for alt in items[0][1][1]:
             checker.sequence(checker.flatten(alt), top=False)

@@ -239,7 +239,15 @@ def test_user_patterns_search_in_linear_time(pattern: str, unit: str) -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"\s+", r"\n\s*\n", r"(?<=[.!?])\s+", r"\s*;\s*", r"[.!?]+\s+", r"(?:\r?\n)+", r".*;"],
+    [
+        r"\s+",
+        r"\n\s*\n",
+        r"(?<=[.!?])\s+",
+        r"\s*;\s*",
+        r"[.!?]+\s+",
+        r"(?:\r?\n)+",
+        r".*;",
+    ],
 )
 @pytest.mark.parametrize("unit", [" ", "\n", ";", ". ", "a"])
 def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
@@ -264,6 +272,16 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
         r"\d+\.?\d+x",
         r",[\s,]*x",
         r"(\d+)\1",
+        # Bounded repeats that backtrack as unbounded ones do (accepted before).
+        r"(a{1,20}){1,20}b",
+        r"(?:\s{1,9}){1,9};",
+        r"(?:a|a){1,40}b",
+        r"x\s{0,100000}\s{0,100000};",
+        # An optional group of a repeat; repeats in a lookahead.
+        r"x(?:\s+)?\s*;",
+        r";(?=\s*\s*x)",
+        r";(?=.*!)",
+        r"[ ]{1,60000}x",  # (a streamed search would look back 60000 characters)
     ],
 )
 def test_catastrophic_patterns_are_refused(pattern: str) -> None:

@@ -144,7 +144,7 @@ WIDE_PATTERNS = [
     r"ab(?=b)",
     r"\n\n|---",
     r"ab*c|a",
-    r";(?=.*!)",
+    r";(?=[a-c ]*!)",
     r"[ab] +[^;]",
 ]
 regex_texts = st.text(alphabet="abc;,.!#- \n\r", max_size=40)
