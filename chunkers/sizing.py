@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .params import described
+
 __all__ = ["CHARS", "Measure", "measure_for"]
 
 #: Texts this short are remembered (key: the text); longer ones are measured.
@@ -109,10 +111,9 @@ class Measure:
     def _checked(self, text: str) -> int:
         size = self._count(text)
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-            raise ValueError(
-                f"length must return an int >= 0, got {type(size).__name__}: {size!r:.80} "
-                f"(from {self.spec!r:.80})"
-            )
+            # (An int may be shown; anything else may be the text itself.)
+            got = f"int {size}" if isinstance(size, int) else described(size)
+            raise ValueError(f"length must return an int >= 0, got {got} (from {self.spec!r:.80})")
         return size
 
     def __repr__(self) -> str:

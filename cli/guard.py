@@ -293,8 +293,8 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
                 if isinstance(text, str) and text:
                     out.write(text.encode("utf-8", "surrogatepass"))
                     out.flush()
-    except ValidationError as exc:
-        raise CommandError(str(exc) or "validation failed", code=1) from None
+    except ValidationError:  # (its message may quote the text: the tallies name the validator)
+        raise CommandError(unfixed_message(tallies) or "validation failed", code=1) from None
     except CommandError:
         raise
     except Exception as exc:  # a validator that crashes: say which kind, not the text

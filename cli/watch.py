@@ -1,10 +1,9 @@
 """Per-validator tallies for the command's summaries and exit status.
 
-:func:`watch` wraps one validator instance's ``_validate`` (the instance only:
-its class and other instances are untouched) so that every chunk it validates
-is counted, with its verdict, whether a fix came with a failure, and the time
-spent.  Guardrails calls ``_validate`` once per chunk on the streaming path
-and chunkwise's ``ChunkedValidator`` once per chunk on every path.
+:func:`watch` wraps the method that chunkwise's pipeline calls once per
+chunk on one validator instance (the instance only: its class and other
+instances are untouched) so that every chunk it validates is counted, with its
+verdict, whether a fix came with a failure, and the time spent.
 """
 
 from __future__ import annotations
@@ -64,9 +63,15 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
         on_fail=on_fail,
         chunker="guardrails default" if strategy is None else chunker_name(strategy),
     )
-    inner = validator._validate
+    # The method the pipeline calls once per chunk: a ChunkedValidator's
+    # ``_validate`` (through ``validate_chunk``), any other validator's
+    # ``validate`` (some hub validators override it, not ``_validate``).
+    from guardrails_ai.chunkwise.adapters import ChunkedValidator  # (imports Guardrails)
 
-    def _validate(value: Any, metadata: dict[str, Any]) -> Any:
+    name = "_validate" if isinstance(validator, ChunkedValidator) else "validate"
+    inner = getattr(validator, name)
+
+    def counted(value: Any, metadata: dict[str, Any]) -> Any:
         if timed:
             began = time.perf_counter()
             try:
@@ -83,7 +88,7 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
                 tally.fixes += 1
         return result
 
-    validator._validate = _validate
+    setattr(validator, name, counted)
     return tally
 
 
@@ -94,6 +99,7 @@ _FATE = {
     "refrain": "the output was withheld",
     "fix": "released unchanged (no fix value)",
     "fix_reask": "released unchanged (no fix value)",
+    "exception": "the output stopped before it",
 }
 
 

@@ -283,6 +283,11 @@ def test_a_misbehaving_length_function_is_named() -> None:
     chunker = limit("word", max_chars=5, length=lambda text: -1)
     with pytest.raises(ValueError, match="length must return"):
         chunker.split_text("some words here")
+    # What it returned is described, never quoted: it may be the text.
+    echo = limit("word", max_chars=5, length=lambda text: text)
+    with pytest.raises(ValueError, match="got str of 7 characters") as raised:
+        echo.split_text("hunter2")
+    assert "hunter2" not in str(raised.value)
 
 
 def test_repr_names_the_measure() -> None:

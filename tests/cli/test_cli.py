@@ -498,7 +498,7 @@ def test_guard_exit_status_follows_on_fail(
         capfd, tmp_path, text, "--validator", "RedactPII", "--on-fail", "exception"
     )
     assert out == ""
-    assert_one_line_error(status, err, "Validation failed", status=1)
+    assert_one_line_error(status, err, "redact_pii failed 1 of 1 chunk", "exception", status=1)
 
 
 @pytest.mark.usefixtures("in_process")
@@ -520,6 +520,22 @@ def test_guard_options_from_flags_and_files(
     # A hub validator installed from PyPI (the test extra) works too.
     status, out, _ = guard_main(capfd, tmp_path, "SHOUT. quiet", "--validator", "lowercase")
     assert (status, out) == (0, "shout. quiet")
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize("on_fail", ["noop", "filter", "refrain", "exception"])
+def test_guard_exit_status_counts_a_hub_validator_that_overrides_validate(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, on_fail: str
+) -> None:
+    # LowerCase overrides validate(), not _validate(): its failures were not
+    # counted, so the command exited 0 after releasing or dropping the text;
+    # under exception it printed Guardrails' message, which quotes the text.
+    text = "Hi. My Secret Word. ok"
+    args = ["--validator", "lowercase", "--on-fail", on_fail]
+    status, _, err = guard_main(capfd, tmp_path, text, *args)
+    assert status == 1
+    assert "lowercase failed" in err and f"on_fail={on_fail}" in err
+    assert "Secret" not in err
 
 
 @pytest.fixture
