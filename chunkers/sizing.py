@@ -149,6 +149,10 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
     )
 
 
+#: The encodings bpe-openai ships (it downloads the others).
+_SHIPPED = "'cl100k_base', 'o200k_base'"
+
+
 def _named(name: str, param: str) -> Callable[[str], int]:
     try:
         import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -156,13 +160,19 @@ def _named(name: str, param: str) -> Callable[[str], int]:
         raise ImportError(f"{param}={name!r}: {_TOKENS_HINT}", name=error.name) from error
     try:
         encoding = bpe_openai.get_encoding(name)
-    except Exception:
+    except Exception as error:
+        if name in bpe_openai.list_encoding_names():
+            # (bpe-openai ships some encodings and downloads the others.)
+            raise ValueError(
+                f"{param}={name!r:.80}: bpe-openai could not load this encoding "
+                f"({type(error).__name__}); it ships {_SHIPPED} and downloads the others"
+            ) from None
         try:
             encoding = bpe_openai.get_encoding(bpe_openai.encoding_name_for_model(name))
         except Exception:
-            known = ", ".join(map(repr, bpe_openai.list_encoding_names()))
             raise ValueError(
-                f"{param}={name!r:.80} is not a known encoding or model; choose one of {known}"
+                f"{param}={name!r:.80} is not a known encoding or model; choose one of "
+                f"{_SHIPPED} (shipped), or a model name such as 'gpt-4o'"
             ) from None
     count = _tokenizer_count(encoding)
     assert count is not None

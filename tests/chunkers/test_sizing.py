@@ -410,3 +410,12 @@ def test_whitespace_runs_before_words(
     check(chunker, text, deltas, measure)
     cut = _words_cut(text, split_spans(chunker, text))
     assert all(fits(word) > ceiling for word in cut), cut
+
+
+def test_an_unknown_encoding_lists_only_those_shipped() -> None:
+    # Before: the list named every encoding bpe-openai knows, 'gpt2' and
+    # 'p50k_base' included, which it cannot load without a download.
+    pytest.importorskip("bpe_openai")
+    with pytest.raises(ValueError, match="choose one of 'cl100k_base', 'o200k_base' ") as raised:
+        limit("word", max_tokens=10, tokenizer="no-such-encoding")
+    assert "gpt2" not in str(raised.value)
