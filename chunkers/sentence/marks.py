@@ -123,6 +123,8 @@ QUOTE_PAIRS = {
     "\u00bb": "\u00ab",
     "\u300c": "\u300d",
     "\u300e": "\u300f",
+    "\u300a": "\u300b",
+    "\u3008": "\u3009",
 }
 
 #: What an opening quotation mark may follow (besides whitespace and the start
@@ -134,4 +136,4 @@ QUOTE_OPEN_AFTER = "([{<-\u2013\u2014/*_\"'\u201c\u2018\u201e\u201a\u00ab\u00bb\
 SPACED_QUOTES = "\u00ab\u00bb"
 
 #: Quotation brackets of CJK text, which open and close wherever they stand.
-BRACKET_QUOTES = "\u300c\u300d\u300e\u300f"
+BRACKET_QUOTES = "\u300c\u300d\u300e\u300f\u300a\u300b\u3008\u3009"

@@ -96,8 +96,12 @@ EXAMPLES = [
     ),
     ("« Oui. », a-t-il dit. « Non. » puis rien.", ["« Oui. », a-t-il dit.", "« Non. » puis rien."]),
     ("C'est fini. « Pourquoi ? » Parce que.", ["C'est fini.", "« Pourquoi ? »", "Parce que."]),
-    # CJK quotation brackets.
+    # CJK quotation brackets, and title brackets: a terminator inside a title
+    # ends no sentence.
     ("彼は「はい。行きます。」と言った。次。", ["彼は「はい。行きます。」と言った。", "次。"]),
+    ("你看过《加油！中国》吗？看过。", ["你看过《加油！中国》吗？", "看过。"]),
+    ("他推荐《你好。世界》给我。我很喜欢。", ["他推荐《你好。世界》给我。", "我很喜欢。"]),
+    ("我读了〈序？〉这篇。好。", ["我读了〈序？〉这篇。", "好。"]),
     # Marks that open nothing: an inch mark, a quote glued to a word.
     ('Buy a 6" pipe. Then a 3" one. Done.', ['Buy a 6" pipe.', 'Then a 3" one.', "Done."]),
     ('He typed x"y. It failed. Again.', ['He typed x"y.', "It failed.", "Again."]),
@@ -142,6 +146,7 @@ def test_simple_mode_has_no_quotation_rule() -> None:
 QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
+    "《", "》", "〈", "〉", "！",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",
@@ -176,6 +181,7 @@ def test_a_long_quoted_text_is_delta_invariant_in_one_character_deltas() -> None
 QUOTE_ATTACKS = {
     "openers": '"a. ',
     "every mark": "\"'\u201c\u201d\u2018\u2019\u201e\u00ab\u00bb. ",
+    "title marks": "《a！",
     "episodes": '"A." "B." x. ',
     "apostrophes": "x' 'y. ",
     "open then lines": '"A. B.\n',
