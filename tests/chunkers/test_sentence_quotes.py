@@ -1,3 +1,5 @@
+# ruff: noqa: RUF001
+# (Full-width CJK terminators in the examples are meant.)
 """Quotations in ``SentenceChunker`` (``chunkers/sentence/quotes.py``): a
 sentence end inside a quotation ends no chunk.  Each rule pinned by examples of
 our own, then the invariants: lossless, delta invariance (the marks are read
@@ -577,8 +579,8 @@ def test_the_window_kept_for_the_quotation_layer_stays_small(unit: str) -> None:
     [
         # Greek ";" and Armenian ":" end sentences in those languages, inside a
         # quotation too: the layer reads the text as the scanner does.
-        ("el", "«Τι έγινε; Πού πας;» είπε η Μαρία. Ναι.", 2),  # noqa: RUF001
-        ("hy", "«Ես եկա: Դու գնացիր:» ասաց նա: Այո:", 2),  # noqa: RUF001
+        ("el", "«Τι έγινε; Πού πας;» είπε η Μαρία. Ναι.", 2),
+        ("hy", "«Ես եկա: Դու գնացիր:» ասաց նա: Այո:", 2),
     ],
 )
 def test_a_quotation_is_read_with_the_languages_terminators(
