@@ -70,7 +70,10 @@ starters and the ordinal rule below.
   follows the opening one (same form, next number or letter: ``1. One 2.
   Two``, ``a) one b) two``), restarts a list (``1``, ``a``, ``A``: ``• 10.
   Ten a. One``) or has another bullet (``• 10. Ten`` then ``9.`` after the hyphen
-  bullet U+2043).
+  bullet U+2043).  In a chunk that opens with none, a marker ending in a
+  period that starts a list after a colon, or any after a bullet that is no
+  ``-``, ``*`` or ``+``, ends the lead-in there (``Steps: 1.) Open``,
+  ``Agenda • 9. First``).
 * Footnote numbers glued to a period: a ``.`` after two lower-case letters or
   after ``)``, then one to three digits (up to three such numbers, a space
   between), then whitespace and a capitalised word ends the sentence after
@@ -240,6 +243,9 @@ _QUOTES = frozenset(QUOTES)
 _DASHES = frozenset(DASHES)
 _BULLETS = frozenset(BULLETS)
 _ITEM_BULLETS = frozenset(ITEM_BULLETS)
+#: Bullets that are nothing else (not ``-``, ``*`` or ``+``, which may be
+#: arithmetic or emphasis): one before a marker opens a list item anywhere.
+_LIST_BULLETS = frozenset(ITEM_BULLETS) - frozenset("-*+")
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
@@ -318,9 +324,18 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     if mark == 0 or not buf[mark - 1].isspace() or chunk - base < 0 or chunk - base >= mark:
         return None
     m = _ITEM_OPENING.match(buf, chunk - base, mark)
-    if m is None:
-        return None
     number = buf[i:k]
+    if m is None:
+        # The first item of a list after its lead-in, numbered with a period
+        # (which would otherwise end a sentence after the marker): a marker
+        # that starts a list after a colon (``Steps: 1.) Open``), or any after
+        # a bullet (``Agenda • 9. First``): the lead-in is its own chunk.  (A
+        # list of ``a)`` markers after a lead-in stays one chunk: no period.)
+        lead = buf[chunk - base : mark].rstrip()
+        starts = number in ("1", "a", "A") and lead.endswith(":")
+        if form != ")" and (starts or bullet in _LIST_BULLETS):
+            return (base + chunk - base + len(lead), base + mark)
+        return None
     if number in ("1", "a", "A") or bullet != (m.group(1) or ""):
         follows = True  # a list restarts, or another list begins
     else:
