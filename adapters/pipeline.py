@@ -67,14 +67,17 @@ class Stop(Exception):
 
     ``error`` is the ``ValidationError`` to raise (``None`` for refrain);
     ``before`` the rest of the whitespace before the failing chunk, which its
-    stage releases; ``released`` the text the pipeline releases before it ends
+    stage (``stage``) releases; ``released`` the text the pipeline releases before it ends
     (set by :func:`advance`).
     """
 
-    def __init__(self, error: ValidationError | None, before: str = "") -> None:
+    def __init__(
+        self, error: ValidationError | None, before: str = "", stage: Stage | None = None
+    ) -> None:
         super().__init__(error)
         self.error = error
         self.before = before
+        self.stage = stage
         self.released = ""
 
 
@@ -301,12 +304,13 @@ class Stage:
         before = self.complete_run(piece) if self._gap is None else ""
         if action == OnFailAction.REFRAIN:
             self.refrained = True
-            raise Stop(None, before)
+            raise Stop(None, before, self)
         raise Stop(
             ValidationError(
                 "Validation failed for field with errors: " + (result.error_message or "")
             ),
             before,
+            self,
         )
 
     def _note_failure(self, piece: Piece, result: FailResult) -> None:

@@ -177,10 +177,19 @@ class _Session:
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
         self.stopped_early = True
-        if stop.error is None or stop.released:
+        if stop.error is None:
             yield self.outcome(stop.released)
-        if stop.error is not None:
-            raise stop.error from None
+            return
+        if stop.released:
+            # The text released passed; the error tells of the failure after
+            # it (so the outcome does not depend on whether that text came in
+            # the failing chunk's delta or before it).
+            outcome = self.outcome(stop.released)
+            outcome.validation_passed = not any(
+                stage.unresolved - (stage is stop.stage) for stage in self.stages
+            )
+            yield outcome
+        raise stop.error from None
 
     @contextmanager
     def recording(self) -> Iterator[None]:

@@ -531,3 +531,20 @@ def test_what_is_released_does_not_depend_on_where_a_chunker_put_whitespace(
     guard = guard_with(make())
     slicings = [[text], list(text)] + [[text[:k], text[k:]] for k in range(1, len(text))]
     assert {_released(guard, deltas) for deltas in slicings} == {released}
+
+
+def test_the_outcomes_before_an_exception_do_not_depend_on_the_slicing() -> None:
+    # Before: in one delta the text before the failing chunk came with
+    # validation_passed=False (the failure was found in the same call), in
+    # 1-character deltas with True.
+    guard = guard_with(NoRepetition(on_fail="exception"))
+    text = "Yes. Yes. No."
+
+    def seen(deltas: list[str]) -> tuple[str, bool]:
+        outcomes = []
+        with pytest.raises(ValidationError):
+            for outcome in guarded_stream(guard, llm(deltas), messages=MESSAGES):
+                outcomes.append(outcome)
+        return joined(outcomes), outcomes[-1].validation_passed
+
+    assert {seen(d) for d in ([text], list(text), [text[:7], text[7:]])} == {("Yes. ", True)}
