@@ -112,8 +112,8 @@ _SPECS: dict[str, _Spec] = {
         " november dezember",
     ),
     "da": _Spec(
-        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang",
-        final="osv m.m mv nr",
+        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht",
+        final="osv m.m mv nr kr inkl ekskl",
         medial="kl tlf st s",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
         " da nu her efter før hvis når i på til med ja nej",
@@ -198,7 +198,7 @@ _SPECS: dict[str, _Spec] = {
     ),
     "sk": _Spec(
         prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č",
-        final="atď a.s s.r.o spol",
+        final="atď a.s s.r.o spol tis mil",
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"
