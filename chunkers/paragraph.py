@@ -72,7 +72,7 @@ class ParagraphChunker(ChunkingStrategy):
 
     def __init__(self, *, crlf: bool = False) -> None:
         if not isinstance(crlf, bool):
-            raise TypeError(f"crlf must be a bool, got {crlf!r}")
+            raise TypeError(f"crlf must be a bool, got {type(crlf).__name__}: {crlf!r:.80}")
         self.crlf = crlf
 
     def _params(self) -> dict[str, object]:

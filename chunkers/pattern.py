@@ -335,7 +335,7 @@ class RegexChunker(ChunkingStrategy):
             try:
                 compiled = re.compile(pattern)
             except re.error as exc:
-                raise ValueError(f"pattern={pattern!r} is not a valid regex: {exc}") from None
+                raise ValueError(f"pattern={pattern!r:.80} is not a valid regex: {exc}") from None
         elif isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
             compiled = pattern
         else:

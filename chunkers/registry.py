@@ -94,7 +94,7 @@ def resolve_chunker(
         factory = _factory(chunker.strip().lower())
         if factory is None:
             raise ValueError(
-                f"{param}={chunker!r} is not a known chunker; "
+                f"{param}={chunker!r:.80} is not a known chunker; "
                 f"choose one of {', '.join(map(repr, aliases()))}, or pass a "
                 "ChunkingStrategy or any object with split()/flush()"
             )

@@ -18,6 +18,7 @@ from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     ParagraphChunker,
     Piece,
+    RegexChunker,
     RescanScanner,
     SentenceChunker,
     WordChunker,
@@ -529,3 +530,16 @@ def test_type_errors_name_the_type_never_the_text() -> None:
         with pytest.raises(TypeError) as raised:
             call()
         assert "jo@example" not in str(raised.value) and "bytes" in str(raised.value)
+
+
+def test_a_long_bad_argument_is_cut_in_the_message() -> None:
+    # A value may be user text: messages show its first 80 characters at most.
+    long = "q" * 500
+    for build, error in (
+        (lambda: ParagraphChunker(crlf=long), TypeError),  # type: ignore[arg-type]
+        (lambda: resolve_chunker(long), ValueError),
+        (lambda: RegexChunker("(" + long), ValueError),
+    ):
+        with pytest.raises(error) as raised:
+            build()
+        assert "q" * 81 not in str(raised.value)
