@@ -128,30 +128,3 @@ def test_lines_and_lists_agree_with_the_rules_however_streamed(
     bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
     parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
     assert_streamed_as_the_rules_decide(parts)
-
-
-@pytest.mark.parametrize(
-    ("text", "chunks"),
-    [
-        # Before: the period after the first marker ended a sentence
-        # ("Steps: 1.)" / "Open the box 2.)" / ...).
-        (
-            "Steps: 1.) Open the box 2.) Remove the cable 3.) Plug it in.",
-            ["Steps:", "1.) Open the box", "2.) Remove the cable", "3.) Plug it in."],
-        ),
-        (
-            "Choose one: a. The red car b. The blue car",
-            ["Choose one:", "a. The red car", "b. The blue car"],
-        ),
-        (
-            "Agenda \u2022 9. The first item \u2022 10. The second item",
-            ["Agenda", "\u2022 9. The first item", "\u2022 10. The second item"],
-        ),
-        # Not a list: a marker that starts none, after no colon; arithmetic.
-        ("Note: 10. Then more.", ["Note: 10.", "Then more."]),
-        ("The result is 5 - 3. The next one.", ["The result is 5 - 3.", "The next one."]),
-    ],
-)
-def test_a_list_after_its_lead_in_starts_at_its_first_marker(text: str, chunks: list[str]) -> None:
-    assert ACCURATE.split_text(text) == chunks
-    assert_streamed_as_the_rules_decide(list(text))

@@ -325,6 +325,23 @@ CASES: dict[str, list[Case]] = {
             "\u2022 7. Seven \u2043 3. Three",
             ["\u2022 7. Seven", "\u2043 3. Three"],
         ),
+        # A list after its lead-in starts at its first period marker (the
+        # period used to end a sentence there: "Steps: 1.)" / "Open the box 2.)").
+        (
+            "Steps: 1.) Open the box 2.) Remove the cable 3.) Plug it in.",
+            ["Steps:", "1.) Open the box", "2.) Remove the cable", "3.) Plug it in."],
+        ),
+        (
+            "Choose one: a. The red car b. The blue car",
+            ["Choose one:", "a. The red car", "b. The blue car"],
+        ),
+        (
+            "Agenda \u2022 9. The first item \u2022 10. The second item",
+            ["Agenda", "\u2022 9. The first item", "\u2022 10. The second item"],
+        ),
+        # Not a list: a marker that starts none, after no colon; arithmetic.
+        ("Note: 10. Then more.", ["Note: 10.", "Then more."]),
+        ("The result is 5 - 3. The next one.", ["The result is 5 - 3.", "The next one."]),
     ],
     "footnote_numbers": [
         (
