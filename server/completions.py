@@ -75,27 +75,32 @@ class Verdicts:
     do: "The following sentence is toxic: ..."), text that ``filter``,
     ``refrain``, ``fix`` or ``exception`` kept from the client.  Unless
     ``raw`` (the config lets raw LLM text through), each failure's
-    ``failureReason`` and error span reasons, and the messages given to
-    :meth:`scrub`, show :data:`WITHHELD` in place of that text and of each
-    error span's text (of three characters or more).
+    ``failureReason`` and error span reasons show :data:`WITHHELD` in place of
+    that text and of each error span's text (of three characters or more); so
+    does the message of the exception the last failure raised (:meth:`scrub`).
     """
 
     def __init__(self, *, raw: bool = False) -> None:
         self._failures: list[dict[str, Any]] = []
         self._last: object = None
         self._raw = raw
-        self._withheld: set[str] = set()
+        #: The text of the last failure noted, and of its error spans (what an
+        #: exception's message may quote: it is that failure's message).
+        self._withheld: list[str] = []
         _CURRENT.set(self)
 
     def note(self, validator: str, result: object, value: object = None) -> None:
         """Record ``result``, a verdict on ``value``, if it is a failure not noted
-        yet (nested calls report once)."""
+        yet (nested calls report once).  O(its message and spans), whatever
+        was noted before."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
             spans = result.error_spans or []
             if isinstance(value, str) and not self._raw:
                 pieces = [value.strip()] + [value[span.start : span.end] for span in spans]
-                self._withheld.update(p for p in pieces if len(p) >= _SHORTEST_WITHHELD)
+                self._withheld = sorted(
+                    {p for p in pieces if len(p) >= _SHORTEST_WITHHELD}, key=len, reverse=True
+                )
                 spans = [
                     span.model_copy(update={"reason": self.scrub(span.reason)}) for span in spans
                 ]
@@ -109,11 +114,11 @@ class Verdicts:
             self._failures.append(summary.model_dump())
 
     def scrub(self, message: str) -> str:
-        """``message`` with the text withheld so far (the longest first) replaced
-        by :data:`WITHHELD`.  O(len(message) * pieces withheld)."""
+        """``message`` with the text of the last failure noted (the longest
+        piece first) replaced by :data:`WITHHELD`."""
         if not isinstance(message, str):
             return message
-        for piece in sorted(self._withheld, key=len, reverse=True):
+        for piece in self._withheld:
             message = message.replace(piece, WITHHELD)
         return message
 
