@@ -301,7 +301,7 @@ class _Checker:
         the characters of the element before the lookahead (``;(?=.*!)`` on
         ``;;;;``: each attempt reads the rest of the run)."""
         before: frozenset[str] = frozenset()
-        for op, av in items:
+        for op, av in _plain_items(items):
             if str(op) in ("ASSERT", "ASSERT_NOT") and av[0] >= 0:
                 els = self.flatten(av[1])
                 self.sequence(els, top=False, runs=False)
@@ -375,6 +375,16 @@ def _nullable(items: Any) -> bool:
     return int(_parser.SubPattern(_parser.State(), list(items)).getwidth()[0]) == 0
 
 
+def _plain_items(items: Any) -> Iterator[tuple[Any, Any]]:
+    """The items of a sequence, with those of its plain groups in their place
+    (as :meth:`_Checker.flatten` reads them)."""
+    for op, av in items:
+        if str(op) == "SUBPATTERN" and _plain_group(av[-1]):
+            yield from _plain_items(av[-1])
+        else:
+            yield op, av
+
+
 def _plain_group(items: Any) -> bool:
     return not any(str(op) == "BRANCH" for op, _ in items)
 
@@ -416,9 +426,10 @@ def check_cost(pattern: re.Pattern[str]) -> str | None:
     tree = parse(pattern)
     checker.nesting(tree)
     items = list(tree)
-    checker.lookaheads(items)
     if len(items) == 1 and str(items[0][0]) == "BRANCH":
         for alt in items[0][1][1]:
+            checker.lookaheads(alt)
             checker.sequence(checker.flatten(alt), top=False)
         return None
+    checker.lookaheads(items)
     return checker.sequence(checker.flatten(items), top=True)

@@ -281,6 +281,8 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
         r"x(?:\s+)?\s*;",
         r";(?=\s*\s*x)",
         r";(?=.*!)",
+        r"(;)(?=.*!)",  # (in a group, or an alternative, alike)
+        r"a(?=\s*\s*x)|b",
         r"[ ]{1,60000}x",  # (a streamed search would look back 60000 characters)
     ],
 )
