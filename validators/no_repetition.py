@@ -17,7 +17,9 @@ from ._normalize import fold_text
 
 __all__ = ["NoRepetition"]
 
-UNITS = ("sentence", "paragraph")
+#: Each ``unit=`` and the chunker it names (a paragraph ends at a blank line,
+#: ``\r\n`` line breaks included).
+UNITS: dict[str, ChunkerSpec] = {"sentence": "sentence", "paragraph": ParagraphChunker(crlf=True)}
 
 
 @register_validator(name="chunkwise/no_repetition", data_type="string")
@@ -93,7 +95,7 @@ class NoRepetition(ChunkedValidator):
         super().__init__(chunker=chunker, on_fail=on_fail, max_repeats=limit, **kwargs)
         if unit is not None:
             # (Recorded as unit= only, so get_args() rebuilds it.)
-            self.chunker = ParagraphChunker(crlf=True) if unit == "paragraph" else unit
+            self.chunker = UNITS[unit]
             self._kwargs.pop("chunker", None)  # (a with_chunker subclass's default)
         self.max_repeats = limit
 
