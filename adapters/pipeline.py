@@ -71,9 +71,7 @@ class Stop(Exception):
     (set by :func:`advance`).
     """
 
-    def __init__(
-        self, error: ValidationError | None, before: str = "", stage: Stage | None = None
-    ) -> None:
+    def __init__(self, error: ValidationError | None, before: str, stage: Stage) -> None:
         super().__init__(error)
         self.error = error
         self.before = before
