@@ -18,6 +18,7 @@ from guardrails.classes.llm.prompt_callable import PromptCallableException
 from guardrails.errors import ValidationError
 from helpers.guardrails import (
     MESSAGES,
+    WHITESPACE_RUNS,
     Ban,
     PlainBan,
     Record,
@@ -30,12 +31,13 @@ from helpers.guardrails import (
     openai_chunks,
     run,
     slicings,
+    two_part_slicings,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise import MaxChunkLength, NoRepetition
-from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream, with_chunker
+from guardrails_ai.chunkwise import NoRepetition
+from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream
 from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece, aliases, resolve_chunker
 
 ALIASES = aliases()
@@ -163,9 +165,10 @@ def check_on_fail(alias: str, on_fail: str, data: st.DataObject) -> None:
             for outcome in guarded_stream(guard, llm(deltas), messages=MESSAGES):
                 released.append(outcome)
         out = joined(released)
-        assert "bad" not in out
-        assert text.startswith(out) and len(out) <= failing[0].start
         first = chunks.index(failing[0].chunk)  # type: ignore[arg-type]
+        # Every chunk before the failing one and the whole whitespace run
+        # after them, whatever the slicing (nothing when it is the first).
+        assert out == (text[: failing[0].chunk_start] if first else "")
         assert validator.seen == chunks[: first + 1]
         return
 
@@ -481,6 +484,17 @@ def test_chunker_returning_foreign_text_raises_and_releases_nothing() -> None:
 # -- whitespace runs are released whole ------------------------------------------------
 
 
+async def _areleased(guard: Any, deltas: list[str]) -> str:
+    """What ``async_guarded_stream`` released, up to an exception if one was raised."""
+    released = []
+    try:
+        async for outcome in async_guarded_stream(guard, async_llm(deltas), messages=MESSAGES):
+            released.append(outcome.validated_output or "")
+    except ValidationError:
+        pass
+    return "".join(released)
+
+
 def _released(guard: Any, deltas: list[str]) -> str:
     """What ``guarded_stream`` released, up to an exception if one was raised."""
     released = []
@@ -492,36 +506,6 @@ def _released(guard: Any, deltas: list[str]) -> str:
     return "".join(released)
 
 
-#: (validator, text, what is released): a chunker may put a whitespace run's
-#: characters in the chunk before or the one after, depending on the slicing.
-WHITESPACE_RUNS = [
-    # Before a stop: the chunks before the failing one, with the whole run after them.
-    (
-        lambda: MaxChunkLength(max_words=3, chunker="paragraph", on_fail="refrain"),
-        "Short para.\n\n\nThis paragraph has far too many words.",
-        "Short para.\n\n\n",
-    ),
-    (
-        lambda: NoRepetition(chunker="word", on_fail="exception"),
-        "Hi there.\r\nthere. ok",
-        "Hi there.\r\n",
-    ),
-    # A filtered chunk leaves the stronger of the whole runs around it: no
-    # half of a "\r\n", no doubled blank line.
-    (
-        lambda: with_chunker(Ban("TWO", on_fail="filter"), "word"),
-        "one\r\nTWO\r\nthree",
-        "one\r\nthree",
-    ),
-    (lambda: NoRepetition(on_fail="filter"), "Yes.\n\nYes.\n\n\nNo.", "Yes.\n\n\nNo."),
-    (
-        lambda: NoRepetition(unit="paragraph", on_fail="filter"),
-        "Yes.\n\nYes.\n\n\nNo.",
-        "Yes.\n\n\nNo.",
-    ),
-]
-
-
 @pytest.mark.parametrize(("make", "text", "released"), WHITESPACE_RUNS)
 def test_what_is_released_does_not_depend_on_where_a_chunker_put_whitespace(
     make: Any, text: str, released: str
@@ -529,8 +513,10 @@ def test_what_is_released_does_not_depend_on_where_a_chunker_put_whitespace(
     # Before: "Short para.\n\n" in 1-character deltas; "Hi there.\r" (half a
     # line break); "one\rthree"; "Yes.\n\n\n\n\nNo." even at once.
     guard = guard_with(make())
-    slicings = [[text], list(text)] + [[text[:k], text[k:]] for k in range(1, len(text))]
-    assert {_released(guard, deltas) for deltas in slicings} == {released}
+    assert {_released(guard, deltas) for deltas in two_part_slicings(text)} == {released}
+    # The same through an AsyncGuard.
+    aguard = guard_with(make(), asynchronous=True)
+    assert {asyncio.run(_areleased(aguard, d)) for d in two_part_slicings(text)} == {released}
 
 
 def test_the_outcomes_before_an_exception_do_not_depend_on_the_slicing() -> None:
@@ -548,3 +534,13 @@ def test_the_outcomes_before_an_exception_do_not_depend_on_the_slicing() -> None
         return joined(outcomes), outcomes[-1].validation_passed
 
     assert {seen(d) for d in ([text], list(text), [text[:7], text[7:]])} == {("Yes. ", True)}
+
+    async def aseen(deltas: list[str]) -> tuple[str, bool]:
+        aguard = guard_with(NoRepetition(on_fail="exception"), asynchronous=True)
+        outcomes = []
+        with pytest.raises(ValidationError):
+            async for outcome in async_guarded_stream(aguard, async_llm(deltas), messages=MESSAGES):
+                outcomes.append(outcome)
+        return joined(outcomes), outcomes[-1].validation_passed
+
+    assert {asyncio.run(aseen(d)) for d in ([text], list(text))} == {("Yes. ", True)}

@@ -27,6 +27,7 @@ from guardrails_ai.lowercase import LowerCase
 from helpers.cost import python_calls
 from helpers.guardrails import (
     MESSAGES,
+    WHITESPACE_RUNS,
     Ban,
     History,
     Record,
@@ -35,6 +36,7 @@ from helpers.guardrails import (
     joined,
     llm,
     slicings,
+    two_part_slicings,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -594,3 +596,23 @@ def test_at_once_uses_the_pipeline_under_the_async_validator_service(
         == joined(streamed(guard, [text[:7], text[7:]]))
     )
     assert once.validation_passed
+
+
+@pytest.mark.parametrize(("make", "text", "released"), WHITESPACE_RUNS)
+def test_guard_streams_release_whole_whitespace_runs(make: Any, text: str, released: str) -> None:
+    # As guarded_stream (test_guarded_stream.py), through guard(..., stream=True)
+    # with the opt-in, and at once.
+    guard = guard_with(make())
+
+    def out(deltas: list[str]) -> str:
+        outcomes = []
+        try:
+            for outcome in guard(llm(deltas), messages=MESSAGES, stream=True):
+                outcomes.append(outcome)
+        except ValidationError:
+            pass
+        return joined(outcomes)
+
+    assert {out(deltas) for deltas in two_part_slicings(text)} == {released}
+    if guard.get_validators("output")[0].on_fail_descriptor == "filter":  # (at once too)
+        assert guard.validate(text).validated_output == released

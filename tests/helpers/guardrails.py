@@ -40,10 +40,17 @@ from guardrails.validator_base import Validator, register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.adapters import ChunkedValidator, async_guarded_stream, guarded_stream
+import guardrails_ai.chunkwise as chunkwise
+from guardrails_ai.chunkwise.adapters import (
+    ChunkedValidator,
+    async_guarded_stream,
+    guarded_stream,
+    with_chunker,
+)
 
 __all__ = [
     "MESSAGES",
+    "WHITESPACE_RUNS",
     "Ban",
     "History",
     "PlainBan",
@@ -58,6 +65,7 @@ __all__ = [
     "run",
     "slicings",
     "stream",
+    "two_part_slicings",
 ]
 
 #: The messages every test passes to the guard.
@@ -280,3 +288,41 @@ class History(Record):
     def check(self, value: str) -> ValidationResult:
         self.stream_state.append(value)
         return PassResult()
+
+
+# -- whitespace runs -----------------------------------------------------------------
+
+
+def two_part_slicings(text: str) -> list[list[str]]:
+    """``text`` whole, in 1-character deltas, and cut in two at every offset."""
+    return [[text], list(text)] + [[text[:k], text[k:]] for k in range(1, len(text))]
+
+
+#: (validator, text, what is released): a chunker may put a whitespace run's
+#: characters in the chunk before or the one after, depending on the slicing.
+WHITESPACE_RUNS = [
+    # Before a stop: the chunks before the failing one, with the whole run after them.
+    (
+        lambda: chunkwise.MaxChunkLength(max_words=3, chunker="paragraph", on_fail="refrain"),
+        "Short para.\n\n\nThis paragraph has far too many words.",
+        "Short para.\n\n\n",
+    ),
+    (
+        lambda: chunkwise.NoRepetition(chunker="word", on_fail="exception"),
+        "Hi there.\r\nthere. ok",
+        "Hi there.\r\n",
+    ),
+    # A filtered chunk leaves the stronger of the whole runs around it: no
+    # half of a "\r\n", no doubled blank line.
+    (
+        lambda: with_chunker(Ban("TWO", on_fail="filter"), "word"),
+        "one\r\nTWO\r\nthree",
+        "one\r\nthree",
+    ),
+    (lambda: chunkwise.NoRepetition(on_fail="filter"), "Yes.\n\nYes.\n\n\nNo.", "Yes.\n\n\nNo."),
+    (
+        lambda: chunkwise.NoRepetition(unit="paragraph", on_fail="filter"),
+        "Yes.\n\nYes.\n\n\nNo.",
+        "Yes.\n\n\nNo.",
+    ),
+]
