@@ -39,6 +39,7 @@ UNITS: dict[str, str] = {
     "cjk": "\u4e2d\u6587\u5b57",
     "punctuation": ",;:-",
     "quotes": "\"')\u201d",
+    "spaced-closers": "a.\u00a0\u00bb",  # (each delta ends on a closer that waits)
     "fences": "```\n",
     "hashes": "#",
     "bullets": "- ",
