@@ -8,11 +8,14 @@ for this process and every subprocess it starts, before any test module runs.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _HOME = Path(tempfile.mkdtemp(prefix="chunkwise-test-home-"))
@@ -38,3 +41,27 @@ settings.register_profile(
     "dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+# A test that hangs (a pattern gone exponential, a subprocess that never answers)
+# must end the run with every thread's stack, not run into CI's time limit with
+# nothing to show where.  The limit is per test; the slowest (the hub install in
+# a fresh venv) takes about two minutes.
+TEST_TIME_LIMIT = float(os.environ.get("CHUNKWISE_TEST_TIME_LIMIT", "900"))
+_stderr: int | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _stderr
+    # Output capture has not taken fd 2 yet here, and will while tests run.
+    _stderr = os.dup(2)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    assert _stderr is not None
+    faulthandler.dump_traceback_later(TEST_TIME_LIMIT, exit=True, file=_stderr)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()

@@ -104,10 +104,12 @@ def cpu(run: Callable[[], object]) -> float:
     """The least CPU time of three runs, with the garbage collector paused:
     its full collections scan every object of the test process, so their
     cost grows with what else the session holds, not with the chunker's work
-    (text of 80K ". " in a full run read 8.5-10x the time of 20K, 4-7x alone)."""
+    (text of 80K ". " in a full run read 8.5-10x the time of 20K, 4-7x alone).
+    No collection is forced before a run either: in a full run the heap holds
+    over a gigabyte, and a forced full collection per run took seconds, which
+    over this module's hundreds of tests ran CI past its time limit."""
     best = float("inf")
     for _ in range(3):
-        gc.collect()
         gc.disable()
         try:
             began = time.process_time()
