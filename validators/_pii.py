@@ -13,7 +13,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   an address do not hide it: it may follow ``...`` and end before ``_``,
   ``-`` or ``--`` (``us...jo@example.com--fast``), and an address joined to
   the one before it by one atext character is found too
-  (``jo@example.com|ann@example.org``);
+  (``jo@example.com|ann@example.org``), and so is an address right after an
+  ``@`` that is not inside another address (``jo@x@ann@example.org``,
+  a fediverse handle ``@ann@example.social``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits: international
   numbers (``+`` and a country code, E.164), North American numbers
@@ -114,9 +116,12 @@ _EMAIL_BODY = (
     r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
     r"(?![^\W_]|\.[^\W_])"
 )
-# Not inside a local part: after no atext, "@" or "atext." (each position is
-# tried, and a suffix of a local part is no address of its own).
-_EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~@-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BODY)
+# Not inside a local part: after no atext and no "atext." (each position is
+# tried, and a suffix of a local part is no address of its own).  After "@" an
+# address may start (in ``jo@x@ann@example.org`` the mangled text around it
+# does not make ``ann@example.org`` less of an address), unless that "@" is
+# inside an address found: a domain is no local part (see find_entities).
+_EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BODY)
 # An address right after another one and one atext character that cannot end
 # it (``a@x.com|b@y.org``, ``a@x.com/b@y.org``), which the lookbehind above
 # refuses: matched only at the end of an address accepted.
@@ -437,14 +442,17 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     found: list[tuple[int, int, int, str]] = []
     for name in entities:
         pattern, check = _DETECTORS[name]
-        pos = 0
+        pos = reach = 0
         while (m := pattern.search(text, pos)) is not None:
+            pos = m.start() + 1
+            if m.start() < reach and text[m.start() - 1] == "@":
+                continue  # the domain of an address found
             end = _accepted_end(text, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
                 if pattern is _EMAIL:
                     _chained_emails(text, end, found)
-            pos = m.start() + 1
+                    reach = max(reach, -found[-1][1])
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:

@@ -115,6 +115,11 @@ SURROUNDED = [
     ("| jo@example.com|ann@example.org |", "| <EMAIL>|<EMAIL> |"),  # a Markdown table
     ("To: jo@example.com/ann@example.org+bo@example.net", "To: <EMAIL>/<EMAIL>+<EMAIL>"),
     ("inet6 addr:fe80::1/64 Scope:Link", "inet6 addr:<IP_ADDRESS>/64 Scope:Link"),
+    # An address after an "@" that is not inside another address.
+    ("From jo@x@ann@example.org today.", "From jo@x@<EMAIL> today."),
+    ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
+    ("jo@example.com@ann@example.org", "<EMAIL>@<EMAIL>"),
+    ("Mail a@b.com@c.org now.", "Mail <EMAIL>@c.org now."),
 ]
 
 
