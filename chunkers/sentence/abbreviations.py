@@ -12,7 +12,9 @@ in no table: see :mod:`.rules`):
   (``etc.``, ``No.`` before a word rather than a number), so a
   capitalised next word starts a new sentence; a digit does not (``No. 5``);
 * :data:`TIME`: a time of day (``a.m.``, ``p.m.``): as :data:`FINAL`, except
-  before a title (a :data:`PREFIX` abbreviation: ``at 5 a.m. Mr. Smith left``);
+  before a title (a :data:`PREFIX` abbreviation) when the time opens its
+  sentence, after none but the words of :data:`TIME_LEADS` (``At 5 a.m. Mr.
+  Smith left`` goes on; ``He left at 6 P.M. Mr. Smith stayed`` ends);
 * :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``): the sentence
   ends only if the next word is one that typically opens a sentence (see
   :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
@@ -34,6 +36,7 @@ __all__ = [
     "PREFIX",
     "SENTENCE_STARTERS",
     "TIME",
+    "TIME_LEADS",
     "abbreviation_table",
 ]
 
@@ -95,6 +98,18 @@ GLUED_STARTERS: frozenset[str] = frozenset(
     """
     the this that these those there here it he she we they you my our your his her its
     their today
+    """.split()
+)
+
+#: The words that may come before the number of a time that opens its
+#: sentence (``At 5 a.m.``, ``On Monday at 9 p.m.``, ``Then, by 6 a.m.``): a
+#: title after such a time is the sentence's subject, not a new sentence.
+TIME_LEADS: frozenset[str] = frozenset(
+    """
+    at on by until till around about after before since from and but then so
+    yesterday today tomorrow tonight this every each last next early late
+    morning afternoon evening night monday tuesday wednesday thursday friday
+    saturday sunday
     """.split()
 )
 

@@ -92,7 +92,9 @@ starters and the ordinal rule below.
     bullet) does not end it;
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
-    capitalised word that is not a title (``Mr.``), ``MEDIAL`` before a
+    capitalised word that is not a title (``Mr.``) or, after a time that does
+    not open its sentence, before a title too (``He left at 6 P.M. Mr. Smith
+    stayed``; ``At 5 a.m. Mr. Smith left`` goes on), ``MEDIAL`` before a
     capitalised sentence starter (``The``, ``It``...) that is not itself an
     initial (``I.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
@@ -124,15 +126,16 @@ whole); a lower-case abbreviation missing from the tables is taken for a
 plain word before a lower-case word (``The med. staff`` holds only because
 ``med`` is listed); a name after
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
-left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``).
-"""
+left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``);
+a time that opens its sentence after a word missing from ``TIME_LEADS`` is
+cut before a title (``Early on at 5 a.m. Mr. Smith left``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME
+from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS
 from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -255,6 +258,7 @@ _GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
 _GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
+_CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
     f"(?:([{re.escape(''.join(sorted(ITEM_BULLETS)))}]) ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?|\\))\\s"
@@ -674,8 +678,8 @@ class SentenceRules:
             return False
         if kind == FINAL:
             return True
-        if kind == TIME:
-            return not self._title_at(buf, j)  # "5 a.m. Mr. Smith" goes on
+        if kind == TIME:  # "At 5 a.m. Mr. Smith left" goes on
+            return not (self._title_at(buf, j) and self._time_opens(at, word))
         if cat == _MARKER:
             return False
         # MEDIAL: only before a sentence starter that is not an initial.
@@ -763,6 +767,21 @@ class SentenceRules:
             bool(word)
             and buf[j + len(word)] == "."
             and self._abbreviations.get(word.lower()) == PREFIX
+        )
+
+    def _time_opens(self, at: int, word: str) -> bool:
+        """Whether the time ``word`` (``a.m``) before the period at ``at``
+        opens its chunk: a clock number right before it, and before that only
+        words of ``TIME_LEADS``, bullets and commas, within ``LOOKBEHIND``."""
+        chunk = self._start
+        if chunk is None or chunk < at - LOOKBEHIND:
+            return False
+        lead = self._buf[chunk - self._base : at - len(word) - self._base].split()
+        if not lead or _CLOCK.fullmatch(lead[-1]) is None:
+            return False
+        return all(
+            w.rstrip(",").lower() in TIME_LEADS or not any(c.isalnum() for c in w)
+            for w in lead[:-1]
         )
 
     def _ordinal(self, buf: str, j: int) -> bool:

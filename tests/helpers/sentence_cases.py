@@ -55,12 +55,23 @@ CASES: dict[str, list[Case]] = {
             ["He earned a Ph.D.", "Then he taught."],
         ),
         (
+            # A time that ends its clause ends the sentence before a title too;
+            # one that opens its sentence goes on to the title, its subject.
             "Doors open at 6 a.m. Mr. Diaz unlocks them. The talk ends at 4 p.m. Guests leave.",
             [
-                "Doors open at 6 a.m. Mr. Diaz unlocks them.",
+                "Doors open at 6 a.m.",
+                "Mr. Diaz unlocks them.",
                 "The talk ends at 4 p.m.",
                 "Guests leave.",
             ],
+        ),
+        (
+            "By 7 a.m. Dr. Okafor had left. On Friday at 9:15 P.M. Ms. Ruiz came back.",
+            ["By 7 a.m. Dr. Okafor had left.", "On Friday at 9:15 P.M. Ms. Ruiz came back."],
+        ),
+        (
+            "The shop shut at 8 P.M. Mrs. Quint went home. 6 a.m. Mr. Ode woke.",
+            ["The shop shut at 8 P.M.", "Mrs. Quint went home.", "6 a.m. Mr. Ode woke."],
         ),
     ],
     "abbreviation_ends_sentence": [
