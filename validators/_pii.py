@@ -48,6 +48,14 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
   hexadecimal digits and a colon (the rest of an address that failed).
 
+Characters that write an entity another way count as the ASCII ones they
+stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
+no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
+the non-breaking hyphen models write), decimal digits of other scripts and
+full-width forms (``\uff14\uff11\uff15...``); an IBAN may be written in lower case.
+Characters that are not there to be read (soft hyphen, zero-width
+characters inside an address) are not removed: such an entity is missed.
+
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
 capitals); if no prefix passes, the search goes on from the next character.
@@ -57,8 +65,9 @@ no entity is longer than :data:`LONGEST_ENTITY` characters; none starts right
 after or ends right before a letter or digit, nor starts after ``_`` (an
 e-mail address may end before one: ``_jo@example.com_`` in Markdown emphasis
 gives ``_jo@example.com``, its local part holding the first ``_``); none contains whitespace
-other than single spaces, each with an ASCII letter, digit or ``)`` before it
-and an ASCII digit, capital letter or ``(`` after it; none contains a sentence
+other than single spaces (of any kind :data:`FOLD` reads as a space), each with a
+letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
+(ASCII, once folded); none contains a sentence
 terminator followed by whitespace.  Overlapping entities are merged (see
 :func:`find_entities`).  Every pattern uses bounded or possessive repetition:
 linear time in the length of the text.
@@ -87,6 +96,21 @@ __all__ = [
 LONGEST_ENTITY = 254
 #: How far before a candidate a label is looked for (same line only).
 CONTEXT = 32
+
+
+def _fold_table() -> dict[int, str]:
+    table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
+    table.update({cp: "-" for cp in (*range(0x2010, 0x2016), 0x2212, 0xFE58, 0xFE63)})
+    for zero in (0x0660, 0x06F0, 0x0966, 0x09E6):  # Arabic-Indic, Persian, Devanagari, Bengali
+        table.update({zero + d: str(d) for d in range(10)})
+    table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
+    return table
+
+
+#: What the detectors read each character as (one character for one: the
+#: offsets of what they find are offsets in the text as written).
+FOLD: dict[int, str] = _fold_table()
+_UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
 
 #: Entity name -> the placeholder a fix puts in its place.
 PLACEHOLDERS: dict[str, str] = {
@@ -440,18 +464,20 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     :data:`ENTITIES`, if tied).
     """
     found: list[tuple[int, int, int, str]] = []
+    folded = text.translate(FOLD)
     for name in entities:
         pattern, check = _DETECTORS[name]
+        scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
         pos = reach = 0
-        while (m := pattern.search(text, pos)) is not None:
+        while (m := pattern.search(scan, pos)) is not None:
             pos = m.start() + 1
-            if m.start() < reach and text[m.start() - 1] == "@":
+            if m.start() < reach and scan[m.start() - 1] == "@":
                 continue  # the domain of an address found
-            end = _accepted_end(text, m, pattern, check)
+            end = _accepted_end(scan, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
                 if pattern is _EMAIL:
-                    _chained_emails(text, end, found)
+                    _chained_emails(scan, end, found)
                     reach = max(reach, -found[-1][1])
     found.sort()
     kept: list[Entity] = []

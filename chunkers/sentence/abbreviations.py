@@ -48,7 +48,7 @@ TIME = 3
 _PREFIX = """
     mr mrs ms mx messrs mme mlle dr prof rev hon sen gov capt cmdr lt sgt cpl pvt
     adm brig supt insp fr
-    e.g i.e cf vs viz approx ca
+    e.g i.e cf vs viz approx ca tel
 """
 _FINAL = """
     etc no nos nr p pp fig figs vol vols ch chap sect para eq eqs op

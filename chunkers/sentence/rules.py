@@ -356,6 +356,11 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
     return (base + lo + len(buf[lo:mark].rstrip()), base + mark)
 
 
+def _latin_alnum(c: str) -> bool:
+    """Whether ``c`` is an ASCII letter or digit, or its full-width form."""
+    return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
+
+
 def _is_capital(c: str) -> bool:
     """Whether ``c`` is a letter that is not lower case (upper case or uncased)."""
     return c.isalpha() and not c.islower()
@@ -545,14 +550,18 @@ class SentenceRules:
         closers up to ``closers_end``, whitespace up to ``space_end``, the
         character there in the window) ends no sentence: a full-width or
         half-width ideographic full stop (U+FF0E, U+FF61) between digits (a
-        decimal point), a run closed by a title mark (U+300B, U+3009:
-        ``《...》``), or a quotation closed by U+300D or U+300F before a kana
-        (a particle such as U+3068)."""
+        decimal point) or between Latin letters or digits, ASCII or full-width
+        (a name such as ``example.com`` in full-width forms), a run closed by
+        a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
+        U+300D or U+300F before a kana (a particle such as U+3068)."""
         buf, base = self._buf, self._base
         i, a = at - base, run_end - base
         b = closers_end - base
         if a - i == 1 and b == a == space_end - base and buf[i] in DECIMAL_STOPS:
-            return i > 0 and buf[i - 1].isdigit() and buf[a].isdigit()
+            before, after = buf[i - 1 : i], buf[a]
+            return (before.isdigit() and after.isdigit()) or (
+                _latin_alnum(before) and _latin_alnum(after)
+            )
         if b > a:
             if buf[a] in TITLE_CLOSERS:
                 return True
@@ -695,9 +704,10 @@ class SentenceRules:
         sentence: after a word (openers stripped) in no abbreviation table
         that is three ASCII lower-case letters or more, optionally
         capitalised, or a number of three digits or more (``1,000``), before a
-        title (``world.Mr. Smith``) or before a capitalised pronoun or determiner
-        (``GLUED_STARTERS``), a space and a lower-case letter (``world.Today
-        is``; not ``time.Now()``, ``sync.Once``, ``React.Component``,
+        title and whitespace (``world.Mr. Smith``; not the address
+        ``contact.Dr.Jones@clinic.com``) or before a capitalised pronoun or
+        determiner (``GLUED_STARTERS``), a space and a lower-case letter
+        (``world.Today is``; not ``time.Now()``, ``sync.Once``, ``React.Component``,
         ``self.Foo``); or after three lower-case letters or more of other
         scripts (no ASCII) before an upper-case letter (Kazakh ``...ы.XVIII``).
         Raises ``IndexError`` when ``buf`` ends before that is decided."""
@@ -710,9 +720,10 @@ class SentenceRules:
             return buf[j].isupper()
         if not _GLUED_WORD.fullmatch(word) or not ("A" <= buf[j] <= "Z"):
             return False
-        if self._title_at(buf, j):
-            return True
         following = _word_at(buf, j)
+        if self._title_at(buf, j):
+            # "world.Mr. Smith"; not "contact.Dr.Jones@clinic.com" (an address).
+            return buf[j + len(following) + 1].isspace()
         end = j + len(following)
         return (
             len(following) >= 2

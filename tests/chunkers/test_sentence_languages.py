@@ -27,6 +27,9 @@ EXAMPLES = [
     ("auto", "価格は３．２９％です。次へ。", ["価格は３．２９％です。", "次へ。"]),
     ("auto", "Build ７｡１ ships today. Next.", ["Build ７｡１ ships today.", "Next."]),
     ("auto", "Version ３．２ is out.", ["Version ３．２ is out."]),
+    # ... and between Latin letters: a name written in full-width forms.
+    ("auto", "Mail ｊｏ＠ｅｘ．ｃｏｍ now. Next.", ["Mail ｊｏ＠ｅｘ．ｃｏｍ now.", "Next."]),
+    ("ja", "ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．次へ。", ["ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．", "次へ。"]),
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
     # CJK titles and quotations closed before a particle.
     ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),
@@ -139,7 +142,8 @@ def test_language_codes_are_normalised_and_shown() -> None:
 TOKENS = [
     "Wort", "und", "Juni", "12", "3", "z.", "B.", "bzw.", "Co.", "Det", "napr.", "проф.", "Иванов",
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
-    "３．２", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)", "npm", "e.g.",
+    "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
+    "npm", "e.g.",
 ]  # fmt: skip
 MARKS = ["", "", ".", "!", "?", ":", ";", "։", "।", "؟", "。", "．", "“", "»", '."', "...", "‼"]
 GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]

@@ -80,7 +80,7 @@ _BEFORE = ["npm", "Tuesday", "world", "NASA", "it", "approx", "iv", "1,000", "20
            "self", "DateTime", "e.g", "www"]  # fmt: skip
 _AFTER = [".", ". ", ".  ", "! ", ".) ", "..", ".\n"]
 _NEXT = ["npm is", "Today is", "Mr. Li", "Now()", "Once here", "The cat", "XVIII ғасыр", "b. x",
-         "iv) x", "Foo", "ok", "(see"]  # fmt: skip
+         "iv) x", "Foo", "ok", "(see", "Dr.Li@x.org"]  # fmt: skip
 
 
 @pytest.mark.parametrize("language", ["auto", "en", "kk", "it"])

@@ -415,6 +415,10 @@ CASES: dict[str, list[Case]] = {
             ["We ate lunch.Then we left."],
         ),
         (
+            "Write to office.Dr.Pham@clinic.example today.Mr. Lee replied.",
+            ["Write to office.Dr.Pham@clinic.example today.", "Mr. Lee replied."],
+        ),
+        (
             "The sky was grey.The rain came.It stopped at noon.Dr. Ortiz walked home.",
             [
                 "The sky was grey.",

@@ -115,6 +115,20 @@ SURROUNDED = [
     ("| jo@example.com|ann@example.org |", "| <EMAIL>|<EMAIL> |"),  # a Markdown table
     ("To: jo@example.com/ann@example.org+bo@example.net", "To: <EMAIL>/<EMAIL>+<EMAIL>"),
     ("inet6 addr:fe80::1/64 Scope:Link", "inet6 addr:<IP_ADDRESS>/64 Scope:Link"),
+    # A local part with a title glued to a word (no sentence ends inside it).
+    ("Write to contact.Dr.Jones@clinic.com today.", "Write to <EMAIL> today."),
+    # A label of two abbreviations, in the number's sentence.
+    ("Tel. No. 2147483647 ok", "Tel. No. <PHONE> ok"),
+    ("Reach us: Tel. Nr. 2147483647.", "Reach us: Tel. Nr. <PHONE>."),
+    # Spaces, hyphens and digits written another way (models write U+2011).
+    ("Call 01\u00a023\u00a045\u00a067\u00a089 now.", "Call <PHONE> now."),
+    ("Call (415)\u202f555\u20110123 now.", "Call <PHONE> now."),
+    ("Call 415\u2011555\u20110123 now.", "Call <PHONE> now."),
+    ("Card \uff14\uff11\uff11\uff11" + "\uff11" * 12 + " here.", "Card <CARD> here."),
+    ("Card 4111\u20091111\u20091111\u20091111 ok", "Card <CARD> ok"),
+    ("Phone: \u0664\u0661\u0665 555 0123.", "Phone: <PHONE>."),
+    ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
+    ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # An address after an "@" that is not inside another address.
     ("From jo@x@ann@example.org today.", "From jo@x@<EMAIL> today."),
     ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
