@@ -7,11 +7,13 @@ __all__ = ["check_choice", "check_int", "described"]
 
 def described(value: object) -> str:
     """What ``value`` is, without its content (for errors about values that
-    may hold user text): ``str of 12 characters``, ``list of 2 items``,
+    may hold user text): ``str of 12 characters``, ``bytes of 3 bytes``, ``list of 2 items``,
     ``NoneType``."""
     kind = type(value).__name__
     if isinstance(value, str):
         return f"{kind} of {len(value)} characters"
+    if isinstance(value, (bytes, bytearray)):
+        return f"{kind} of {len(value)} bytes"
     if isinstance(value, (list, tuple)):
         return f"{kind} of {len(value)} items"
     return kind

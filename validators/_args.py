@@ -82,7 +82,8 @@ def str_list(name: str, value: object, *, secret: bool = False) -> list[str]:
     items = list(value)
     for item in items:
         if not isinstance(item, str):
-            raise TypeError(f"{name} must hold str only, got {type(item).__name__}: {item!r:.80}")
+            shown = described(item) if secret else f"{type(item).__name__}: {item!r:.80}"
+            raise TypeError(f"{name} must hold str only, got {shown}")
     if not items:
         raise ValueError(f"{name} must not be empty, got {value!r:.80}")
     return items

@@ -9,7 +9,10 @@ nested quantifiers to backtrack over.  Every start position is tried (the
 pattern sits in a lookahead), so overlapping phrases are all found.
 
 A match is whole-word: the characters on either side of it, in the folded
-text, are not letters or digits.  Markdown emphasis markers do not join words:
+text, are not letters or digits, except next to a letter of a script written
+without spaces between words (Chinese, Japanese, Thai...: ``免费的钱`` in
+``这是免费的钱。``, ``free money`` in ``访问free money网站``), where a match
+may begin or end anywhere.  Markdown emphasis markers do not join words:
 one to three ``_`` before a phrase, after a non-word character, and ``_`` after
 it, before a non-word character, count as boundaries (``_free money_``,
 ``__free__ money``; ``bad_x`` stays one word), and a whitespace run inside a
@@ -46,6 +49,14 @@ _BEFORE = (
 )
 # After a phrase: no letter, also not after a run of "_".
 _AFTER = f"(?!_*+{_LETTER})"
+# Letters of scripts written without spaces between words (Han, kana, Thai,
+# Lao, Myanmar, Khmer): next to one, either side of a match is a boundary.
+_SPACELESS = (
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
+)
+_BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_BEFORE})"
+_AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_AFTER})"
 # Whitespace inside a phrase, with emphasis markers stuck to it (possessive: no backtracking).
 _GAP = r"[*_~]*+\s++[*_~]*+"
 _MARKERS = "*_~"

@@ -9,7 +9,7 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SplitFlush
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SplitFlush, split_spans
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker, str_list
@@ -17,6 +17,10 @@ from ._phrase_cuts import phrase_safe
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
+
+
+#: Text around a phrase when checking that a chunker keeps it whole.
+_AROUND = (("", ""), ("", " and more."), ("So ", " More."))
 
 
 @register_validator(name="chunkwise/banned_phrases", data_type="string")
@@ -34,7 +38,9 @@ class BannedPhrases(ChunkedValidator):
     Matching is case-insensitive and whole-word: a phrase matches only where
     the characters on either side of it are not letters or digits (Markdown
     emphasis ``_free money_``, ``__free__ money`` and ``**free** money``
-    matches; ``bad_x`` is one word).  Both the phrases and the text are folded
+    matches; ``bad_x`` is one word), except next to a letter of a script
+    written without spaces (Chinese, Japanese, Thai...), where any edge is one
+    (``免费的钱`` in ``这是免费的钱。``).  Both the phrases and the text are folded
     first (see ``_normalize``: NFKD + casefold, accents and overlays such as
     strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
     look-alikes mapped to the ASCII letter they imitate, zero-width and other
@@ -121,16 +127,21 @@ class BannedPhrases(ChunkedValidator):
     @staticmethod
     def _check_whole(strategy: ChunkingStrategy | SplitFlush, index: int, phrase: str) -> None:
         # Matching ignores case and compatibility forms but a chunker may not
-        # (is "Now" after "stop." a new sentence?): try the likely spellings.
+        # (is "Now" after "stop." a new sentence?): try the likely spellings,
+        # alone and with text around (a sentence chunker ends "U.S. It" only
+        # once more text follows).
         folded = fold_phrase(phrase)
         for spelling in dict.fromkeys((phrase.strip(), folded, folded.title(), folded.upper())):
-            chunks = strategy.split(spelling) + strategy.flush(spelling)
-            if len(chunks) > 1:
-                raise ValueError(
-                    f"phrases[{index}] would be cut into {len(chunks)} chunks by "
-                    f"chunker={strategy!r}, so it could never match; choose a chunker "
-                    "that keeps it whole (e.g. 'sentence' or 'paragraph')"
-                )
+            for before, after in _AROUND:
+                start, end = len(before), len(before) + len(spelling)
+                spans = split_spans(strategy, before + spelling + after)
+                pieces = sum(a < end and start < b for a, b in spans)
+                if pieces > 1:
+                    raise ValueError(
+                        f"phrases[{index}] would be cut into {pieces} chunks by "
+                        f"chunker={strategy!r}, so it could never match; choose a chunker "
+                        "that keeps it whole (e.g. 'sentence' or 'paragraph')"
+                    )
 
     def _names(self, phrases: Iterable[str]) -> str:
         """The phrases by position in ``phrases=`` (a phrase may be confidential)."""

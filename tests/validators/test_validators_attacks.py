@@ -126,6 +126,9 @@ def test_bad_phrase_arguments_do_not_quote_phrases() -> None:
     with pytest.raises(ValueError) as raised:
         BannedPhrases(["ok", "secret prompt passage. now"])
     assert "secret" not in str(raised.value) and "phrases[1]" in str(raised.value)
+    with pytest.raises(TypeError) as wrong_type:
+        BannedPhrases(["ok", b"secret prompt passage"])  # type: ignore[list-item]
+    assert "secret" not in str(wrong_type.value) and "bytes of" in str(wrong_type.value)
 
 
 # -- item 10: phrases of any length, runs of marks -----------------------------------------

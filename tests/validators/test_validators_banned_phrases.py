@@ -69,6 +69,24 @@ def test_examples(text: str, fixed: str | None) -> None:
         assert len(fixed) == len(text)  # a mask keeps every offset
 
 
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("这是免费的钱。", "这是****。"),
+        ("请访问evil网站。然后走。", "请访问****网站。然后走。"),
+        ("ただの免费的钱です。", "ただの****です。"),
+        ("Evil免费的钱ok.", "********ok."),  # an edge next to Han: a boundary
+        ("Medieval 免费 are fine.", None),
+    ],
+)
+def test_scripts_without_spaces_have_no_word_edges(text: str, fixed: str | None) -> None:
+    fix = BannedPhrases(["免费的钱", "evil"], on_fail="fix")
+    assert_verdict(fix.validate(text, {}), fixed)
+    for size in (1, 2):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert joined(run(guard_with(fix), deltas)) == (fixed or text)
+
+
 def test_error_spans_locate_matches_in_the_original() -> None:
     text = "Oh. So \uff25\uff36\uff29\uff2c and bad \u200bword!"
     result = check(text)
@@ -121,7 +139,7 @@ def test_other_chunkers_keep_phrases_whole() -> None:
             r"list: \[str item\]",
         ),
         ({"phrases": []}, ValueError, r"phrases must not be empty"),
-        ({"phrases": ["ok", 3]}, TypeError, r"phrases must hold str only, got int: 3"),
+        ({"phrases": ["ok", 3]}, TypeError, r"phrases must hold str only, got int\Z"),
         ({"phrases": [" \u200b "]}, ValueError, r"phrases\[0\] has no visible characters"),
         ({"phrases": ["x"], "mask": ""}, ValueError, r"mask must be one non-space character"),
         ({"phrases": ["x"], "mask": "**"}, ValueError, r"got '\*\*'"),
@@ -133,6 +151,9 @@ def test_other_chunkers_keep_phrases_whole() -> None:
             r"phrases\[0\] would be cut into 2 chunks by chunker=WordChunker\(\)",
         ),
         ({"phrases": ["ok", "stop. now"]}, ValueError, r"phrases\[1\] would be cut into 2 chunks"),
+        # Cut only once more text follows the phrase.
+        ({"phrases": ["ok", "U.S. It"]}, ValueError, r"phrases\[1\] would be cut into 2 chunks"),
+        ({"phrases": ["a.m. Meeting"]}, ValueError, r"phrases\[0\] would be cut into 2 chunks"),
         ({"phrases": ["x"], "on_fail": "explode"}, ValueError, r"on_fail='explode' is not an"),
         ({"phrases": ["x"], "on_fail": 3}, TypeError, r"on_fail must be an on-fail action"),
         ({"phrases": ["stop\uff0e now"]}, ValueError, r"would be cut into 2 chunks"),
