@@ -53,7 +53,7 @@ TERMINATORS = ".!?\u2026\u203d" + SCRIPT_TERMINATORS
 CJK_TERMINATORS = "\u3002\uff01\uff1f\uff0e\uff61"
 
 #: CJK terminators that are also decimal points between digits (``３．２``) and
-#: dots between Latin letters or digits (``example.com`` in full-width forms).
+#: dots before a lower-case Latin letter or digit (``example.com`` in full-width forms).
 DECIMAL_STOPS = "\uff0e\uff61"
 
 #: What may close a sentence after a terminator other than a CJK one (quotes,

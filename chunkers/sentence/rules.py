@@ -550,8 +550,9 @@ class SentenceRules:
         closers up to ``closers_end``, whitespace up to ``space_end``, the
         character there in the window) ends no sentence: a full-width or
         half-width ideographic full stop (U+FF0E, U+FF61) between digits (a
-        decimal point) or between Latin letters or digits, ASCII or full-width
-        (a name such as ``example.com`` in full-width forms), a run closed by
+        decimal point) or between a Latin letter or digit and a lower-case one
+        or a digit, ASCII or full-width (a name such as ``example.com`` in
+        full-width forms; one before a capital ends), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
         U+300D or U+300F before a kana (a particle such as U+3068)."""
         buf, base = self._buf, self._base
@@ -560,7 +561,7 @@ class SentenceRules:
         if a - i == 1 and b == a == space_end - base and buf[i] in DECIMAL_STOPS:
             before, after = buf[i - 1 : i], buf[a]
             return (before.isdigit() and after.isdigit()) or (
-                _latin_alnum(before) and _latin_alnum(after)
+                _latin_alnum(before) and _latin_alnum(after) and not after.isupper()
             )
         if b > a:
             if buf[a] in TITLE_CLOSERS:

@@ -30,6 +30,7 @@ EXAMPLES = [
     # ... and between Latin letters: a name written in full-width forms.
     ("auto", "Mail ｊｏ＠ｅｘ．ｃｏｍ now. Next.", ["Mail ｊｏ＠ｅｘ．ｃｏｍ now.", "Next."]),
     ("ja", "ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．次へ。", ["ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．", "次へ。"]),
+    ("auto", "It was late．Then we left．", ["It was late．", "Then we left．"]),
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
     # CJK titles and quotations closed before a particle.
     ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),
