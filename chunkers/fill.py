@@ -401,12 +401,17 @@ class _SizedScanner(Scanner):
         if self._held is not None and self._held >= self._p:
             start = self._held  # units held inside a code block: one chunk
         self._held = None
+        whole = True
         while end > self._p:
             if start < self._p:
                 start = self._content_from(self._p, end)
                 if start == end:
                     return
-            if self._meter.est(self._p, end) <= self._limit and (
+            # The estimate may be high (a long word counted in pieces) by more
+            # or less depending on where it was last anchored, which depends on
+            # the slicing: a whole unit is measured exactly (once per unit).
+            over = self._meter.est(self._p, end) > self._limit
+            if (not over or (whole and not self._measure.additive)) and (
                 self._measure.additive or self._measure(self._text(start, end)) <= self._limit
             ):
                 if self._in_code(end):
@@ -415,6 +420,7 @@ class _SizedScanner(Scanner):
                 self._fence = None
                 self._emit(out, start, end)
                 return
+            whole = False
             self._decide(out, end)
 
     def _in_code(self, end: int) -> bool:

@@ -43,6 +43,7 @@ WORDS = [
     "Dr.",
     "3.14",
     "x" * 23,
+    "\u201c\u3002",
     "日本語の文",
     "Привет",
     "🙂",
@@ -138,6 +139,21 @@ def test_any_length_function(case: tuple[str, list[str]], ceiling: int) -> None:
         return len(text.split()) + text.count("\n")
 
     check(limit("sentence", max_chars=ceiling, length=words), text, deltas, words)
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 1000])
+def test_a_unit_that_fits_is_whole_however_the_estimate_was_anchored(size: int) -> None:
+    # The sentence chunker holds "“。" back (an open quotation) until the blank
+    # line; the next unit is 4 words, one longer than a piece (16 characters),
+    # which the running estimate counts twice.  Fed at once, that unit used to
+    # be judged by the estimate and cut ('... c', 'd'); streamed, it was whole.
+    def words(text: str) -> int:
+        return len(text.split())
+
+    text = "\u201c\u3002a " + "b" * 16 + " c d\n\ne"
+    chunker = limit("sentence", max_chars=4, length=words)
+    assert chunker.split_text(text) == ["\u201c\u3002", "a " + "b" * 16 + " c d", "e"]
+    check(chunker, text, [text[i : i + size] for i in range(0, len(text), size)], words)
 
 
 def test_named_encoding_counts_as_the_encoding_does() -> None:
