@@ -316,7 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         return _fail(str(exc), exc.code)
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        # Its message is the help; Typer's rich help is printed as it is made
+        # (while the error is built), and then the message is empty.
+        if exc.format_message().strip():
+            click.echo(exc.format_message())
         return 0
     except click.ClickException as exc:
         return _fail(exc.format_message(), exc.exit_code)

@@ -29,8 +29,9 @@ def _is_checkout(root: Path) -> bool:
 
 
 def _roots() -> list[Path]:
-    """Where a checkout may be: around this file (editable install), the cwd."""
-    return [Path(__file__).resolve().parents[2], Path.cwd()]
+    """Where a checkout may be: the folder that holds this file's ``cli/``
+    (the checkout, in an editable install), the cwd."""
+    return [Path(__file__).resolve().parents[1], Path.cwd()]
 
 
 def find_benchmarks(directory: Path | None) -> Path:

@@ -15,6 +15,7 @@ This module never imports Guardrails.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -118,9 +119,9 @@ def limited(strategy: ChunkerSpec, sizes: Sizes) -> ChunkerSpec:
     fill = sizes.fill
     if fill is None:
         fill = sized and sizes.chunk_size is None
+    if fill and sizes.chunk_size is not None:
+        raise CommandError("--chunk-size counts units: use it with --no-fill")
     try:
-        if fill and sizes.chunk_size is not None:
-            raise ValueError("--chunk-size counts units: use it with --no-fill")
         tokenizer = _tokenizer(sizes.tokenizer) if sizes.tokenizer is not None else None
         return limit(
             strategy,
@@ -134,7 +135,8 @@ def limited(strategy: ChunkerSpec, sizes: Sizes) -> ChunkerSpec:
     except (TypeError, ValueError, ImportError) as exc:
         message = str(exc)
         for name in ("max_chars", "max_tokens", "tokenizer", "chunk_size", "overlap", "fill"):
-            message = message.replace(name, "--" + name.replace("_", "-"))
+            # The library's parameter names, as words only (not inside another name).
+            message = re.sub(rf"(?<![\w-]){name}\b", "--" + name.replace("_", "-"), message)
         raise CommandError(message) from None
 
 

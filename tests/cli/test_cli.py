@@ -167,6 +167,8 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--chunk-size", "2", "--overlap", "2"], "x", ["--overlap"]),
         # (The default --chunk-size is named as one, not blamed as given.)
         (["split", "--overlap", "5"], "x", ["--overlap=5 needs --chunk-size", "defaults to 1"]),
+        # (Names inside a flag stay as they are: not --no---fill.)
+        (["split", "--chunk-size", "2", "--fill", "--max-chars", "30"], "x", ["--no-fill"]),
         (["split", "--bogus"], "x", ["--bogus"]),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
@@ -702,6 +704,20 @@ def test_bench_runs_the_scripts_it_finds(tmp_path: Path) -> None:
     (folder / "broken.py").write_text("raise SystemExit(3)\n")
     done = run("bench", "--dir", str(folder), "--only", "broken")
     assert done.returncode == 1 and "broken (exit status 3)" in done.stderr.decode()
+
+
+def test_no_arguments_print_the_help_once() -> None:
+    done = run()
+    assert done.returncode == 0
+    assert (done.stdout + done.stderr).decode().count("Usage: chunkwise") == 1
+
+
+def test_bench_looks_in_the_folder_that_holds_the_cli() -> None:
+    # In an editable install that folder is the checkout (cli/ sits at its top),
+    # wherever the command is run from; installed, it is the package.
+    from guardrails_ai.chunkwise.cli import bench
+
+    assert (bench._roots()[0] / "cli" / "bench.py").is_file()
 
 
 def test_bench_outside_a_checkout_says_it_needs_one(
