@@ -201,11 +201,11 @@ def assign_options(
 
 def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:
     described = "; ".join(
-        f"{cls.__name__} takes: "
+        f"{cls.__name__} takes "
         + (", ".join(sorted(_option_names(cls) - {"on_fail", "chunker"})) or "none")
         for cls in classes
     )
-    return CommandError(f"unknown option {key!r} for validator {described}")
+    return CommandError(f"unknown option {key!r}: {described}")
 
 
 def build_validator(

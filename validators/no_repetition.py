@@ -83,6 +83,8 @@ class NoRepetition(ChunkedValidator):
                 f"language={language!r:.40} applies to sentences; unit={unit!r:.40} is not one"
             )
         if unit is not None:
+            if not isinstance(unit, str):
+                raise TypeError(f"unit must be a str, got {type(unit).__name__}: {unit!r:.80}")
             if unit not in UNITS:
                 raise ValueError(
                     f"unit={unit!r} is not a unit; choose one of {', '.join(map(repr, UNITS))}"

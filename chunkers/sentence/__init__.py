@@ -108,7 +108,9 @@ class SentenceChunker(ChunkingStrategy):
     ) -> None:
         check_choice("mode", mode, self.modes)
         if type(quotes) is not bool:
-            raise TypeError(f"quotes must be True or False, got {type(quotes).__name__}")
+            raise TypeError(
+                f"quotes must be True or False, got {type(quotes).__name__}: {quotes!r:.80}"
+            )
         if not quotes and mode != "accurate":
             raise ValueError(
                 f"quotes=False applies to mode='accurate' only; mode={mode!r} has no quotation rule"

@@ -96,6 +96,7 @@ def test_no_false_positives_on_prose() -> None:
         ({"max_repeats": True}, TypeError, r"max_repeats must be an int, got bool: True"),
         ({"max_repeats": "2"}, TypeError, r"max_repeats must be an int, got str: '2'"),
         ({"unit": "word"}, ValueError, r"unit='word' is not a unit; choose one of 'sentence', "),
+        ({"unit": True}, TypeError, r"unit must be a str, got bool: True"),
         (
             {"unit": "sentence", "chunker": "paragraph"},
             ValueError,
