@@ -174,19 +174,18 @@ class _Deltas:
 
 
 def _text_of(message: Any) -> str:
-    """The text of a message or delta: its content, else (no content, or an
-    empty one) its function call's arguments, else every tool call's arguments
-    in order (so a whole message gives what its deltas give, joined)."""
+    """The text of a message or delta: its content, then its function call's
+    arguments, then every tool call's arguments in order (a stream sends them
+    in that order, so a whole message gives what its deltas give, joined)."""
     if message is None:
         return ""
-    content = getattr(message, "content", None)
-    if content:
-        return str(content)
+    parts = [str(getattr(message, "content", None) or "")]
     call = getattr(message, "function_call", None)
     if call is not None and call.arguments:
-        return str(call.arguments)
+        parts.append(str(call.arguments))
     tools = getattr(message, "tool_calls", None) or ()
-    return "".join(str(tool.function.arguments or "") for tool in tools if tool.function)
+    parts += (str(tool.function.arguments or "") for tool in tools if tool.function)
+    return "".join(parts)
 
 
 def _note_upstream(upstream: Upstream, response: Any) -> None:

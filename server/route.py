@@ -108,6 +108,16 @@ def _request_guard(found: Any) -> AsyncGuard[Any]:
     return guard
 
 
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped, as the streamed events are:
+    an upstream's text may hold a lone surrogate (legal in JSON), which UTF-8
+    cannot encode (Starlette's JSONResponse failed on it: a 400 instead of the
+    answer)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+
 async def chat_completions(
     id: str, create_chat_completion_request: CreateChatCompletionRequest
 ) -> Response:
@@ -117,14 +127,14 @@ async def chat_completions(
     found = _find(name)
     if found is None:
         body = error_body(f"no guard named {name!r}", "invalid_request_error", "guard_not_found")
-        return JSONResponse(body, status_code=404)
+        return AsciiJSONResponse(body, status_code=404)
     if not payload.get("messages"):
         body = error_body(
             "messages is required and must hold at least one message",
             "invalid_request_error",
             "missing_messages",
         )
-        return JSONResponse(body, status_code=400)
+        return AsciiJSONResponse(body, status_code=400)
     guard = _request_guard(found)
     try:
         check_streamable(guard.get_validators("output"))
@@ -133,13 +143,13 @@ async def chat_completions(
         body = error_body(
             f"guard {name!r} cannot be served: {exc}", "invalid_request_error", "guard_not_served"
         )
-        return JSONResponse(body, status_code=400)
+        return AsciiJSONResponse(body, status_code=400)
     stream = bool(payload.pop("stream", False))
     if stream:
         events = stream_events(guard, payload, name=name, raw=raw_allowed())
         return StreamingResponse(events, media_type="text/event-stream")
     status, body = await complete(guard, payload, name=name, raw=raw_allowed())
-    return JSONResponse(body, status_code=status)
+    return AsciiJSONResponse(body, status_code=status)
 
 
 def _without_raw(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

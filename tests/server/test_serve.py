@@ -305,6 +305,20 @@ def test_tool_call_arguments_are_the_same_text_whole_and_streamed() -> None:
     joined = '{"to": "a@example.com"}{"to": "b@example.com"}'
     assert _text_of(whole) == joined == "".join(_text_of(delta) for delta in deltas)
     assert _text_of(ChatCompletionMessage(role="assistant", content="Hi")) == "Hi"
+    # Text and tool calls together: the text first, as the stream sends it.
+    both = ChatCompletionMessage(role="assistant", content="Let me look.", tool_calls=calls)
+    streamed = [ChoiceDelta(content="Let me look."), *deltas]
+    assert _text_of(both) == "Let me look." + joined
+    assert _text_of(both) == "".join(_text_of(delta) for delta in streamed)
+
+
+def test_a_whole_answer_holding_a_lone_surrogate_is_served() -> None:
+    # Legal in JSON, so an upstream may send it; UTF-8 cannot encode it.
+    from guardrails_ai.chunkwise.server.route import AsciiJSONResponse
+
+    body = {"choices": [{"message": {"content": "Hi \ud83d. Bye \u00e9"}}]}
+    rendered = AsciiJSONResponse(body, status_code=200).body
+    assert json.loads(rendered) == body
 
 
 def test_withheld_text_is_scrubbed_from_messages_unless_raw() -> None:
