@@ -62,6 +62,10 @@ WITHHELD = "<withheld>"
 #: Shorter pieces of that text (an error span's) stay in a message: replacing
 #: every "a" or "to" would garble it, and they identify nothing.
 _SHORTEST_WITHHELD = 3
+#: A run of a message this long or longer that the withheld text holds, in
+#: any case and with Python's escapes (``{value!r}``), is withheld too: a
+#: message may quote a part of the text (its first 40 characters) or its repr.
+_QUOTED_RUN = 12
 
 
 class Verdicts:
@@ -76,7 +80,9 @@ class Verdicts:
     ``refrain``, ``fix`` or ``exception`` kept from the client.  Unless
     ``raw`` (the config lets raw LLM text through), each failure's
     ``failureReason`` and error span reasons show :data:`WITHHELD` in place of
-    that text and of each error span's text (of three characters or more); so
+    that text and of each error span's text (of three characters or more), and
+    of any stretch made of runs of :data:`_QUOTED_RUN` characters of that text
+    in any case or escaped (a ``repr`` of it, its first 40 characters); so
     does the message of the exception the last failure raised (:meth:`scrub`).
     """
 
@@ -87,6 +93,8 @@ class Verdicts:
         #: The text of the last failure noted, and of its error spans (what an
         #: exception's message may quote: it is that failure's message).
         self._withheld: list[str] = []
+        #: Every run of _QUOTED_RUN characters of that text, case-folded.
+        self._runs: frozenset[str] = frozenset()
         _CURRENT.set(self)
 
     def note(self, validator: str, result: object, value: object = None) -> None:
@@ -101,6 +109,7 @@ class Verdicts:
                 self._withheld = sorted(
                     {p for p in pieces if len(p) >= _SHORTEST_WITHHELD}, key=len, reverse=True
                 )
+                self._runs = _runs_of(value)
                 spans = [
                     span.model_copy(update={"reason": self.scrub(span.reason)}) for span in spans
                 ]
@@ -120,12 +129,43 @@ class Verdicts:
             return message
         for piece in self._withheld:
             message = message.replace(piece, WITHHELD)
-        return message
+        return _without_runs(message, self._runs)
 
     def take(self) -> list[dict[str, Any]]:
         """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
         taken, self._failures = self._failures, []
         return taken
+
+
+def _runs_of(text: str) -> frozenset[str]:
+    """The case-folded runs of :data:`_QUOTED_RUN` characters of ``text`` and
+    of its escaped form (``repr``): O(len(text)) runs."""
+    n = _QUOTED_RUN
+    forms = {text.casefold(), repr(text)[1:-1].casefold()}
+    return frozenset(form[i : i + n] for form in forms for i in range(len(form) - n + 1))
+
+
+def _without_runs(message: str, runs: frozenset[str]) -> str:
+    """``message`` with each stretch covered by runs of ``runs`` replaced by
+    :data:`WITHHELD`: O(len(message))."""
+    if not runs or len(message) < _QUOTED_RUN:
+        return message
+    folded = message.casefold()
+    if len(folded) != len(message):  # (a fold that changes lengths: compare as is)
+        folded = message
+    covered = [False] * len(message)
+    for i in range(len(message) - _QUOTED_RUN + 1):
+        if folded[i : i + _QUOTED_RUN] in runs:
+            covered[i : i + _QUOTED_RUN] = [True] * _QUOTED_RUN
+    if not any(covered):
+        return message
+    out: list[str] = []
+    for i, char in enumerate(message):
+        if not covered[i]:
+            out.append(char)
+        elif i == 0 or not covered[i - 1]:
+            out.append(WITHHELD)
+    return "".join(out)
 
 
 def watch(guard: AsyncGuard[Any]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -336,6 +336,26 @@ def test_withheld_text_is_scrubbed_from_messages_unless_raw() -> None:
     assert raw.take()[0]["failure_reason"] == failure.error_message
 
 
+@pytest.mark.parametrize(
+    "quote",
+    [
+        lambda value: repr(value),  # escaped: \' for '
+        lambda value: repr(value[:40]) + "...",  # cut short
+        lambda value: value.upper(),
+    ],
+)
+def test_quotes_of_withheld_text_that_are_no_exact_copies_are_scrubbed(
+    quote: Callable[[str], str],
+) -> None:
+    value = "Don't tell: my \"code\" is 7805-1120, it's forbidden."
+    failure = FailResult(error_message=f"Value {quote(value)} is not allowed")
+    verdicts = Verdicts()
+    verdicts.note("v", failure, value)
+    reason = verdicts.take()[0]["failure_reason"]
+    assert "7805" not in reason and "tell" not in reason.lower(), reason
+    assert reason.startswith("Value ") and reason.endswith(" is not allowed")
+
+
 # -- every on_fail, streamed and not -----------------------------------------------------
 
 
@@ -458,7 +478,8 @@ def test_failure_messages_never_quote_withheld_text(servers: Servers) -> None:
     with pytest.raises(openai.BadRequestError) as raised:
         whole.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": QUOTED}])
     for answer in [*events, raised.value.response.text]:
-        assert "9999" not in answer and "FORBIDDEN" not in answer
+        # (" 9999": the upstream's random ids may hold "9999")
+        assert " 9999" not in answer and "FORBIDDEN" not in answer
     assert "<withheld>" in events[-2]
     # Opted in to raw text, the messages are the validator's own.
     _, fields = stream(servers.start, "quoting_filter", QUOTED)
