@@ -14,6 +14,8 @@ With ``"n": k``, choice ``i > 0`` answers the text reversed (streamed, the chunk
 of the choices alternate, one choice each, as OpenAI streams them); with
 ``"logprobs": true``, each choice carries its words as ``logprobs`` tokens.
 
+The text ``<lone-surrogate>`` is answered as U+D83D alone.
+
 ``GET /stats`` answers ``{"streams": n, "max_in_flight": m}``: how many streams
 were served and the most that were in flight at once since the previous
 ``GET /stats`` (which resets both).  Tests use it to see that a server
@@ -35,11 +37,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODEL = "gpt-4o-mini"
+#: Answered as a lone surrogate (legal in JSON, which a client cannot send
+#: through an SDK that encodes UTF-8, but an upstream may answer).
+LONE_SURROGATE = "<lone-surrogate>"
 
 
 def deltas(text: str) -> list[str]:
     """``text`` cut into pieces of 1-7 characters, the same cut for the same text."""
-    rng = random.Random(text)
+    rng = random.Random(text.encode("utf-8", "surrogatepass"))
     pieces, at = [], 0
     while at < len(text):
         size = rng.randint(1, 7)
@@ -114,7 +119,7 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self.send_error(404)
             return
-        text = _last_user_text(body)
+        text = _last_user_text(body).replace(LONE_SURROGATE, "\ud83d")
         texts = [text if i == 0 else text[::-1] for i in range(int(body.get("n") or 1))]
         logprobs = bool(body.get("logprobs"))
         created = int(time.time())

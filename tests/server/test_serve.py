@@ -312,13 +312,19 @@ def test_tool_call_arguments_are_the_same_text_whole_and_streamed() -> None:
     assert _text_of(both) == "".join(_text_of(delta) for delta in streamed)
 
 
-def test_a_whole_answer_holding_a_lone_surrogate_is_served() -> None:
-    # Legal in JSON, so an upstream may send it; UTF-8 cannot encode it.
-    from guardrails_ai.chunkwise.server.route import AsciiJSONResponse
-
-    body = {"choices": [{"message": {"content": "Hi \ud83d. Bye \u00e9"}}]}
-    rendered = AsciiJSONResponse(body, status_code=200).body
-    assert json.loads(rendered) == body
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_answer_holding_a_lone_surrogate_is_served(servers: Servers, streamed: bool) -> None:
+    # Legal in JSON, so an upstream may answer it; UTF-8 cannot encode it (the
+    # whole answer was HTTP 400 before).
+    text = "Hi <lone-surrogate>. Mail jo@example.com now. Bye \u00e9"
+    want = "Hi \ud83d. Mail <EMAIL> now. Bye \u00e9"
+    if streamed:
+        assert stream(servers.serve, "fix", text)[0] == want
+    else:
+        whole = client(servers.serve, "fix").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": text}]
+        )
+        assert whole.choices[0].message.content == want
 
 
 def test_withheld_text_is_scrubbed_from_messages_unless_raw() -> None:
