@@ -52,16 +52,20 @@ Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
 no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
 the non-breaking hyphen models write), decimal digits of other scripts and
-full-width forms (``\uff14\uff11\uff15...``); an IBAN may be written in lower case.
-Characters that are not there to be read (soft hyphen, zero-width
-characters inside an address) are not removed: such an entity is missed.
+full-width forms (``\uff14\uff11\uff15...``), ideographic full stops (U+3002,
+U+FF61: dots, as IDNA reads them in a domain); an IBAN may be written in lower case.
+Characters that render as nothing (format characters such as the soft hyphen,
+zero-width space and joiners, bidirectional controls; variation selectors; see
+:func:`._normalize.is_ignorable`) are read past: ``jo\u200b@exam\u00adple.com``
+is an address, and the entity found covers them.
 
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
 capitals); if no prefix passes, the search goes on from the next character.
 
 Shape of every entity (what lets a chunker cut without splitting one; tested):
-no entity is longer than :data:`LONGEST_ENTITY` characters; none starts right
+no entity is longer than :data:`LONGEST_ENTITY` characters, not counting
+the invisible characters it holds; none starts right
 after or ends right before a letter or digit, nor starts after ``_`` (an
 e-mail address may end before one: ``_jo@example.com_`` in Markdown emphasis
 gives ``_jo@example.com``, its local part holding the first ``_``); none contains whitespace
@@ -79,6 +83,9 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+
+from ._normalize import is_ignorable
 
 __all__ = [
     "CONTEXT",
@@ -104,6 +111,7 @@ def _fold_table() -> dict[int, str]:
     for zero in (0x0660, 0x06F0, 0x0966, 0x09E6):  # Arabic-Indic, Persian, Devanagari, Bengali
         table.update({zero + d: str(d) for d in range(10)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
+    table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
     return table
 
 
@@ -452,6 +460,26 @@ def _chained_emails(text: str, end: int, found: list[tuple[int, int, int, str]])
         end = next_end
 
 
+@lru_cache(maxsize=64)
+def _shown_runs(hidden: str) -> re.Pattern[str]:
+    return re.compile(f"[^{re.escape(hidden)}]+")
+
+
+def _without_invisible(text: str) -> tuple[str, list[int] | None]:
+    """``text`` without the characters that render as nothing, and the offset
+    in ``text`` of each character kept (``None`` when nothing is dropped).
+    O(len(text)); ASCII text costs one check."""
+    if text.isascii():
+        return text, None
+    hidden = "".join(sorted(c for c in set(text) if is_ignorable(c)))
+    if not hidden:
+        return text, None
+    where: list[int] = []
+    for m in _shown_runs(hidden).finditer(text):
+        where.extend(range(m.start(), m.end()))
+    return "".join(map(text.__getitem__, where)), where
+
+
 def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
     """The entities of the kinds ``entities`` in ``text``, by offset, never overlapping.
 
@@ -463,6 +491,15 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     after the one that starts first (the longer, then the one listed first in
     :data:`ENTITIES`, if tied).
     """
+    shown, where = _without_invisible(text)
+    found = _entities(shown, entities)
+    if where is None:
+        return found
+    return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in found]
+
+
+def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
+    """:func:`find_entities` in a text holding no invisible character."""
     found: list[tuple[int, int, int, str]] = []
     folded = text.translate(FOLD)
     for name in entities:

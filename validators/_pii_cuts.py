@@ -20,7 +20,10 @@ every cut, streamed in random slicings and at once).  A hard cut remains only
 for a window whose every position up to that bound lies inside entities that
 overlap one another (a chain of merged entities longer than ``max_chars -
 LONGEST_ENTITY - 2`` characters): with the default ceiling of ``4 x
-LONGEST_ENTITY`` that is over 760 characters of overlapping entities.
+LONGEST_ENTITY`` that is over 760 characters of overlapping entities, and an
+entity padded with invisible characters (which :func:`._pii.find_entities`
+reads past) to over ``LONGEST_ENTITY`` characters in all, which that bound does
+not cover.
 
 Bound: a chunk is at most ``max_chars`` characters, the stream holds back at
 most ``max_chars`` characters, and a fallback cut falls at least

@@ -133,6 +133,7 @@ cut before a title (``Early on at 5 a.m. Mr. Smith left``)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 
 from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS
@@ -361,6 +362,45 @@ def _latin_alnum(c: str) -> bool:
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
 
 
+#: Most invisible characters (format characters: zero-width space, soft hyphen...)
+#: read past around a full-width dot.
+_INVISIBLE_MAX = 8
+#: What a domain holds between its ``@`` and a dot (ASCII or full-width forms).
+_DOMAIN_MARKS = "-.\u3002\uff0d\uff0e\uff61"
+#: CJK full stops that may be a dot inside a name (``DECIMAL_STOPS``, and the
+#: ideographic full stop after ``@`` and a domain: ``jo@example\u3002com``).
+_DOTS = DECIMAL_STOPS + "\u3002"
+
+
+def _shown(buf: str, j: int, step: int) -> str:
+    """The first character from ``buf[j]`` on, going by ``step`` (1 or -1),
+    that is not a format character (``Cf``: zero-width space, soft hyphen),
+    past at most ``_INVISIBLE_MAX`` of them; ``""`` when there are more, or
+    the text starts first.  Raises ``IndexError`` when, going forward, the
+    window ends first."""
+    for _ in range(_INVISIBLE_MAX + 1):
+        if j < 0:
+            return ""
+        c = buf[j]
+        if c.isascii() or unicodedata.category(c) != "Cf":
+            return c
+        j += step
+    return ""
+
+
+def _in_address(buf: str, i: int) -> bool:
+    """Whether the dot at ``buf[i]`` follows ``@`` and a domain (letters,
+    digits, hyphens, dots, invisible characters), within ``_WORD_MAX``
+    characters."""
+    for j in range(i - 1, max(i - 1 - _WORD_MAX, -1), -1):
+        c = buf[j]
+        if c in "@\uff20":
+            return j < i - 1
+        if not (_latin_alnum(c) or c in _DOMAIN_MARKS or unicodedata.category(c) == "Cf"):
+            return False
+    return False
+
+
 def _is_capital(c: str) -> bool:
     """Whether ``c`` is a letter that is not lower case (upper case or uncased)."""
     return c.isalpha() and not c.islower()
@@ -472,8 +512,12 @@ class SentenceRules:
         if kind == ITEM:
             self._item = self._paren_item(at)  # "a) One b) Two": cut before "b)"
             return False
-        if kind == CJK and not self._cjk_goes_on(at, run_end, closers_end, space_end):
-            return True
+        if kind == CJK:
+            try:
+                if not self._cjk_goes_on(at, run_end, closers_end, space_end):
+                    return True
+            except IndexError:
+                raise NeedMore from None
         # A line break, or one after a CJK run that goes on (a title: U+300B).
         return newlines > 0 and self._line_ends(at, closers_end, space_end, newlines)
 
@@ -552,16 +596,26 @@ class SentenceRules:
         half-width ideographic full stop (U+FF0E, U+FF61) between digits (a
         decimal point) or between a Latin letter or digit and a lower-case one
         or a digit, ASCII or full-width (a name such as ``example.com`` in
-        full-width forms; one before a capital ends), a run closed by
+        full-width forms; one before a capital ends, unless it follows ``@``
+        and a domain: ``JO@EX.COM``), an ideographic full stop (U+3002)
+        between Latin letters or digits after ``@`` and a domain
+        (``jo@example\u3002com``), invisible characters around the dot
+        read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
         U+300D or U+300F before a kana (a particle such as U+3068)."""
         buf, base = self._buf, self._base
         i, a = at - base, run_end - base
         b = closers_end - base
-        if a - i == 1 and b == a == space_end - base and buf[i] in DECIMAL_STOPS:
-            before, after = buf[i - 1 : i], buf[a]
-            return (before.isdigit() and after.isdigit()) or (
-                _latin_alnum(before) and _latin_alnum(after) and not after.isupper()
+        if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
+            before, after = _shown(buf, i - 1, -1), _shown(buf, a, 1)
+            if buf[i] == "\u3002":  # (only a domain's dot, not a decimal point)
+                return _latin_alnum(before) and _latin_alnum(after) and _in_address(buf, i)
+            if before.isdigit() and after.isdigit():
+                return True
+            return (
+                _latin_alnum(before)
+                and _latin_alnum(after)
+                and (not after.isupper() or _in_address(buf, i))
             )
         if b > a:
             if buf[a] in TITLE_CLOSERS:

@@ -31,6 +31,14 @@ EXAMPLES = [
     ("auto", "Mail ｊｏ＠ｅｘ．ｃｏｍ now. Next.", ["Mail ｊｏ＠ｅｘ．ｃｏｍ now.", "Next."]),
     ("ja", "ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．次へ。", ["ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．", "次へ。"]),
     ("auto", "It was late．Then we left．", ["It was late．", "Then we left．"]),
+    # ... before a capital too after "@" and a domain, and invisible characters
+    # around the dot are read past; the ideographic full stop goes on in a domain only.
+    ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
+    ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
+    ("auto", "Mail jo@example。com now。Next", ["Mail jo@example。com now。", "Next"]),
+    ("auto", "OK．Then．", ["OK．", "Then．"]),
+    ("zh", "版本３。２。", ["版本３。", "２。"]),
+    ("zh", "我喜欢Python。Python很好。", ["我喜欢Python。", "Python很好。"]),
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
     # CJK titles and quotations closed before a particle.
     ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),

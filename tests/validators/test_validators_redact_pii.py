@@ -129,6 +129,22 @@ SURROUNDED = [
     ("Phone: \u0664\u0661\u0665 555 0123.", "Phone: <PHONE>."),
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
+    # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
+    # and the ideographic full stop as a domain's dot (IDNA reads it so).
+    ("Mail \uff2a\uff2f\uff20\uff25\uff38\uff0e\uff23\uff2f\uff2d now.", "Mail <EMAIL> now."),
+    ("Mail jo@EXAMPLE\uff0eCOM now.", "Mail <EMAIL> now."),
+    ("Mail JO@EXAMPLE\u3002COM now.", "Mail <EMAIL> now."),
+    # Characters that render as nothing, inside an entity (they were read as
+    # letters, so the entity was missed): zero-width space, soft hyphen,
+    # word joiner, zero-width joiner, byte-order mark, a bidirectional control,
+    # a variation selector; next to a full-width dot too.
+    ("Mail jo\u200b@example.com now.", "Mail <EMAIL> now."),
+    ("Mail jo@exam\u00adple.com now.", "Mail <EMAIL> now."),
+    ("Mail \u200bjo@example.com\u200b now.", "Mail \u200b<EMAIL>\u200b now."),
+    ("Call 415\u2060555\u200d0123 now.", "Call <PHONE> now."),
+    ("Card 4111\ufeff1111\u202a1111\u202c1111 ok", "Card <CARD> ok"),
+    ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
+    ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # An address after an "@" that is not inside another address.
     ("From jo@x@ann@example.org today.", "From jo@x@<EMAIL> today."),
     ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
