@@ -100,6 +100,38 @@ def test_entity_never_leaks_at_once_or_streamed(
     assert streamed == GUARD.validate(text).validated_output
 
 
+#: Characters that render as nothing (an attacker's padding inside an entity).
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff\u202a\u202c\u2066\u2069\ufe0f\u180e"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(ENTITIES),
+    st.lists(st.tuples(st.integers(0, 40), st.sampled_from(INVISIBLE)), max_size=6),
+    st.sampled_from(["Mail {} now.", "Note: {}", "{}", "| {} |\n", "[{}]"]),
+    st.data(),
+)
+def test_invisible_characters_never_hide_an_entity(
+    entity: str, inserts: list[tuple[int, str]], frame: str, data: st.DataObject
+) -> None:
+    # Invisible characters anywhere inside an entity: its visible characters
+    # are all redacted, at once and streamed in any slicing.
+    chars = list(entity)
+    for at, c in inserts:
+        chars.insert(min(at, len(chars) - 1) or 1, c)  # (strictly inside)
+    padded = "".join(chars)
+    text = frame.format(padded)
+    fixed = FIX.validate(text, {})
+    assert isinstance(fixed, FailResult)
+    start = text.index(padded)
+    assert _covered(fixed, start, start + len(padded))
+    deltas = data.draw(slicings(text, max_deltas=8))
+    streamed = joined(run(GUARD, deltas))
+    assert streamed == fixed.fix_value
+    shown = "".join(c for c in streamed if c not in INVISIBLE)
+    assert entity not in shown and padded not in streamed
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from([*ENTITIES, "x" * 40, ",", '","', "|", "1,2,3"]), max_size=120))
 def test_default_chunks_hold_every_entity_of_the_text(parts: list[str]) -> None:
