@@ -174,8 +174,9 @@ class Stage:
         self.refrained = False
         #: Line breaks ending the released text; ``None`` before anything was released.
         self._breaks: int | None = None
-        #: Whether the released text ends with whitespace.
+        #: Whether the released text ends with whitespace; with a ``\r``.
         self._spaced = False
+        self._ends_cr = False
         #: After filtered chunks: the strongest whole whitespace run around
         #: them so far (``None``: no chunk dropped since the last text kept),
         #: and the run after the last one, as it arrives.
@@ -260,8 +261,13 @@ class Stage:
             self.released.append(text)
             body = text.rstrip()
             tail = _line_breaks(text[len(body) :])
-            self._breaks = tail if body else (self._breaks or 0) + tail
+            if not body:
+                # (A "\r\n" released in two parts, as a slicing may cut it, is one break.)
+                split = self._spaced and text[0] == "\n" and self._ends_cr
+                tail += (self._breaks or 0) - split
+            self._breaks = tail
             self._spaced = len(body) < len(text) or (not body and self._spaced)
+            self._ends_cr = text[-1] == "\r"
         return text
 
     def apply(self, piece: Piece, result: ValidationResult) -> str:

@@ -320,6 +320,13 @@ WHITESPACE_RUNS = [
         "one\r\nthree",
     ),
     (lambda: chunkwise.NoRepetition(on_fail="filter"), "Yes.\n\nYes.\n\n\nNo.", "Yes.\n\n\nNo."),
+    # A "\r\n" released in two parts (the simple sentence chunker cuts between
+    # them when a delta ends there) is one line break: the blank line stays.
+    (
+        lambda: chunkwise.MaxChunkLength(max_words=4, chunker="sentence-simple", on_fail="filter"),
+        "Hello there.\r\nThis one is far too long for the limit. \n\nEnd.",
+        "Hello there.\r\n\nEnd.",
+    ),
     (
         lambda: chunkwise.NoRepetition(unit="paragraph", on_fail="filter"),
         "Yes.\n\nYes.\n\n\nNo.",
