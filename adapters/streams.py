@@ -17,8 +17,12 @@ text, however it was sliced:
 * streams never share state: under ``AsyncGuard`` the state is keyed by the
   stream's own ``contextvars.Context``; under ``Guard`` by the Guardrails
   iteration that drives the stream (found on the call stack); called directly,
-  by the caller's ``contextvars`` context.  A copy (``copy.deepcopy``, pickle)
-  of a ``StreamRuns`` starts with no open streams.
+  by the caller's ``contextvars`` context (a context copied from it, such as
+  an asyncio task's, starts its own streams).  A stream keyed by a context or
+  an iteration is forgotten when that object is (Guardrails keeps the
+  iterations of its last calls in ``guard.history``), however many are open at
+  once; a direct stream lasts until ``remainder=True``.  A copy
+  (``copy.deepcopy``, pickle) of a ``StreamRuns`` starts with no open streams.
 
 Both :class:`~guardrails_ai.chunkwise.adapters.ChunkedValidator` and
 :func:`~guardrails_ai.chunkwise.adapters.with_chunker` (for validators this
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
+import weakref
 from collections.abc import Callable
 from contextvars import Context, ContextVar
 from dataclasses import dataclass
@@ -51,12 +55,9 @@ Chunker = ChunkingStrategy | SplitFlush
 #: ``validate(chunk, metadata, state)``: one chunk's verdict.
 Validate = Callable[[str, dict[str, Any], Any], ValidationResult]
 
-#: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls).
-_RUNS: ContextVar[dict[StreamRuns, _Run] | None] = ContextVar("chunkwise_runs", default=None)
-
-#: How many unfinished streams one validator remembers.  Guardrails' noop path
-#: and AsyncGuard never signal the end of a stream: older runs are forgotten first.
-_MAX_OPEN_RUNS = 256
+#: Runs of the streams of one ``contextvars.Context`` (no runner: direct calls),
+#: with the token of the ``set`` that made them this context's (see :func:`_direct_runs`).
+_RUNS: ContextVar[_DirectRuns | None] = ContextVar("chunkwise_runs", default=None)
 #: How far up the call stack to look for the Guardrails iteration.
 _MAX_FRAMES = 24
 #: Where ``streams_of`` keeps a validator's ``StreamRuns``.
@@ -76,7 +77,38 @@ class _Run:
 
     stream: ChunkStream
     state: Any
-    anchor: object  # keeps the object whose id keys this run alive
+    #: The object whose id keys this run (``None``: a direct stream); the
+    #: run is forgotten when it is, before its id can be reused.
+    anchor: weakref.ref[object] | None
+
+
+@dataclass(slots=True)
+class _DirectRuns:
+    """The direct streams of one ``contextvars.Context``, by ``StreamRuns``."""
+
+    token: Any
+    runs: dict[StreamRuns, _Run]
+
+
+def _direct_runs() -> dict[StreamRuns, _Run]:
+    """The direct streams of the current context.
+
+    A context copied from another (an asyncio task, ``copy_context().run``)
+    sees the value its parent had set: a ``ContextVar`` cannot tell whose it
+    is, but the token of the ``set`` can (``reset`` refuses a token made in
+    another context).  So the value is re-set on each use, and a context
+    that did not set it starts with none of its parent's streams.
+    """
+    found = _RUNS.get()
+    if found is not None:
+        try:
+            _RUNS.reset(found.token)
+        except ValueError:  # made in another context: the parent's streams
+            found = None
+    if found is None:
+        found = _DirectRuns(None, {})
+    found.token = _RUNS.set(found)
+    return found.runs
 
 
 class _Callers(threading.local):
@@ -102,12 +134,13 @@ class StreamRuns:
     Thread-safe; O(len(delta)) amortised per call plus the validation itself
     (the chunker's streaming cost, see ``ChunkStream``): finding the stream
     looks at most 24 frames up the call stack, and a direct caller's repeated
-    calls from one loop look at none after the first.  At most 256 unfinished
-    streams are remembered per validator, the oldest forgotten first.
+    calls from one loop look at none after the first.  An unfinished stream
+    is remembered while the context or iteration that keys it lives (see the
+    module docstring), whatever the number of streams open at once.
     """
 
     def __init__(self) -> None:
-        self._runs: OrderedDict[int, _Run] = OrderedDict()
+        self._runs: dict[int, _Run] = {}
         self._lock = threading.Lock()
 
     def __reduce__(self) -> tuple[type[StreamRuns], tuple[()]]:
@@ -154,26 +187,22 @@ class StreamRuns:
         else:
             anchor = _calling_iteration(sys._getframe(1))
         if anchor is None:
-            runs: dict[StreamRuns, _Run] | None = _RUNS.get()
-            if runs is None:
-                runs = {}
-                _RUNS.set(runs)
+            runs = _direct_runs()
             run = runs.get(self)
             if run is None:
-                run = runs[self] = _Run(ChunkStream(chunker), new_state(), self)
+                run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
         else:
             key = id(anchor)
             with self._lock:
                 run = self._runs.get(key)
                 if run is None:
-                    run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), anchor)
-                    while len(self._runs) > _MAX_OPEN_RUNS:
-                        self._runs.popitem(last=False)
+                    ref = weakref.ref(anchor, _forgetter(self._runs, key))
+                    run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), ref)
         pieces = run.stream.feed(chunk)
         if kwargs and kwargs.get("remainder"):
             pieces += run.stream.close()
             if anchor is None:
-                runs.pop(self, None)  # type: ignore[union-attr]
+                runs.pop(self, None)
                 _CALLERS.direct = None
             else:
                 with self._lock:
@@ -190,6 +219,19 @@ class StreamRuns:
             for piece in pieces
         ]
         return merge_verdicts(pieces, verdicts, validator)
+
+
+def _forgetter(runs: dict[int, _Run], key: int) -> Callable[[weakref.ref[object]], None]:
+    """The callback that forgets the run keyed ``key`` when its anchor dies
+    (a plain ``dict.pop``, atomic: it may run in any thread, inside a
+    collection, while a lock is held)."""
+
+    def forget(ref: weakref.ref[object]) -> None:
+        run = runs.get(key)
+        if run is not None and run.anchor is ref:
+            runs.pop(key, None)
+
+    return forget
 
 
 def streams_of(validator: Validator) -> StreamRuns:

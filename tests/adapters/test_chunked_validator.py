@@ -7,7 +7,10 @@ fix path) get the same verdict and the same fixed output.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import gc
+import itertools
 from typing import Any
 
 import pytest
@@ -23,11 +26,14 @@ from helpers.guardrails import (
     joined,
     run,
     slicings,
+    stream,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from guardrails_ai.chunkwise import RedactPII
 from guardrails_ai.chunkwise.adapters import ChunkedValidator, merge_results
+from guardrails_ai.chunkwise.adapters.streams import streams_of
 from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     ParagraphChunker,
@@ -230,3 +236,58 @@ def test_direct_validate_stream_without_a_runner() -> None:
 
 def other_result(function: Any) -> Any:
     return contextvars.Context().run(function)
+
+
+def test_hundreds_of_open_streams_never_lose_one() -> None:
+    # Guardrails' plain path never ends a stream for a validator: 300 open at
+    # once through one validator (generators interleaved delta by delta).
+    # Each stream was forgotten by the 257th (an LRU of 256), and all of them
+    # lost text and restarted mid-sentence.
+    v = Record(on_fail="fix")
+    guard = guard_with(v)
+    texts = [f"Stream {n} opens. It goes on. Stream {n} ends. " for n in range(300)]
+    sliced = [[t[i : i + 5] for i in range(0, len(t), 5)] for t in texts]
+    streams = [stream(guard, deltas, guarded=False) for deltas in sliced]
+    outputs = [""] * len(streams)
+    for _ in range(max(map(len, sliced)) + 1):
+        for n, outcomes in enumerate(streams):
+            for outcome in itertools.islice(outcomes, 1):
+                outputs[n] += outcome.validated_output or ""
+    assert outputs == texts
+    assert len(v.seen) == 3 * len(texts)
+    # A stream is remembered while its Guardrails iteration lives: the last
+    # calls' iterations stay in guard.history (10 calls), the others go.
+    del streams, outcomes
+    gc.collect()
+    assert len(streams_of(v)._runs) <= 10
+
+
+def test_direct_streams_of_tasks_never_mix() -> None:
+    # asyncio tasks copy their parent's context: after a direct stream in the
+    # parent, every task saw the parent's runs and their texts mixed (a phone
+    # number split between two streams was never redacted).
+    v = RedactPII(on_fail="fix")
+
+    async def one(deltas: list[str]) -> str:
+        out = []
+        for i, delta in enumerate(deltas):
+            result = v.validate_stream(delta, {}, remainder=i == len(deltas) - 1)
+            if result is not None:
+                fixed = result.fix_value if isinstance(result, FailResult) else None
+                out.append(str(fixed or result.validated_chunk))
+            await asyncio.sleep(0)
+        return "".join(out)
+
+    async def main() -> list[str]:
+        v.validate_stream("Warm up.", {}, remainder=True)
+        return list(
+            await asyncio.gather(
+                one(["Alpha one. Call +44 20 ", "7946 0958 now. ", "Alpha end."]),
+                one(["Beta one. ", "Beta two. ", "Beta end."]),
+            )
+        )
+
+    assert asyncio.run(main()) == [
+        "Alpha one. Call <PHONE> now. Alpha end.",
+        "Beta one. Beta two. Beta end.",
+    ]
