@@ -33,6 +33,8 @@ MAX_CHARS = 4 * LONGEST_ENTITY
 _PROBES = (
     "Card 4111 1111 1111 1111, call +44 20 7946 0958 or (415) 555-0123 or 01 23 45 67 89; "
     "IBAN DE89 3704 0044 0532 0130 00; mail sam.o'neil@example.co.uk, host 2001:db8::1.",
+    "Host 192.168.10.20, fax 030/1234567, tel 415.555.0123, card 5555-5555-5555-4444, "
+    "mail jo\u200b@example\uff0eCOM today.",
     *("x" * phase + ",jo@example.com" * 140 for phase in (0, 5, 10)),
 )
 
@@ -44,6 +46,12 @@ _NAMES = {
     "ipv4": "IPv4 address",
     "ipv6": "IPv6 address",
 }
+
+
+def _a(name: str) -> str:
+    """``name`` after its indefinite article (every name here is read letter by
+    letter or opens with a vowel when it takes "an": IBAN, IPv4, e-mail)."""
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
 
 
 @register_validator(name="chunkwise/redact_pii", data_type="string")
@@ -164,7 +172,7 @@ class RedactPII(ChunkedValidator):
             for entity in find_entities(probe, self.entities):
                 if not any(a <= entity.start and entity.end <= b for a, b in spans):
                     raise ValueError(
-                        f"chunker={strategy!r} cuts a {_NAMES[entity.name]} in two "
+                        f"chunker={strategy!r} cuts {_a(_NAMES[entity.name])} in two "
                         "(in a probe text), so that part of it would never be redacted; "
                         "choose a chunker that keeps entities whole (the default: "
                         "sentences, cut only where no entity can be)"

@@ -58,8 +58,24 @@ def test_unknown_on_fail_is_refused_naming_it(cls: Any, kwargs: dict[str, Any]) 
 
 @pytest.mark.parametrize("chunker", ["word", "fixed"])
 def test_redact_pii_refuses_a_chunker_that_splits_entities(chunker: str) -> None:
-    with pytest.raises(ValueError, match=r"chunker=.* cuts a .* in two"):
+    with pytest.raises(ValueError, match=r"chunker=.* cuts an? .* in two"):
         RedactPII(chunker=chunker)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "entity"),
+    [
+        (r"(?<=\d)\.(?=\d)", "an IPv4 address"),  # the probes held no IPv4 address
+        (r"/", "a phone number"),  # nor a number written 030/1234567
+        (r"\uff0e", "an e-mail address"),  # a full-width dot
+        (r"\u200b", "an e-mail address"),  # an invisible character inside an address
+    ],
+)
+def test_redact_pii_refuses_a_chunker_that_splits_any_kind(pattern: str, entity: str) -> None:
+    from guardrails_ai.chunkwise.chunkers import RegexChunker
+
+    with pytest.raises(ValueError, match=f"cuts {entity} in two"):
+        RedactPII(chunker=RegexChunker(pattern))
 
 
 def test_redact_pii_refuses_a_hard_cut_ceiling() -> None:
