@@ -32,6 +32,12 @@ closing a shape measured to go super-linear:
    ``c`` of a run.  In a lookahead, a repeat over the characters of the
    element before it that can fail after it (``;(?=.*!)`` on ``;;;;``).
 
+Rules 2 and 3 read an optional part (``(?:;{2,}.*)?``) as its elements in
+its place, each optional, and a repeated group (``(?:\\s?)+``, ``(?:ab|c)+``)
+as one unbounded repeat of its characters; neither gets a run guard
+(``(?:ab|c)+;`` and ``(?:\\s?)+\\d`` are refused: quadratic, and cubic
+for ``(?:;{2,}.*)?\\.{1,3}``).
+
 The analysis looks at the top-level sequence of the pattern and at each
 alternative of a top-level alternation; characters are compared on a probe
 alphabet (all of Latin-1 and Latin Extended-A, and samples of the other
@@ -128,7 +134,9 @@ class _El:
     ``kind``: ``"eat"`` (consumes characters), ``"behind"`` (lookbehind),
     ``"check"`` (lookahead, ``$``: zero width, can fail), ``"boundary"``
     (``\\b``) or ``"free"`` (a negative lookbehind).  ``atom``: the regex of
-    the one character class an unbounded repeat repeats (else ``None``).
+    the one character class a repeat repeats (else ``None``: a group repeated,
+    or an element of an optional part; rules 2 and 3 read those too, but no
+    run guard or closing exception is derived from them).
     """
 
     kind: str
@@ -139,7 +147,7 @@ class _El:
 
     @property
     def unbounded(self) -> bool:
-        return self.atom is not None and self.hi is None
+        return self.kind == "eat" and self.hi is None
 
 
 class _Checker:
@@ -207,6 +215,12 @@ class _Checker:
                 out.append(_El("eat", self.chars_of([rx]), 1, 1))
             elif name == "SUBPATTERN" and _plain_group(av[-1]):
                 out += self.flatten(av[-1])
+            elif name in _REPEATS and int(av[1]) == 1:
+                # An optional part: its elements in its place, each optional.
+                # (No run guard starts there: skipping the part changes what
+                # the rest must match, so an attempt inside a run may succeed
+                # where the one before it fails.)
+                out += [_El(e.kind, e.chars, 0, e.hi) for e in self.flatten(av[2])]
             elif name in _REPEATS:
                 lo, hi = int(av[0]), int(av[1])
                 body = _unwrap(av[2])
@@ -351,7 +365,7 @@ class _Checker:
             )
             if not inside:
                 continue
-            if j == 0 and top:
+            if j == 0 and top and el.atom is not None:
                 guard = el.atom
                 continue
             raise self.refuse(
@@ -407,7 +421,7 @@ def _can_fail(els: list[_El], start: int) -> bool:
 def _closing(els: list[_El], j: int) -> bool:
     """``c X* c'``: one character before the repeat, one after that accepts
     every ``c``, and nothing that can fail after that."""
-    if j < 1 or j + 1 >= len(els):
+    if j < 1 or j + 1 >= len(els) or els[j].atom is None:
         return False
     before, after = els[j - 1], els[j + 1]
     return (
