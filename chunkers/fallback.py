@@ -55,13 +55,18 @@ def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
     return tuple(resolve_chunker(level, param=f"fallback[{i}]") for i, level in enumerate(fallback))
 
 
-def fallback_cut(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
+def fallback_cut(
+    levels: tuple[Strategy, ...], limit: int, window: str, *, after_chunk: bool = False
+) -> Span:
     """Chunk span, relative to ``window`` (``limit + 1`` characters), of the next segment.
 
     The last boundary within ``limit`` of the first level that has one (never
     inside a fenced code block that closes in the window); else a whitespace
     lead on its own (so that the word after it is not cut); else a hard cut at
-    ``limit``.
+    ``limit``.  ``after_chunk``: the window starts right after a chunk, so
+    the whitespace before its first line break is the gap after that chunk,
+    not a line's indentation, and leads the segment (the line level keeps
+    indentation in its chunks).
     """
     closed = (
         closed_to_cuts(window, None, _span_length, limit) if "`" in window or "~" in window else []
@@ -76,6 +81,10 @@ def fallback_cut(levels: tuple[Strategy, ...], limit: int, window: str) -> Span:
                 last = cut
         if last is not None:
             start = cuts[0].start
+            if after_chunk and start == 0:
+                gap = window[: len(window) - len(window.lstrip())]
+                if "\n" not in gap:
+                    start = len(gap)
             # A line keeps its trailing blanks; a piece cut from a larger unit does not.
             return start, start + (len(window[start : last.end].rstrip()) or last.end - start)
     lead = len(window) - len(window.lstrip())

@@ -207,7 +207,7 @@ class _BoundedScanner(_Paced):
     def _at_checkpoint(self, out: list[Cut]) -> None:
         p = self._p
         window = self._slice(p, p + self._limit + 1)
-        start, end = fallback_cut(self._levels, self._limit, window)
+        start, end = fallback_cut(self._levels, self._limit, window, after_chunk=p > 0)
         self._emit(out, p + start, p + end)
         self._trusted = False
 

@@ -333,7 +333,7 @@ def bounded_replay(inner: Strategy, limit: int, levels: Levels, text: str) -> Bo
     def force() -> None:
         nonlocal p
         c = p + limit + 1
-        a, b = fallback_cut(levels, limit, text[p:c])
+        a, b = fallback_cut(levels, limit, text[p:c], after_chunk=p > 0)
         forced[len(ends)] = c
         starts.append(p + a)
         p += b

@@ -100,6 +100,24 @@ def check_stream(chunker: ChunkingStrategy, text: str, deltas: list[str], bound:
     assert [text[a:b] for a, b in spans] == chunks
     if not isinstance(getattr(chunker, "inner", None), RegexChunker):  # its own cuts may
         check_no_word_cut(text, spans, bound)  # fall inside a whitespace-delimited word
+    check_no_gap_leads_a_chunk(chunker, text, spans)
+
+
+def check_no_gap_leads_a_chunk(
+    chunker: ChunkingStrategy, text: str, spans: list[tuple[int, int]]
+) -> None:
+    """The whitespace after a chunk on its line leads the next segment, never
+    its chunk (a line's indentation may), unless the inner chunker's own
+    chunk starts there or the chunk is that whitespace alone.  Was broken: a
+    fallback cut at the line level kept the gap (``limit("sentence",
+    max_chars=20)`` gave ``' With two sentences.'`` when a line break followed)."""
+    inner = getattr(chunker, "inner", None)
+    if inner is None:
+        return
+    starts = {a for a, _ in split_spans(inner, text)}
+    for a, b in spans:
+        if a > 0 and text[a].isspace() and text[a - 1] != "\n" and text[a:b].strip():
+            assert a in starts, (text, spans, a)
 
 
 @inner_params
