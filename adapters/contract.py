@@ -22,6 +22,8 @@ from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
 __all__ = ["ChunkingFunction", "GuardrailsChunker", "chunking_function"]
 
+#: Guardrails' ``_chunking_function`` contract: ``text`` -> ``[]`` (no complete
+#: segment yet) or ``[segment, remainder]`` with ``segment + remainder == text``.
 ChunkingFunction = Callable[[str], list[str]]
 
 
@@ -31,10 +33,13 @@ def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
     It returns ``[]`` while ``text`` holds no complete chunk whose segment is
     settled, else ``[segment, remainder]`` with ``segment + remainder == text``:
     the first chunk with any lead before it and the whole separator after it.
-    A segment is settled once the text after its separator has begun (or a
-    second chunk is complete), so that chunking the remainder on its own gives
-    the chunks the whole text would: the answer never depends on how the
-    stream was sliced.  Costs O(len(text)) per call.  The function carries the
+    A segment is settled when chunking the remainder on its own gives the
+    chunks the whole text would, so the answer never depends on how the
+    stream was sliced: for a chunker whose scanner says so (word, paragraph,
+    line, simple sentences), once the text after its separator has begun;
+    else (accurate sentences, whose next decision may read back across the
+    cut) once a second chunk is complete (``"One. Two"`` gives ``[]``,
+    ``"One. Two. Three"`` gives ``["One. ", "Two. Three"]``).  Costs O(len(text)) per call.  The function carries the
     resolved strategy as its ``chunker`` attribute.
     """
     strategy = resolve_chunker(chunker)
