@@ -38,9 +38,10 @@ def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
     stream was sliced: for a chunker whose scanner says so (word, paragraph,
     line, simple sentences), once the text after its separator has begun;
     else (accurate sentences, whose next decision may read back across the
-    cut) once a second chunk is complete (``"One. Two"`` gives ``[]``,
-    ``"One. Two. Three"`` gives ``["One. ", "Two. Three"]``).  Costs O(len(text)) per call.  The function carries the
-    resolved strategy as its ``chunker`` attribute.
+    cut) once a second chunk is complete (``"One. Two"`` gives ``[]``;
+    ``"One. Two. Three"`` gives ``["One. ", "Two. Three"]``).  Costs
+    O(len(text)) per call.  The function carries the resolved strategy as its
+    ``chunker`` attribute.
     """
     strategy = resolve_chunker(chunker)
     foreign = not isinstance(strategy, ChunkingStrategy)
