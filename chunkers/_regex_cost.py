@@ -216,11 +216,14 @@ class _Checker:
             elif name == "SUBPATTERN" and _plain_group(av[-1]):
                 out += self.flatten(av[-1])
             elif name in _REPEATS and int(av[1]) == 1:
-                # An optional part: its elements in its place, each optional.
-                # (No run guard starts there: skipping the part changes what
-                # the rest must match, so an attempt inside a run may succeed
-                # where the one before it fails.)
-                out += [_El(e.kind, e.chars, 0, e.hi) for e in self.flatten(av[2])]
+                # A part repeated at most once: its elements in its place, each
+                # optional if the part is.  (No run guard starts there: skipping
+                # the part changes what the rest must match, so an attempt inside
+                # a run may succeed where the one before it fails.)
+                once = int(av[0]) == 1
+                out += [
+                    _El(e.kind, e.chars, e.lo if once else 0, e.hi) for e in self.flatten(av[2])
+                ]
             elif name in _REPEATS:
                 lo, hi = int(av[0]), int(av[1])
                 body = _unwrap(av[2])

@@ -306,6 +306,8 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
         r"(?:\n?\.*\.*)?[ \t]",
         r"(?:[ \t]? +.+)?[.!?]{1,3}",
         r"(?:\w{2,}\d*)?-",
+        r"(?:\s*\s*;){1}",  # (a part repeated exactly once, accepted at first)
+        r"(?:\d+\d+x){1,1}",
         # ... and a repeated group that something after it can fail (quadratic).
         r"(?:\s?)+\d+",
         r"(?:;?)*\w",

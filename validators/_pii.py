@@ -46,7 +46,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   counts after an address label (``ip``, ``host``, ``server``, ...) or with a
   port or prefix length (``:8080``, ``/24``).  An IPv6 address may follow a
   label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
-  hexadecimal digits and a colon (the rest of an address that failed).
+  hexadecimal digits and a colon (the rest of an address that failed).  One
+  with no decimal digit needs three groups or more (``dead:beef::cafe``; not
+  a path of code such as ``Add::add``).
 
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
@@ -112,6 +114,7 @@ def _fold_table() -> dict[int, str]:
         table.update({zero + d: str(d) for d in range(10)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
     table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
+    table.update({0xFE6B: "@", 0xFE52: "."})  # small commercial at, small full stop
     return table
 
 
@@ -409,6 +412,11 @@ def _ipv4(candidate: str, text: str, start: int) -> bool:
 def _ipv6(candidate: str, text: str, start: int) -> bool:
     if not any(c in "0123456789abcdefABCDEF" for c in candidate):
         return False
+    if (
+        not any(c.isdigit() for c in candidate)
+        and len(candidate.replace("::", ":").strip(":").split(":")) < 3
+    ):
+        return False  # a path of code (Add::add, ace::bed), not an address
     try:
         ipaddress.IPv6Address(candidate)
     except ValueError:
@@ -447,16 +455,21 @@ def _accepted_end(
     return None
 
 
-def _chained_emails(text: str, end: int, found: list[tuple[int, int, int, str]]) -> None:
+def _chained_emails(
+    text: str, end: int, found: list[tuple[int, int, int, str]], chained: set[int]
+) -> None:
     """Add to ``found`` the addresses joined to the one ending at ``end`` by
-    one atext character each (``a@x.com|b@y.org|c@z.net``): O(their length),
-    each read once (no search finds them, so no other address leads here)."""
+    one atext character each (``a@x.com|b@y.org|c@z.net``), and their starts
+    to ``chained``: O(their length).  The search finds an address joined by
+    ``'`` or a backquote too; it skips those in ``chained``, so that each
+    chain is read once (``a@x.co'a@x.co'...`` was quadratic)."""
     rank = ENTITIES.index("email")
     while end + 1 < len(text) and text[end] in _EMAIL_JOINERS:
         m = _NEXT_EMAIL.match(text, end + 1)
         if m is None or (next_end := _accepted_end(text, m, _NEXT_EMAIL, _email)) is None:
             return
         found.append((m.start(), -next_end, rank, "email"))
+        chained.add(m.start())
         end = next_end
 
 
@@ -506,15 +519,18 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
         pattern, check = _DETECTORS[name]
         scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
         pos = reach = 0
+        chained: set[int] = set()
         while (m := pattern.search(scan, pos)) is not None:
             pos = m.start() + 1
             if m.start() < reach and scan[m.start() - 1] == "@":
                 continue  # the domain of an address found
+            if m.start() in chained:
+                continue  # found, with the rest of its chain
             end = _accepted_end(scan, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
                 if pattern is _EMAIL:
-                    _chained_emails(scan, end, found)
+                    _chained_emails(scan, end, found, chained)
                     reach = max(reach, -found[-1][1])
     found.sort()
     kept: list[Entity] = []

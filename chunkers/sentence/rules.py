@@ -388,14 +388,17 @@ def _shown(buf: str, j: int, step: int) -> str:
     return ""
 
 
-def _in_address(buf: str, i: int) -> bool:
+def _in_address(buf: str, i: int, first_dot: bool = False) -> bool:
     """Whether the dot at ``buf[i]`` follows ``@`` and a domain (letters,
     digits, hyphens, dots, invisible characters), within ``_WORD_MAX``
-    characters."""
+    characters; with ``first_dot``, a domain with no dot yet (after a whole
+    address, ``jo@example.com\u3002Thanks``, the dot ends a sentence)."""
     for j in range(i - 1, max(i - 1 - _WORD_MAX, -1), -1):
         c = buf[j]
         if c in "@\uff20":
             return j < i - 1
+        if first_dot and c in _DOMAIN_MARKS and c != "-":
+            return False
         if not (_latin_alnum(c) or c in _DOMAIN_MARKS or unicodedata.category(c) == "Cf"):
             return False
     return False
@@ -598,8 +601,8 @@ class SentenceRules:
         or a digit, ASCII or full-width (a name such as ``example.com`` in
         full-width forms; one before a capital ends, unless it follows ``@``
         and a domain: ``JO@EX.COM``), an ideographic full stop (U+3002)
-        between Latin letters or digits after ``@`` and a domain
-        (``jo@example\u3002com``), invisible characters around the dot
+        between Latin letters or digits after ``@`` and a domain with no dot
+        yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
         U+300D or U+300F before a kana (a particle such as U+3068)."""
@@ -609,7 +612,7 @@ class SentenceRules:
         if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
             before, after = _shown(buf, i - 1, -1), _shown(buf, a, 1)
             if buf[i] == "\u3002":  # (only a domain's dot, not a decimal point)
-                return _latin_alnum(before) and _latin_alnum(after) and _in_address(buf, i)
+                return _latin_alnum(before) and _latin_alnum(after) and _in_address(buf, i, True)
             if before.isdigit() and after.isdigit():
                 return True
             return (

@@ -36,6 +36,7 @@ EXAMPLES = [
     ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
     ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
     ("auto", "Mail jo@example。com now。Next", ["Mail jo@example。com now。", "Next"]),
+    ("auto", "Mail jo@example.com。Thanks a lot.", ["Mail jo@example.com。", "Thanks a lot."]),
     ("auto", "OK．Then．", ["OK．", "Then．"]),
     ("zh", "版本３。２。", ["版本３。", "２。"]),
     ("zh", "我喜欢Python。Python很好。", ["我喜欢Python。", "Python很好。"]),

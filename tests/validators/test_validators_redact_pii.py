@@ -145,6 +145,10 @@ SURROUNDED = [
     ("Card 4111\ufeff1111\u202a1111\u202c1111 ok", "Card <CARD> ok"),
     ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
+    ("Email john.doe\ufe6bexample.com now.", "Email <EMAIL> now."),  # small commercial at
+    ("Host dead:beef::cafe is up.", "Host <IP_ADDRESS> is up."),
+    # An ideographic full stop after a whole address ends its sentence.
+    ("Mail jo@example.com\u3002Thanks a lot.", "Mail <EMAIL>\u3002Thanks a lot."),
     # An address after an "@" that is not inside another address.
     ("From jo@x@ann@example.org today.", "From jo@x@<EMAIL> today."),
     ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
@@ -180,6 +184,18 @@ def test_entities_subset() -> None:
 
 def test_no_false_positives_on_prose() -> None:
     assert isinstance(check(PROSE), PassResult)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In Rust, call Add::add(a, b) for sums.",  # paths of code, not IPv6 addresses
+        "The Fab::Cafe type.",
+        "Use ace::bed in the tests.",
+    ],
+)
+def test_no_false_positives_on_code(text: str) -> None:
+    assert isinstance(check(text), PassResult)
 
 
 @pytest.mark.parametrize(
