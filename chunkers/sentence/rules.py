@@ -409,6 +409,22 @@ def _is_capital(c: str) -> bool:
     return c.isalpha() and not c.islower()
 
 
+#: Longest local part of an address (RFC 5321) read past a glued period.
+_LOCAL_MAX = 64
+
+
+def _local_part(buf: str, j: int) -> bool:
+    """Whether ``buf[j:]`` runs to an ``@`` within ``_LOCAL_MAX`` characters
+    with no whitespace.  Raises ``IndexError`` when ``buf`` ends first."""
+    for k in range(j, j + _LOCAL_MAX):
+        c = buf[k]
+        if c in "@\uff20\ufe6b":
+            return True
+        if c.isspace():
+            return False
+    return False
+
+
 def _word_at(buf: str, j: int) -> str:
     """The letters from ``buf[j]`` on, or ``""`` when there are more than
     ``STARTER_MAX`` (no sentence starter or month is so long).  Raises
@@ -767,7 +783,10 @@ class SentenceRules:
         determiner (``GLUED_STARTERS``), a space and a lower-case letter
         (``world.Today is``; not ``time.Now()``, ``sync.Once``, ``React.Component``,
         ``self.Foo``); or after three lower-case letters or more of other
-        scripts (no ASCII) before an upper-case letter (Kazakh ``...ы.XVIII``).
+        scripts (no ASCII) before an upper-case letter (Kazakh ``...ы.XVIII``)
+        that does not open the rest of an address's local part (``@`` within
+        ``_LOCAL_MAX`` characters, no whitespace before it:
+        ``иван.Петров@почта.рф``).
         Raises ``IndexError`` when ``buf`` ends before that is decided."""
         buf = self._buf
         j = at - self._base + 1
@@ -775,7 +794,7 @@ class SentenceRules:
         if word.lower() in self._abbreviations:
             return False
         if _GLUED_OTHER.fullmatch(word) and word.islower():
-            return buf[j].isupper()
+            return buf[j].isupper() and not _local_part(buf, j)
         if not _GLUED_WORD.fullmatch(word) or not ("A" <= buf[j] <= "Z"):
             return False
         following = _word_at(buf, j)

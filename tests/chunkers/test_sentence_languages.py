@@ -37,6 +37,10 @@ EXAMPLES = [
     ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
     ("auto", "Mail jo@example。com now。Next", ["Mail jo@example。com now。", "Next"]),
     ("auto", "Mail jo@example.com。Thanks a lot.", ["Mail jo@example.com。", "Thanks a lot."]),
+    # A period glued to a capital inside an address's local part, in other scripts.
+    ("ru", "Пишите на иван.Петров@почта.рф сегодня.", ["Пишите на иван.Петров@почта.рф сегодня."]),
+    ("el", "Γράψτε στο γιαννης.Παπας@example.gr.", ["Γράψτε στο γιαννης.Παπας@example.gr."]),
+    ("kk", "Бұл ғасыр.XVIII ғасыр.", ["Бұл ғасыр.", "XVIII ғасыр."]),
     ("auto", "OK．Then．", ["OK．", "Then．"]),
     ("zh", "版本３。２。", ["版本３。", "２。"]),
     ("zh", "我喜欢Python。Python很好。", ["我喜欢Python。", "Python很好。"]),

@@ -146,6 +146,12 @@ SURROUNDED = [
     ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     ("Email john.doe\ufe6bexample.com now.", "Email <EMAIL> now."),  # small commercial at
+    # A local part with a period glued to a capital of another script (the
+    # sentence chunker cut there and released "\u0438\u0432\u0430\u043d.").
+    (
+        "Write to \u0438\u0432\u0430\u043d.\u041f\u0435\u0442\u0440\u043e\u0432@example.ru now.",
+        "Write to <EMAIL> now.",
+    ),
     ("Host dead:beef::cafe is up.", "Host <IP_ADDRESS> is up."),
     # An ideographic full stop after a whole address ends its sentence.
     ("Mail jo@example.com\u3002Thanks a lot.", "Mail <EMAIL>\u3002Thanks a lot."),
