@@ -68,7 +68,9 @@ capitals); if no prefix passes, the search goes on from the next character.
 Shape of every entity (what lets a chunker cut without splitting one; tested):
 no entity is longer than :data:`LONGEST_ENTITY` characters, not counting
 the invisible characters it holds; none starts right
-after or ends right before a letter or digit, nor starts after ``_`` (an
+after or ends right before a letter or digit (a number may touch a letter of
+Han, kana or Hangul, which join words without spaces:
+``カード番号は4111111111111111です``), nor starts after ``_`` (an
 e-mail address may end before one: ``_jo@example.com_`` in Markdown emphasis
 gives ``_jo@example.com``, its local part holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space), each with a
@@ -162,24 +164,32 @@ _EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_
 # refuses: matched only at the end of an address accepted.
 _NEXT_EMAIL = _compile(_EMAIL_BODY)
 _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
+# A letter or digit that a number may not touch: any but those of the scripts
+# written without spaces between words (Han, kana, and Hangul, whose particles
+# join a number: カード番号は4111111111111111です, 010-1234-5678로).
+_W = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]"
 _PHONE = _compile(
-    r"(?<![\w+.\-/])(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}(?!\w|[.\-/]\d)"
+    r"(?<![+.\-/])(?<!" + _W + r")(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?"
+    r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
+    r"(?:[ .\-/]\d{1,12}){0,6}(?!" + _W + r"|[.\-/]\d)"
 )
-_CARD = _compile(r"(?<![\w.-])\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?(?!\w|\.\d)")
+_CARD = _compile(
+    r"(?<![.-])(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"
+    r"(?!" + _W + r"|\.\d)"
+)
 _IBAN = _compile(
-    r"(?<![\w.-])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)"
-    r"(?!\w)"
+    r"(?<![.-])(?<!" + _W + r")[A-Z]{2}\d{2}"
+    r"(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
-_IPV4 = _compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
+_IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a
 # letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
 # longer address that failed its check (``2001:db8::8a2e::7334``).
 _AFTER_LABEL = "|".join(f"(?<=[g-zG-Z][0-9A-Za-z]{{{k}}}:)" for k in range(8))
 _IPV6 = _compile(
-    r"(?<![\w.])(?:(?<!:)|" + _AFTER_LABEL + r")"
+    r"(?<!\.)(?<!" + _W + r")(?:(?<!:)|" + _AFTER_LABEL + r")"
     r"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
-    r"(?![\w:]|\.\d)"
+    r"(?!" + _W + r"|:|\.\d)"
 )
 
 # -- context -------------------------------------------------------------------------

@@ -146,6 +146,11 @@ SURROUNDED = [
     ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     ("Email john.doe\ufe6bexample.com now.", "Email <EMAIL> now."),  # small commercial at
+    # Numbers joined to words of scripts written without spaces (never found).
+    ("カード番号は4111111111111111です。", "カード番号は<CARD>です。"),
+    ("電話番号は03-1234-5678です。", "電話番号は<PHONE>です。"),
+    ("IP是192.168.1.1。", "IP是<IP_ADDRESS>。"),
+    ("전화번호는 010-1234-5678로 주세요.", "전화번호는 <PHONE>로 주세요."),
     # A local part with a period glued to a capital of another script (the
     # sentence chunker cut there and released "\u0438\u0432\u0430\u043d.").
     (
