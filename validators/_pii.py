@@ -70,9 +70,10 @@ no entity is longer than :data:`LONGEST_ENTITY` characters, not counting
 the invisible characters it holds; none starts right
 after or ends right before a letter or digit (a number may touch a letter of
 Han, kana or Hangul, which join words without spaces:
-``カード番号は4111111111111111です``), nor starts after ``_`` (an
-e-mail address may end before one: ``_jo@example.com_`` in Markdown emphasis
-gives ``_jo@example.com``, its local part holding the first ``_``); none contains whitespace
+``カード番号は4111111111111111です``, or ``_`` in Markdown emphasis:
+``_4111 1111 1111 1111_``); no e-mail address starts after ``_`` (one may end
+before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
+holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
 (ASCII, once folded); none contains a sentence
@@ -166,8 +167,9 @@ _NEXT_EMAIL = _compile(_EMAIL_BODY)
 _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 # A letter or digit that a number may not touch: any but those of the scripts
 # written without spaces between words (Han, kana, and Hangul, whose particles
-# join a number: カード番号は4111111111111111です, 010-1234-5678로).
-_W = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]"
+# join a number: カード番号は4111111111111111です, 010-1234-5678로).  "_" may
+# touch one (Markdown emphasis: _4111 1111 1111 1111_).
+_W = r"[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]"
 _PHONE = _compile(
     r"(?<![+.\-/])(?<!" + _W + r")(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"

@@ -146,6 +146,11 @@ SURROUNDED = [
     ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     ("Email john.doe\ufe6bexample.com now.", "Email <EMAIL> now."),  # small commercial at
+    # Numbers in Markdown underscore emphasis (never found).
+    ("Your card: _4111 1111 1111 1111_.", "Your card: _<CARD>_."),
+    ("Call __(415) 555-0123__ now.", "Call __<PHONE>__ now."),
+    ("Server _192.168.1.1_ is down.", "Server _<IP_ADDRESS>_ is down."),
+    ("Host __2001:db8::1__ is up.", "Host __<IP_ADDRESS>__ is up."),
     # Numbers joined to words of scripts written without spaces (never found).
     ("カード番号は4111111111111111です。", "カード番号は<CARD>です。"),
     ("電話番号は03-1234-5678です。", "電話番号は<PHONE>です。"),
