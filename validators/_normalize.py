@@ -34,12 +34,26 @@ from functools import lru_cache
 
 from ._confusables import SKELETON
 
-__all__ = ["BLANK_LETTERS", "MAX_NON_STARTERS", "Folded", "fold", "fold_text", "is_ignorable"]
+__all__ = [
+    "BLANK_LETTERS",
+    "MAX_NON_STARTERS",
+    "SPACELESS_LETTERS",
+    "Folded",
+    "fold",
+    "fold_text",
+    "is_ignorable",
+]
 
 #: Most combining marks kept in one cluster (UAX #15 stream-safe text format).
 MAX_NON_STARTERS = 30
 
 _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
+#: Letters of the scripts written without spaces between words (Han, kana,
+#: Thai, Lao, Myanmar, Khmer), as the inside of a regex character class.
+SPACELESS_LETTERS = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
+)
 #: Hangul fillers and the Braille blank: letters that show nothing, which an
 #: attacker may put inside a word or, as a space, between words.
 BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._normalize import BLANK_LETTERS, Folded, fold
+from ._normalize import BLANK_LETTERS, SPACELESS_LETTERS, Folded, fold
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
@@ -51,10 +51,7 @@ _BEFORE = (
 _AFTER = f"(?!_*+{_LETTER})"
 # Letters of scripts written without spaces between words (Han, kana, Thai,
 # Lao, Myanmar, Khmer): next to one, either side of a match is a boundary.
-_SPACELESS = (
-    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
-)
+_SPACELESS = f"[{SPACELESS_LETTERS}]"
 _BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_BEFORE})"
 _AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_AFTER})"
 # Whitespace inside a phrase, with emphasis markers stuck to it (possessive: no backtracking).

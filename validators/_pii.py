@@ -90,7 +90,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._normalize import is_ignorable
+from ._normalize import SPACELESS_LETTERS, is_ignorable
 
 __all__ = [
     "CONTEXT",
@@ -166,10 +166,10 @@ _EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_
 _NEXT_EMAIL = _compile(_EMAIL_BODY)
 _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 # A letter or digit that a number may not touch: any but those of the scripts
-# written without spaces between words (Han, kana, and Hangul, whose particles
-# join a number: カード番号は4111111111111111です, 010-1234-5678로).  "_" may
-# touch one (Markdown emphasis: _4111 1111 1111 1111_).
-_W = r"[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]"
+# written without spaces between words (Han, kana, Thai...), and Hangul, whose
+# particles join a number (カード番号は4111111111111111です, 010-1234-5678로).
+# "_" may touch one (Markdown emphasis: _4111 1111 1111 1111_).
+_W = f"[^\\W_{SPACELESS_LETTERS}\uac00-\ud7a3]"
 _PHONE = _compile(
     r"(?<![+.\-/])(?<!" + _W + r")(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
