@@ -146,6 +146,10 @@ SURROUNDED = [
     ("Host 10.0\ufe0f.0.12 up", "Host <IP_ADDRESS> up"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\u200b\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     ("Email john.doe\ufe6bexample.com now.", "Email <EMAIL> now."),  # small commercial at
+    # Decomposed accents (NFD) inside an address: part of it, or all, leaked.
+    ("Schreib an ju\u0308rgen.mu\u0308ller@example.de bitte.", "Schreib an <EMAIL> bitte."),
+    ("Mail juergen@mu\u0308ller-bau.de bitte.", "Mail <EMAIL> bitte."),
+    ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
     # Numbers in Markdown underscore emphasis (never found).
     ("Your card: _4111 1111 1111 1111_.", "Your card: _<CARD>_."),
     ("Call __(415) 555-0123__ now.", "Call __<PHONE>__ now."),
