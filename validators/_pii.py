@@ -17,7 +17,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``@`` that is not inside another address (``jo@x@ann@example.org``,
   a fediverse handle ``@ann@example.social``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
-  ``/``, an area code possibly in parentheses, 7 to 15 digits: international
+  ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
+  glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
   numbers (``+`` and a country code, E.164), North American numbers
   (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
@@ -175,7 +176,7 @@ _W = f"[^\\W_{SPACELESS_LETTERS}\uac00-\ud7a3]"
 _PHONE = _compile(
     r"(?<![+.\-/])(?<!" + _W + r")(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}(?!" + _W + r"|[.\-/]\d)"
+    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-/]\d)"  # (an extension: 0123x12)
 )
 _CARD = _compile(
     r"(?<![.-])(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"

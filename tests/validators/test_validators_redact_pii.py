@@ -150,6 +150,8 @@ SURROUNDED = [
     ("Schreib an ju\u0308rgen.mu\u0308ller@example.de bitte.", "Schreib an <EMAIL> bitte."),
     ("Mail juergen@mu\u0308ller-bau.de bitte.", "Mail <EMAIL> bitte."),
     ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
+    # An extension glued on with "x" (the number was never found).
+    ("Call 415-555-0123x12 today.", "Call <PHONE>x12 today."),
     # Numbers in Markdown underscore emphasis (never found).
     ("Your card: _4111 1111 1111 1111_.", "Your card: _<CARD>_."),
     ("Call __(415) 555-0123__ now.", "Call __<PHONE>__ now."),
