@@ -38,7 +38,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   only after a card label (``card``, ``visa``, ``credit``, ...); never after a
   label for another number;
 * ``iban``: a country code, two check digits and the country's length of
-  letters or digits, compact or in groups of four, passing ISO 7064 mod 97-10;
+  letters or digits, compact or in groups of four (one or two spaces between
+  them), passing ISO 7064 mod 97-10;
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
   decimal octets 0-255 without leading zeros; IPv6 in every textual form,
   an embedded IPv4 tail included, with at least one hexadecimal digit).  An
@@ -76,7 +77,8 @@ Han, kana or Hangul, which join words without spaces:
 ``_4111 1111 1111 1111_``); no e-mail address starts after ``_`` (one may end
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
 holding the first ``_``); none contains whitespace
-other than single spaces (of any kind :data:`FOLD` reads as a space), each with a
+other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
+hold two between its groups), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
 (ASCII, once folded); none contains a sentence
 terminator followed by whitespace.  Overlapping entities are merged (see
@@ -184,7 +186,7 @@ _CARD = _compile(
 )
 _IBAN = _compile(
     r"(?<![.-])(?<!" + _W + r")[A-Z]{2}\d{2}"
-    r"(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?!" + _W + r")"
+    r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
 _IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a

@@ -150,6 +150,8 @@ SURROUNDED = [
     ("Schreib an ju\u0308rgen.mu\u0308ller@example.de bitte.", "Schreib an <EMAIL> bitte."),
     ("Mail juergen@mu\u0308ller-bau.de bitte.", "Mail <EMAIL> bitte."),
     ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
+    # Two spaces between an IBAN's groups (its bank code was released).
+    ("IBAN DE89  3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     # An extension glued on with "x" (the number was never found).
     ("Call 415-555-0123x12 today.", "Call <PHONE>x12 today."),
     # Numbers in Markdown underscore emphasis (never found).
