@@ -19,7 +19,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
-  numbers (``+`` and a country code, E.164), North American numbers
+  numbers (``+`` and a country code, E.164, the code possibly in parentheses:
+  ``(+44) 20 7946 0958``), North American numbers
   (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
@@ -176,7 +177,7 @@ _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 # "_" may touch one (Markdown emphasis: _4111 1111 1111 1111_).
 _W = f"[^\\W_{SPACELESS_LETTERS}\uac00-\ud7a3]"
 _PHONE = _compile(
-    r"(?<![+.\-/])(?<!" + _W + r")(?:\+\d{1,3}(?: ?\(0\))?[ .\-]?)?"
+    r"(?<![+.\-/])(?<!" + _W + r")(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-/]\d)"  # (an extension: 0123x12)
 )
@@ -359,7 +360,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     label = _label(text, start)
     if label == "other":
         return False
-    if candidate.startswith("+"):
+    if candidate.startswith(("+", "(+")):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
         return False  # the tail of an IBAN in groups (one whose checksum failed)

@@ -152,6 +152,9 @@ SURROUNDED = [
     ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
     # Two spaces between an IBAN's groups (its bank code was released).
     ("IBAN DE89  3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
+    # A country code in parentheses (never found).
+    ("Tel: (+44) 20 7946 0958", "Tel: <PHONE>"),
+    ("Call (+1) 415 555 0123 now.", "Call <PHONE> now."),
     # An extension glued on with "x" (the number was never found).
     ("Call 415-555-0123x12 today.", "Call <PHONE>x12 today."),
     # Numbers in Markdown underscore emphasis (never found).
