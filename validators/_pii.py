@@ -176,11 +176,15 @@ _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 # particles join a number (カード番号は4111111111111111です, 010-1234-5678로).
 # "_" may touch one (Markdown emphasis: _4111 1111 1111 1111_).
 _W = f"[^\\W_{SPACELESS_LETTERS}\uac00-\ud7a3]"
-_PHONE = _compile(
-    r"(?<![+.\-/])(?<!" + _W + r")(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
+_PHONE_BODY = (
+    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-/]\d)"  # (an extension: 0123x12)
+    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d)"  # (an extension: 0123x12)
 )
+_PHONE = _compile(r"(?<![+.\-/])(?<!" + _W + r")" + _PHONE_BODY)
+# A number right after another one and a "/" (415-555-0123/415-555-0124), which
+# the lookbehind above refuses: matched only at the end of a number accepted.
+_NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
     r"(?<![.-])(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"
     r"(?!" + _W + r"|\.\d)"
@@ -459,11 +463,13 @@ def _accepted_end(
 
     A pattern for grouped numbers may swallow a number or a word that follows
     the entity ("... 1111 1111 10 times", "... 1332 CASH"): after the whole
-    candidate, each prefix ending before a space inside it is tried, longest
-    first, as long as the pattern still matches it exactly.
+    candidate, each prefix ending before a space inside it (or a ``/``, for a
+    phone number: two joined by one) is tried, longest first, as long as the
+    pattern still matches it exactly.
     """
     start = m.start()
-    ends = [m.end()] + [i for i in range(m.end() - 1, start, -1) if text[i] == " "]
+    cuts = " /" if pattern is _PHONE or pattern is _NEXT_PHONE else " "
+    ends = [m.end()] + [i for i in range(m.end() - 1, start, -1) if text[i] in cuts]
     for end in ends:
         if not check(text[start:end], text, start):
             continue
@@ -516,6 +522,18 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     return "".join(map(text.__getitem__, where)), where
 
 
+def _chained_phones(text: str, end: int, found: list[tuple[int, int, int, str]]) -> None:
+    """Add to ``found`` the phone numbers joined to the one ending at ``end``
+    by a ``/`` each (``415-555-0123/415-555-0124``): O(their length)."""
+    rank = ENTITIES.index("phone")
+    while end + 1 < len(text) and text[end] == "/":
+        m = _NEXT_PHONE.match(text, end + 1)
+        if m is None or (next_end := _accepted_end(text, m, _NEXT_PHONE, _phone)) is None:
+            return
+        found.append((m.start(), -next_end, rank, "phone"))
+        end = next_end
+
+
 def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
     """The entities of the kinds ``entities`` in ``text``, by offset, never overlapping.
 
@@ -555,6 +573,8 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
                 if pattern is _EMAIL:
                     _chained_emails(scan, end, found, chained)
                     reach = max(reach, -found[-1][1])
+                elif pattern is _PHONE:
+                    _chained_phones(scan, end, found)
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:

@@ -52,6 +52,7 @@ RUNS = {
     "joined emails": "jo@example.com|",
     "at-joined emails": "jo@x.io@",
     "phones": "+1 415 555 0123 ",
+    "slash-joined phones": "415-555-0123/",
     "grouped": "4111 1111 1111 1111 ",
     "phrases": "free money ",
 }

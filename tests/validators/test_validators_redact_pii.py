@@ -152,6 +152,10 @@ SURROUNDED = [
     ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
     # Two spaces between an IBAN's groups (its bank code was released).
     ("IBAN DE89  3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
+    # Two numbers joined by "/" (read as one of 20 digits: neither was found).
+    ("Phone: 415-555-0123/415-555-0124", "Phone: <PHONE>/<PHONE>"),
+    ("Lines 415-555-0123/415-555-0124/415-555-0125", "Lines <PHONE>/<PHONE>/<PHONE>"),
+    ("Tel 030/1234567 ok", "Tel <PHONE> ok"),
     # A country code in parentheses (never found).
     ("Tel: (+44) 20 7946 0958", "Tel: <PHONE>"),
     ("Call (+1) 415 555 0123 now.", "Call <PHONE> now."),
