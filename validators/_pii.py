@@ -479,20 +479,30 @@ def _accepted_end(
     return None
 
 
-def _chained_emails(
-    text: str, end: int, found: list[tuple[int, int, int, str]], chained: set[int]
+#: Entity name -> (what may join two of them, the pattern of the next one): a
+#: chain the search does not find, since each pattern refuses to start there.
+_CHAINS: dict[str, tuple[frozenset[str], re.Pattern[str]]] = {
+    "email": (_EMAIL_JOINERS, _NEXT_EMAIL),  # a@x.com|b@y.org|c@z.net
+    "phone": (frozenset("/"), _NEXT_PHONE),  # 415-555-0123/415-555-0124
+}
+
+
+def _chained(
+    name: str, text: str, end: int, found: list[tuple[int, int, int, str]], chained: set[int]
 ) -> None:
-    """Add to ``found`` the addresses joined to the one ending at ``end`` by
-    one atext character each (``a@x.com|b@y.org|c@z.net``), and their starts
-    to ``chained``: O(their length).  The search finds an address joined by
+    """Add to ``found`` the entities of kind ``name`` joined to the one ending
+    at ``end`` by one joiner each (:data:`_CHAINS`), and their starts to
+    ``chained``: O(their length).  The search finds an address joined by
     ``'`` or a backquote too; it skips those in ``chained``, so that each
     chain is read once (``a@x.co'a@x.co'...`` was quadratic)."""
-    rank = ENTITIES.index("email")
-    while end + 1 < len(text) and text[end] in _EMAIL_JOINERS:
-        m = _NEXT_EMAIL.match(text, end + 1)
-        if m is None or (next_end := _accepted_end(text, m, _NEXT_EMAIL, _email)) is None:
+    joiners, pattern = _CHAINS[name]
+    check = _DETECTORS[name][1]
+    rank = ENTITIES.index(name)
+    while end + 1 < len(text) and text[end] in joiners:
+        m = pattern.match(text, end + 1)
+        if m is None or (next_end := _accepted_end(text, m, pattern, check)) is None:
             return
-        found.append((m.start(), -next_end, rank, "email"))
+        found.append((m.start(), -next_end, rank, name))
         chained.add(m.start())
         end = next_end
 
@@ -520,18 +530,6 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     for m in _shown_runs(hidden).finditer(text):
         where.extend(range(m.start(), m.end()))
     return "".join(map(text.__getitem__, where)), where
-
-
-def _chained_phones(text: str, end: int, found: list[tuple[int, int, int, str]]) -> None:
-    """Add to ``found`` the phone numbers joined to the one ending at ``end``
-    by a ``/`` each (``415-555-0123/415-555-0124``): O(their length)."""
-    rank = ENTITIES.index("phone")
-    while end + 1 < len(text) and text[end] == "/":
-        m = _NEXT_PHONE.match(text, end + 1)
-        if m is None or (next_end := _accepted_end(text, m, _NEXT_PHONE, _phone)) is None:
-            return
-        found.append((m.start(), -next_end, rank, "phone"))
-        end = next_end
 
 
 def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
@@ -570,11 +568,10 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
             end = _accepted_end(scan, m, pattern, check)
             if end is not None:
                 found.append((m.start(), -end, ENTITIES.index(name), name))
-                if pattern is _EMAIL:
-                    _chained_emails(scan, end, found, chained)
+                if name in _CHAINS:
+                    _chained(name, scan, end, found, chained)
+                if name == "email":
                     reach = max(reach, -found[-1][1])
-                elif pattern is _PHONE:
-                    _chained_phones(scan, end, found)
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:
