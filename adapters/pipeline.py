@@ -263,7 +263,7 @@ class Stage:
             tail = _line_breaks(text[len(body) :])
             if not body:
                 # (A "\r\n" released in two parts, as a slicing may cut it, is one break.)
-                split = self._spaced and text[0] == "\n" and self._ends_cr
+                split = self._ends_cr and text[0] == "\n"
                 tail += (self._breaks or 0) - split
             self._breaks = tail
             self._spaced = len(body) < len(text) or (not body and self._spaced)

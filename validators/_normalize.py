@@ -42,6 +42,7 @@ __all__ = [
     "fold",
     "fold_text",
     "is_ignorable",
+    "is_ignorable_or_mark",
 ]
 
 #: Most combining marks kept in one cluster (UAX #15 stream-safe text format).
@@ -68,6 +69,13 @@ def is_ignorable(char: str) -> bool:
         return True
     code = ord(char)
     return any(code in r for r in _VARIATION_SELECTORS)
+
+
+def is_ignorable_or_mark(char: str) -> bool:
+    """True for a character that renders as nothing (:func:`is_ignorable`) or
+    a combining mark (category ``M*``): part of the letter before it, never a
+    character of its own."""
+    return is_ignorable(char) or unicodedata.category(char).startswith("M")
 
 
 def _fold_cluster(cluster: str) -> str:

@@ -27,11 +27,9 @@ but for the open beginning at its end.
 
 from __future__ import annotations
 
-import unicodedata
-
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
 
-from ._normalize import is_ignorable
+from ._normalize import is_ignorable_or_mark
 from ._phrases import PhraseMatcher
 from ._windows import OneCut, last_cut, size_limit
 
@@ -43,7 +41,7 @@ def _splits_nothing(window: str, p: int) -> bool:
     if before.isalnum() and after.isalnum():
         return False  # (inside a word)
     for c in (before, after):
-        if is_ignorable(c) or unicodedata.category(c).startswith("M"):
+        if is_ignorable_or_mark(c):
             return False
     return True
 

@@ -61,8 +61,8 @@ full-width forms (``\uff14\uff11\uff15...``), ideographic full stops (U+3002,
 U+FF61: dots, as IDNA reads them in a domain); an IBAN may be written in lower case.
 Characters that render as nothing (format characters such as the soft hyphen,
 zero-width space and joiners, bidirectional controls; variation selectors; see
-:func:`._normalize.is_ignorable`) and combining marks (accents of decomposed
-text, NFD: ``ju\u0308rgen@example.de``) are read past:
+:func:`._normalize.is_ignorable_or_mark`) and combining marks (accents of
+decomposed text, NFD: ``ju\u0308rgen@example.de``) are read past:
 ``jo\u200b@exam\u00adple.com`` is an address, and the entity found covers them.
 
 A candidate that fails its check is tried again without what follows its last
@@ -91,12 +91,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._normalize import SPACELESS_LETTERS, is_ignorable
+from ._normalize import SPACELESS_LETTERS, is_ignorable_or_mark
 
 __all__ = [
     "CONTEXT",
@@ -512,10 +511,6 @@ def _shown_runs(hidden: str) -> re.Pattern[str]:
     return re.compile(f"[^{re.escape(hidden)}]+")
 
 
-def _read_past(char: str) -> bool:
-    return is_ignorable(char) or unicodedata.category(char) in ("Mn", "Me")
-
-
 def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     """``text`` without the characters that render as nothing and the
     combining marks, and the offset in ``text`` of each character kept
@@ -523,7 +518,7 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     check."""
     if text.isascii():
         return text, None
-    hidden = "".join(sorted(c for c in set(text) if _read_past(c)))
+    hidden = "".join(sorted(c for c in set(text) if is_ignorable_or_mark(c)))
     if not hidden:
         return text, None
     where: list[int] = []

@@ -362,9 +362,10 @@ def _latin_alnum(c: str) -> bool:
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
 
 
-#: Most invisible characters (format characters: zero-width space, soft hyphen...)
-#: read past around a full-width dot.
+#: Most unseen characters (:func:`_unseen`) read past around a full-width dot.
 _INVISIBLE_MAX = 8
+#: The at signs of an address (ASCII, full-width, small).
+_ATS = "@\uff20\ufe6b"
 #: What a domain holds between its ``@`` and a dot (ASCII or full-width forms).
 _DOMAIN_MARKS = "-.\u3002\uff0d\uff0e\uff61"
 #: CJK full stops that may be a dot inside a name (``DECIMAL_STOPS``, and the
@@ -372,17 +373,23 @@ _DOMAIN_MARKS = "-.\u3002\uff0d\uff0e\uff61"
 _DOTS = DECIMAL_STOPS + "\u3002"
 
 
+def _unseen(c: str) -> bool:
+    """Whether ``c`` is a format character (``Cf``: zero-width space, soft
+    hyphen) or a combining mark (an accent of decomposed text), which the
+    detectors of personal data read past too."""
+    return not c.isascii() and unicodedata.category(c) in ("Cf", "Mn", "Me")
+
+
 def _shown(buf: str, j: int, step: int) -> str:
     """The first character from ``buf[j]`` on, going by ``step`` (1 or -1),
-    that is not a format character (``Cf``: zero-width space, soft hyphen),
-    past at most ``_INVISIBLE_MAX`` of them; ``""`` when there are more, or
-    the text starts first.  Raises ``IndexError`` when, going forward, the
-    window ends first."""
+    that is not :func:`_unseen`, past at most ``_INVISIBLE_MAX`` of them;
+    ``""`` when there are more, or the text starts first.  Raises
+    ``IndexError`` when, going forward, the window ends first."""
     for _ in range(_INVISIBLE_MAX + 1):
         if j < 0:
             return ""
         c = buf[j]
-        if c.isascii() or unicodedata.category(c) != "Cf":
+        if not _unseen(c):
             return c
         j += step
     return ""
@@ -395,11 +402,11 @@ def _in_address(buf: str, i: int, first_dot: bool = False) -> bool:
     address, ``jo@example.com\u3002Thanks``, the dot ends a sentence)."""
     for j in range(i - 1, max(i - 1 - _WORD_MAX, -1), -1):
         c = buf[j]
-        if c in "@\uff20":
+        if c in _ATS:
             return j < i - 1
         if first_dot and c in _DOMAIN_MARKS and c != "-":
             return False
-        if not (_latin_alnum(c) or c in _DOMAIN_MARKS or unicodedata.category(c) == "Cf"):
+        if not (_latin_alnum(c) or c in _DOMAIN_MARKS or _unseen(c)):
             return False
     return False
 
@@ -418,7 +425,7 @@ def _local_part(buf: str, j: int) -> bool:
     with no whitespace.  Raises ``IndexError`` when ``buf`` ends first."""
     for k in range(j, j + _LOCAL_MAX):
         c = buf[k]
-        if c in "@\uff20\ufe6b":
+        if c in _ATS:
             return True
         if c.isspace():
             return False
