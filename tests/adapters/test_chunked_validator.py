@@ -31,7 +31,7 @@ from helpers.guardrails import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise import RedactPII
+from guardrails_ai.chunkwise import RedactPII, disable_validated_streaming
 from guardrails_ai.chunkwise.adapters import ChunkedValidator, merge_results
 from guardrails_ai.chunkwise.adapters.streams import streams_of
 from guardrails_ai.chunkwise.chunkers import (
@@ -291,3 +291,30 @@ def test_direct_streams_of_tasks_never_mix() -> None:
         "Alpha one. Call <PHONE> now. Alpha end.",
         "Beta one. Beta two. Beta end.",
     ]
+
+
+def test_hundreds_of_async_streams_never_lose_one() -> None:
+    # The same through AsyncGuard's plain path (no opt-in: the stream's own
+    # Context keys its state, and the trailing fragment is never validated).
+    from helpers.guardrails import MESSAGES, async_llm
+
+    disable_validated_streaming()
+    guard = guard_with(RedactPII(on_fail="fix"), asynchronous=True)
+
+    def deltas(n: int) -> list[str]:
+        text = f"Stream {n} opens. Mail u{n}@example.org now. Stream {n} goes on. Done. "
+        return [text[i : i + 4] for i in range(0, len(text), 4)]
+
+    async def one(n: int) -> str:
+        stream = await guard(async_llm(deltas(n)), messages=MESSAGES, stream=True)
+        return joined([o async for o in stream])
+
+    async def many() -> list[str]:
+        return list(await asyncio.gather(*(one(n) for n in range(300))))
+
+    outputs = asyncio.run(many())
+    assert outputs == [
+        f"Stream {n} opens. Mail <EMAIL> now. Stream {n} goes on." for n in range(300)
+    ]
+    gc.collect()
+    assert not streams_of(guard.get_validators("output")[0])._runs

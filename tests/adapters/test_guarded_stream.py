@@ -119,18 +119,22 @@ def filtered(pieces: list[Piece], failing: list[Piece]) -> str:
         lines = re.split(r"(\r\n|\r|\n)", gap)  # text, break, text, break...
         return "".join(lines[2 * have :])
 
+    run = ""  # the whole whitespace run after the last dropped chunk, so far
     for p in pieces:
         if p in failing:
-            around = _stronger(p.before, p.after)
-            gap = around if gap is None else _stronger(gap, around)
+            gap = p.before if gap is None else _stronger(gap, run + p.before)
+            run = p.after
+            gap = _stronger(gap, run)
             continue
         segment = p.segment
         if gap is not None:
             body = segment.lstrip()
-            gap = _stronger(gap, segment[: len(segment) - len(body)])
+            # (A slicing may end the run in a piece of its own: "\n" then "\n".)
+            run += segment[: len(segment) - len(body)]
+            gap = _stronger(gap, run)
             if not body:
                 continue
-            segment, gap = bridge() + body, None
+            segment, gap, run = bridge() + body, None, ""
         kept += segment
     return kept + (bridge() if gap is not None else "")
 

@@ -367,6 +367,12 @@ ADVERSARIAL = {
     "soft wraps": "x" * 33 + "\nb",
     "carriage returns": " \r",
     "wrap then spaces": "x \n" + " " * 50,
+    # Rules that read ahead or back a bounded way: a glued period before the
+    # rest of a local part (up to 64 characters), a full-width dot after "@"
+    # and a domain (up to 32 back), invisible characters around a full-width dot.
+    "glued local parts": "\u0430\u0431\u0432.\u0413\u0434",
+    "full-width dots in an address": "\uff45\uff45\uff0e\uff23",  # (no "@": 32 back)
+    "invisible around full-width dots": "e\u200b\uff0e\u200b\u200bC",
 }
 
 
