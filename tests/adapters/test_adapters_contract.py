@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.adapters import GuardrailsChunker, chunking_function, with_chunker
+from guardrails_ai.chunkwise.adapters import contract
 from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, resolve_chunker
 
 
@@ -185,6 +186,63 @@ def test_guardrails_chunker_examples(text: str, chunks: list[str]) -> None:
     strategy = GuardrailsChunker()
     assert strategy.split_text(text) == chunks
     assert "".join(strategy.segments(text)) == text
+
+
+def rescanned(function: Any, text: str) -> list[str]:
+    """The chunks of asking ``function`` about the whole rest of ``text`` after
+    each cut (what the scanner did before it bounded the text it shows)."""
+    chunks = []
+    while (answer := function(text)) and (wanted := "".join(answer[0].split())):
+        i = len(text) - len(text.lstrip())
+        for char in wanted:
+            while text[i].isspace():
+                i += 1
+            i += 1
+        if not text[i:].strip():
+            break
+        chunks.append(text[:i].strip())
+        text = text[i:]
+    return chunks + ([text.strip()] if text.strip() else [])
+
+
+_WORDS = st.sampled_from(
+    ["word", "Dr.", "e.g.", "A.", "(", ")", "[", "]", '"', "'", "?", "!", "and", "of", "Next", "."]
+)
+_SENTENCES = st.lists(
+    st.lists(_WORDS, min_size=1, max_size=40).map(" ".join).map(lambda s: s + "."),
+    min_size=1,
+    max_size=120,
+).map(" ".join)
+
+
+@settings(max_examples=60)
+@given(text=_SENTENCES)
+def test_guardrails_chunker_shows_a_window_with_the_same_answer(text: str) -> None:
+    # Texts long enough to need several windows, brackets and quotations that
+    # close within a few hundred characters: the answers are those of the
+    # whole rest of the text.
+    assert GuardrailsChunker().split_text(text) == rescanned(
+        split_sentence_word_tokenizers_jl_separator, text
+    )
+
+
+def test_guardrails_chunker_work_grows_linearly_in_one_delta() -> None:
+    # One delta holding many sentences (guard.validate, a server's burst):
+    # the characters shown to the function grow with the text, not its square.
+    shown = []
+
+    def counting(text: str) -> list[str]:
+        shown.append(len(text))
+        return split_sentence_word_tokenizers_jl_separator(text)
+
+    def work(sentences: int) -> int:
+        shown.clear()
+        GuardrailsChunker(counting).split("This is a sentence. " * sentences)
+        return sum(shown)
+
+    small, large = work(500), work(1000)
+    assert large <= 2.1 * small
+    assert small <= 500 * 2 * contract.LOOKAHEAD
 
 
 def test_a_validators_own_chunking_function_as_a_strategy() -> None:
