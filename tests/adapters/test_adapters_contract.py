@@ -21,8 +21,12 @@ from helpers.guardrails import PlainBan, Record, guard_with, joined, run, slicin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.adapters import GuardrailsChunker, chunking_function, with_chunker
-from guardrails_ai.chunkwise.adapters import contract
+from guardrails_ai.chunkwise.adapters import (
+    GuardrailsChunker,
+    chunking_function,
+    contract,
+    with_chunker,
+)
 from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, resolve_chunker
 
 
@@ -194,7 +198,7 @@ def rescanned(function: Any, text: str) -> list[str]:
     chunks = []
     while (answer := function(text)) and (wanted := "".join(answer[0].split())):
         i = len(text) - len(text.lstrip())
-        for char in wanted:
+        for _ in wanted:
             while text[i].isspace():
                 i += 1
             i += 1
