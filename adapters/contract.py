@@ -120,7 +120,8 @@ class _ChunkingFunctionScanner(Scanner):
                 width *= 2
                 continue
             start, stop = pos + span[0], pos + span[1]
-            after = _SPACE.match(pending, stop).end()
+            space = _SPACE.match(pending, stop)
+            after = space.end() if space else stop  # (it always matches)
             if after == len(pending):
                 break  # the whitespace after it may continue: wait until it has ended
             cuts.append(Cut(self._base + start, self._base + stop, self._base + after))
