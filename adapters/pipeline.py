@@ -11,12 +11,15 @@ Semantics (the same streamed and at once, for every slicing of the text):
   the trailing fragment included.
 * Per failing chunk, the stage's on_fail decides what it releases: ``fix`` /
   ``fix_reask`` the fix (no string fix: nothing), a custom callable what it
-  returns, ``noop`` the chunk unchanged, ``filter`` nothing but the line breaks
-  around it (:meth:`Stage.drop`), ``refrain`` and ``exception`` stop the
-  pipeline (:class:`Stop`).
+  returns (``None``: nothing, as ``filter``), ``noop`` the chunk unchanged,
+  ``filter`` nothing but the line breaks around it (:meth:`Stage.drop`),
+  ``refrain`` and ``exception`` stop the pipeline (:class:`Stop`).
+* A text that holds no chunk for a stage (empty, or whitespace only) is
+  validated once, whole, when it ends (:meth:`Stage.pieces`).
 * ``validation_passed`` is false once a failure is left in the output or ends
-  it (``noop``, ``refrain``, ``exception``); a fix, a custom on_fail's value or
-  a filtered chunk leaves valid text, as Guardrails counts a fix.
+  it (``noop``, ``refrain``, ``exception``, a custom on_fail's ``None``); a
+  fix, a custom on_fail's string or a filtered chunk leaves valid text, as
+  Guardrails counts a fix.
 * On a stop, what is released is a function of the text alone: every chunk the
   stopping stage completed before the failing one, with the whole whitespace
   run after them (a chunker may have put part of it in the failing chunk's
@@ -164,6 +167,7 @@ class Stage:
             chunker = chunker_of(validator)
         self.stream = ChunkStream(chunker)
         self.chunks_validated = 0
+        self._received = 0
         self.failures = 0
         #: Failures left in the output or ending it (noop, refrain, exception).
         self.unresolved = 0
@@ -185,9 +189,23 @@ class Stage:
 
     # -- chunking and validating ----------------------------------------------------
 
-    def pieces(self, text: str, final: bool) -> list[Piece]:
+    def pieces(self, text: str, final: bool, whole: bool = True) -> list[Piece]:
+        """The pieces ``text`` completes (with ``final``, the rest too).
+
+        A ``whole`` text that ends without a chunk (empty, or whitespace only)
+        becomes one chunk, so that every validator sees it once: a validator
+        that refuses blank answers is asked, as Guardrails asks it at once.
+        """
+        self._received += len(text)
         pieces = self.stream.feed(text) if text else []
-        return pieces + self.stream.close() if final else pieces
+        if not final:
+            return pieces
+        pieces += self.stream.close()
+        if whole and not self.chunks_validated and all(p.chunk is None for p in pieces):
+            blank = "".join(p.segment for p in pieces)
+            start = self._received - len(blank)
+            return [Piece(blank, blank, start, self._received, start, self._received, True)]
+        return pieces
 
     def validate(self, chunk: str) -> ValidationResult:
         self.chunks_validated += 1
@@ -294,6 +312,11 @@ class Stage:
             return self.keep(piece.before + fix + piece.after)
         if action == OnFailAction.CUSTOM and self.validator.on_fail_method is not None:
             value = self.validator.on_fail_method(chunk, result)
+            if value is None:
+                # Guardrails' value becomes None (a handler that only logs, say):
+                # nothing of the chunk is released, and the failure stands.
+                self.unresolved += 1
+                return self.drop(piece)
             if not isinstance(value, str):
                 raise TypeError(
                     f"the on_fail callable of {self.validator.rail_alias} returned "
@@ -383,17 +406,18 @@ def stages_for(validators: Sequence[Validator], metadata: dict[str, Any]) -> lis
 Step = Generator[tuple[Stage, str], ValidationResult, str]
 
 
-def advance(stages: Sequence[Stage], text: str, final: bool) -> Step:
+def advance(stages: Sequence[Stage], text: str, final: bool, whole: bool = True) -> Step:
     """Push ``text`` through every stage; yields each chunk to be validated.
 
     The caller sends back each verdict (synchronously or after an ``await``).
     Returns the text the last stage releases.  With ``final`` every stage
-    flushes its fragment.  Raises :class:`Stop` (its ``released`` set) when a
-    refrain/exception validator fails.
+    flushes its fragment (and validates a blank text whole, unless ``whole``
+    is false: the rest of a text a stop ended).  Raises :class:`Stop` (its
+    ``released`` set) when a refrain/exception validator fails.
     """
     for index, stage in enumerate(stages):
         released: list[str] = []
-        for piece in stage.pieces(text, final):
+        for piece in stage.pieces(text, final, whole):
             if piece.chunk is None:
                 released.append(stage.keep(piece.segment))
                 continue
@@ -402,7 +426,7 @@ def advance(stages: Sequence[Stage], text: str, final: bool) -> Step:
                 released.append(stage.apply(piece, result))
             except Stop as stop:
                 rest = "".join(released) + stop.before
-                stop.released = yield from advance(stages[index + 1 :], rest, True)
+                stop.released = yield from advance(stages[index + 1 :], rest, True, False)
                 raise
         if final:
             released.append(stage.finish())

@@ -31,7 +31,9 @@ the whole released text, and one ``ValidatorLogs`` per validator (see
 
 Whether the call passed is the pipeline's own verdict, not Guardrails' guess
 from those logs: for each iteration the pipeline validated to the end (no
-refrain, no exception) it remembers whether a failure was left in the output
+exception, no refrain at once; a streamed refrain counts, as a failure, so that
+the call's ``guarded_output`` is what the stream released) it remembers
+whether a failure was left in the output or ended it
 (:func:`pipeline_passed`), and ``Call.status`` / ``Call.guarded_output`` read
 it (patched by :mod:`~guardrails_ai.chunkwise.adapters.validated_streaming`).
 Guardrails' heuristics (``Call._has_unresolved_failures`` compares the whole
@@ -88,7 +90,7 @@ def pipeline_passed(call: Call) -> bool | None:
     """Whether the pipeline passed ``call``'s last iteration.
 
     ``None`` when it did not validate that iteration to the end (Guardrails'
-    own path, a refrain, an exception, or a copy of the history).
+    own path, an exception, a refrain at once, or a copy of the history).
     """
     last = call.iterations.last
     return None if last is None else _VERDICTS.get(id(last))
@@ -130,7 +132,6 @@ class _Session:
         self.raw = TextBuffer()
         self.unreported: list[str] = []  # LLM text the last outcome did not report
         self.start = datetime.now()
-        self.stopped_early = False  # a refrain or exception validator ended the output
 
     @property
     def passed(self) -> bool:
@@ -176,7 +177,6 @@ class _Session:
 
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
-        self.stopped_early = True
         if stop.error is None:
             yield self.outcome(stop.released)
             return
@@ -219,7 +219,9 @@ class _Session:
         if error is not None:
             outputs.exception = error
             outputs.error = str(error)
-        elif not self.stopped_early:
+        else:
+            # (A refrain counts as a failure, and the call's guarded_output is
+            # what the stream released before it.)
             _remember(self.iteration, self.stages)
 
 

@@ -101,7 +101,8 @@ def _stronger(first: str, second: str) -> str:
 
 
 def filtered(pieces: list[Piece], failing: list[Piece]) -> str:
-    """The text with each failing chunk dropped.  Between the kept text before
+    """The text with each failing chunk dropped.  The whitespace run before
+    the first of the dropped chunks is kept whole; between the kept text before
     and after, the strongest whitespace run around the dropped chunks (most line
     breaks) is added whole if the kept text's ending has no whitespace, else
     only from the line breaks that ending lacks on; nothing at the start."""
@@ -122,7 +123,13 @@ def filtered(pieces: list[Piece], failing: list[Piece]) -> str:
     run = ""  # the whole whitespace run after the last dropped chunk, so far
     for p in pieces:
         if p in failing:
-            gap = p.before if gap is None else _stronger(gap, run + p.before)
+            if gap is not None:
+                gap = _stronger(gap, run + p.before)
+            else:
+                # The first of the dropped chunks: the rest of the run before it
+                # is kept (a slicing may have ended that run in its lead).
+                kept += p.before if kept else ""
+                gap = ""
             run = p.after
             gap = _stronger(gap, run)
             continue
@@ -150,8 +157,9 @@ def check_lossless(alias: str, data: st.DataObject) -> None:
     assert "".join(o.raw_llm_output for o in outcomes) == text
     assert all(o.validation_passed for o in outcomes)
     pieces = reference(alias, text, deltas)
-    # Every chunk exactly once, in order, the trailing fragment included.
-    assert validator.seen == [p.chunk for p in pieces if p.chunk is not None]
+    # Every chunk exactly once, in order, the trailing fragment included (a
+    # text without a chunk, empty or blank, is one).
+    assert validator.seen == ([p.chunk for p in pieces if p.chunk is not None] or [text])
 
 
 def check_on_fail(alias: str, on_fail: str, data: st.DataObject) -> None:
@@ -160,7 +168,7 @@ def check_on_fail(alias: str, on_fail: str, data: st.DataObject) -> None:
     guard, validator = cached_guard(Ban, alias, on_fail)
     del validator.seen[:]
     pieces = reference(alias, text, deltas)
-    chunks = [p.chunk for p in pieces if p.chunk is not None]
+    chunks = [p.chunk for p in pieces if p.chunk is not None] or [text]  # (blank: one chunk)
     failing = [p for p in pieces if p.chunk is not None and "bad" in p.chunk]
 
     if on_fail == "exception" and failing:
@@ -311,9 +319,20 @@ def test_custom_on_fail_callable() -> None:
 
 
 def test_custom_on_fail_must_return_a_string() -> None:
-    v = Ban("bad", on_fail=lambda value, result: None)
-    with pytest.raises(TypeError, match="needs a str"):
+    v = Ban("bad", on_fail=lambda value, result: 42)
+    with pytest.raises(TypeError, match="returned int; a streamed string needs a str"):
         run(guard_with(v), DELTAS)
+
+
+def test_custom_on_fail_returning_none_releases_nothing_of_the_chunk() -> None:
+    # A handler that only logs: Guardrails' value becomes None, so nothing of
+    # the failing chunk goes out (as filter) and the failure stands.
+    logged = []
+    v = Ban("bad", on_fail=lambda value, result: logged.append(value))
+    outcomes = run(guard_with(v), DELTAS)
+    assert joined(outcomes) == "Two. "
+    assert outcomes[-1].validation_passed is False
+    assert logged == ["One bad.", "Three bad"]
 
 
 def test_validators_run_as_a_pipeline_on_fixed_text() -> None:

@@ -23,7 +23,9 @@ from guardrails.classes.history import Call
 from guardrails.errors import ValidationError
 from guardrails.run.async_stream_runner import AsyncStreamRunner
 from guardrails.run.stream_runner import StreamRunner
+from guardrails.validator_base import Validator, register_validator
 from guardrails_ai.lowercase import LowerCase
+from guardrails_ai.types import FailResult, PassResult, ValidationResult
 from helpers.cost import python_calls
 from helpers.guardrails import (
     MESSAGES,
@@ -322,6 +324,78 @@ def test_refrain_releases_the_same_prefix_for_every_slicing(deltas: list[str]) -
     assert outcomes[-1].validation_passed is False
     once = guard.validate(REFRAIN_TEXT)
     assert not once.validated_output and once.validation_passed is False
+
+
+def test_a_streamed_refrain_leaves_the_released_text_in_the_calls_history() -> None:
+    guard = guard_with(BannedPhrases(["free money"], on_fail="refrain"))
+    released = joined(streamed(guard, ["Hello there. Next", " one. free money. Bye."]))
+    assert released == "Hello there. Next one. "
+    call = guard.history.last
+    assert call.guarded_output == released == call.iterations.last.guarded_output
+    assert call.status == "fail"
+
+
+@register_validator(name="chunkwise-test/non-blank", data_type="string")
+class NonBlank(Validator):
+    """Refuses a blank value (the fix says so); records every value it is given."""
+
+    def __init__(self, on_fail: Any = None, **kwargs: Any) -> None:
+        super().__init__(on_fail=on_fail, **kwargs)
+        self.seen: list[str] = []
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        self.seen.append(value)
+        if value.strip():
+            return PassResult()
+        return FailResult(error_message="blank answer", fix_value="(blank)")
+
+
+#: What each on_fail releases of a blank response, and whether it passed.
+BLANK = {
+    "noop": (None, False),
+    "fix": ("(blank)", True),
+    "filter": ("", True),
+    "refrain": ("", False),
+}
+
+
+@pytest.mark.parametrize("text", [" \n", "\r\n\t ", "\n\n\n", "\u3000"])
+@pytest.mark.parametrize("on_fail", [*BLANK, "exception"])
+def test_a_blank_response_is_validated_once_whole(text: str, on_fail: str) -> None:
+    # No chunk, only whitespace: each validator is still asked, once, about
+    # the whole text, streamed in any slicing as at once.
+    for deltas in ([text], list(text)):
+        blank = NonBlank(on_fail=on_fail)
+        guard = guard_with(Record(), blank)
+        if on_fail == "exception":
+            with pytest.raises(ValidationError):
+                streamed(guard, deltas)
+            with pytest.raises(ValidationError):
+                guard.validate(text)
+            assert blank.seen == [text, text]
+            continue
+        output, passed = BLANK[on_fail]
+        outcomes = streamed(guard, deltas)
+        assert joined(outcomes) == (text if output is None else output)
+        assert outcomes[-1].validation_passed is passed
+        assert blank.seen == [text]
+        once = guard.validate(text)
+        assert (once.validated_output or "") == joined(outcomes)
+        assert once.validation_passed is passed
+
+
+def test_an_empty_response_is_validated_once() -> None:
+    blank = NonBlank(on_fail="fix")
+    outcomes = streamed(guard_with(blank), [])
+    assert joined(outcomes) == "(blank)"
+    assert blank.seen == [""]
+
+
+def test_text_a_stop_cut_short_is_not_validated_as_a_blank_response() -> None:
+    blank = NonBlank(on_fail="noop")
+    guard = guard_with(Ban("bad", on_fail="refrain"), blank)
+    assert joined(streamed(guard, ["bad one. ", "Two."])) == ""
+    assert blank.seen == []
 
 
 def released_before_error(stream: Iterator[Any]) -> str:
