@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
+import traceback
 from pathlib import Path
 
 from .errors import CommandError
@@ -23,9 +25,17 @@ FACTORY = "guardrails_ai.chunkwise.server.app:create_app"
 
 
 def run_server(config: Path, host: str, port: int, workers: int) -> None:
-    """Serve ``config``'s guards on ``host:port`` with ``workers`` processes (blocks)."""
-    if not config.is_file():
+    """Serve ``config``'s guards on ``host:port`` with ``workers`` processes (blocks).
+
+    Before any worker starts, the config is run once here, as guardrails-api
+    runs it, and the port is bound and released: a config that fails to load
+    or a port in use is one line on stderr (``CommandError``), not a
+    traceback per worker.
+    """
+    if not config.exists():
         raise CommandError(f"--config {config}: no such file")
+    if not config.is_file():
+        raise CommandError(f"--config {config}: not a file")
     if workers < 1:
         raise CommandError(f"--workers {workers}: needs at least 1")
     if importlib.util.find_spec("guardrails_api") is None:
@@ -33,8 +43,56 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
             'chunkwise serve needs guardrails-api: pip install "guardrails-ai-chunkwise[server]"'
         )
     go_offline()
+    _check_config(config.resolve())
+    _check_port(host, port)
     os.environ["CHUNKWISE_SERVE_CONFIG"] = str(config.resolve())
     os.environ["PORT"] = str(port)
     import uvicorn
 
     uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=workers)
+
+
+def _check_config(path: Path) -> None:
+    """Run the config file as guardrails-api does; ``CommandError`` if it raises.
+
+    The message names the exception's type and the config's line, never the
+    exception's text or the source line (a config may hold secrets).
+    """
+    spec = importlib.util.spec_from_file_location("config", path)
+    if spec is None or spec.loader is None:
+        raise CommandError(f"--config {path}: not a Python file")
+    try:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    except (Exception, SystemExit) as exc:
+        line = exc.lineno if isinstance(exc, SyntaxError) else _line_in(exc, path)
+        where = f" at line {line}" if line else ""
+        raise CommandError(
+            f"--config {path}: loading it raised {type(exc).__name__}{where}"
+        ) from None
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The last line of ``path`` that ``exc``'s traceback passes through."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == str(path):
+            line = frame.lineno
+    return line
+
+
+def _check_port(host: str, port: int) -> None:
+    """``CommandError`` unless ``host:port`` can be bound now."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        raise CommandError(f"--host {host}: not an address this machine resolves") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise CommandError(
+                f"--port {port}: cannot listen on {host}:{port} ({reason})"
+            ) from None

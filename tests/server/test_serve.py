@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -229,6 +230,43 @@ def test_serve_without_a_config_file_is_a_one_line_error(
     assert capsys.readouterr().err.strip().endswith("missing.py: no such file")
     (tmp_path / "config.py").write_text(CONFIG, encoding="utf-8")
     assert main(["serve", "--config", str(tmp_path / "config.py"), "--workers", "0"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("this is not python (\n", "loading it raised SyntaxError at line 1"),
+        ('token = "sk-secret"\nraise RuntimeError(token)\n', "raised RuntimeError at line 2"),
+        ("import no_such_module_for_chunkwise\n", "raised ModuleNotFoundError at line 1"),
+    ],
+)
+def test_a_config_that_fails_to_load_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, expected: str
+) -> None:
+    # Checked before any worker starts: no traceback, and neither the
+    # exception's text nor the source line (a config may hold secrets).
+    config = tmp_path / "config.py"
+    config.write_text(source, encoding="utf-8")
+    assert main(["serve", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.strip().endswith(expected)
+    assert "secret" not in err and "Traceback" not in err
+
+
+def test_a_directory_or_a_busy_port_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--config", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip().endswith(": not a file")
+    config = tmp_path / "config.py"
+    config.write_text("guards = []\n", encoding="utf-8")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--port {port}: cannot listen on 127.0.0.1:{port}" in err
 
 
 # -- the response layer's parts, in process -------------------------------------------------
