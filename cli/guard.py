@@ -295,7 +295,7 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
                     out.flush()
     except ValidationError:  # (its message may quote the text: the tallies name the validator)
         raise CommandError(unfixed_message(tallies) or "validation failed", code=1) from None
-    except CommandError:
+    except (CommandError, BrokenPipeError):  # (a closed pipe ends quietly, as in split)
         raise
     except Exception as exc:  # a validator that crashes: say which kind, not the text
         raise CommandError(

@@ -145,6 +145,24 @@ def test_split_never_imports_guardrails(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
+@pytest.mark.parametrize("command", [["split"], ["guard", "--phrases", "zzz"]])
+def test_a_reader_that_stops_early_ends_the_command_quietly(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # `chunkwise ... | head -1`: a closed pipe is no validator's fault.
+    path = tmp_path / "big.txt"
+    path.write_text("Hello there. " * 400_000, encoding="utf-8")
+    proc = subprocess.Popen(
+        [SCRIPT, *command, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10)
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=TIMEOUT) == 1
+    assert stderr == ""
+
+
 def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     path.write_text(("Lorem ipsum dolor sit amet. " * 2000 + "\n\n") * 20, encoding="utf-8")
