@@ -98,7 +98,7 @@ def _read_options(path: Path) -> dict[str, Any]:
         else:
             data = json.loads(text)
     except ValueError as exc:  # json.JSONDecodeError and tomllib.TOMLDecodeError
-        kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
+        kind = "TOML" if path.suffix.lower() == ".toml" else "JSON (a file not named .toml is JSON)"
         raise CommandError(f"--options {path}: invalid {kind}: {exc}") from None
     if not isinstance(data, dict):
         raise CommandError(f"--options {path}: expected a table of KEY = VALUE options")

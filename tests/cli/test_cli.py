@@ -699,7 +699,13 @@ def test_guard_bad_options_files(tmp_path: Path) -> None:
     bad_toml.write_text("max_repeats = = 2\n")
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("[1, 2]")
-    for path, fragment in ((bad_toml, "invalid TOML"), (bad_json, "expected a table")):
+    yaml = tmp_path / "opts.yaml"
+    yaml.write_text("max_repeats: 2\n")
+    for path, fragment in (
+        (bad_toml, "invalid TOML"),
+        (bad_json, "expected a table"),
+        (yaml, r"invalid JSON \(a file not named .toml is JSON\)"),
+    ):
         with pytest.raises(CommandError, match=fragment):
             from guardrails_ai.chunkwise.cli.guard import collect_options
 
