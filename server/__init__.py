@@ -33,7 +33,14 @@ def serve_validated() -> None:
     if callable(enable):
         enable()
     from .logs import quiet_detach_errors
-    from .route import install
 
+    try:
+        from .route import install
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(
+            f"serve_validated needs guardrails-api ({error.name} is missing): "
+            'pip install "guardrails-ai-chunkwise[server]"',
+            name=error.name,
+        ) from error
     quiet_detach_errors()
     install()

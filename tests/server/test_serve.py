@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -267,6 +268,21 @@ def test_a_directory_or_a_busy_port_is_a_one_line_error(
         assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"--port {port}: cannot listen on 127.0.0.1:{port}" in err
+
+
+def test_serve_validated_without_the_server_extra_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['fastapi'] = None  # (as if guardrails-api were not installed)\n"
+        "from guardrails_ai.chunkwise.server import serve_validated\n"
+        "try:\n"
+        "    serve_validated()\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    out = done.stdout.decode()
+    assert "needs guardrails-api" in out and "[server]" in out, done.stderr.decode()
 
 
 # -- the response layer's parts, in process -------------------------------------------------
