@@ -151,11 +151,14 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 # RFC 5322 atext (with Unicode letters and digits, RFC 6531); "'" and "`" may
-# not open a local part (they quote the address in prose: 'jo@example.com').
+# not open a local part (they quote the address in prose: 'jo@example.com'),
+# nor may "*", "~", "{" and "|", which mark it up (**jo@example.com**, a
+# strike-through, a template, a table cell): they stay around the placeholder.
 _ATEXT = r"\w!#$%&'*+/=?^`{|}~-"
+_OPENS = r"\w!#$%&+/=?^}-"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
 _EMAIL_BODY = (
-    r"[\w!#$%&*+/=?^{|}~-][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
+    r"[" + _OPENS + r"][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
     r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
     r"(?![^\W_]|\.[^\W_])"
 )
@@ -164,7 +167,7 @@ _EMAIL_BODY = (
 # address may start (in ``jo@x@ann@example.org`` the mangled text around it
 # does not make ``ann@example.org`` less of an address), unless that "@" is
 # inside an address found: a domain is no local part (see find_entities).
-_EMAIL = _compile(r"(?<![\w!#$%&*+/=?^{|}~-])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BODY)
+_EMAIL = _compile(r"(?<![" + _OPENS + r"])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BODY)
 # An address right after another one and one atext character that cannot end
 # it (``a@x.com|b@y.org``, ``a@x.com/b@y.org``), which the lookbehind above
 # refuses: matched only at the end of an address accepted.

@@ -108,6 +108,11 @@ SURROUNDED = [
     ("Call (415)555-0123 now.", "Call <PHONE> now."),
     ("Mail _jo@example.com_ now.", "Mail <EMAIL>_ now."),  # Markdown emphasis
     ("Mail __jo@example.com__ now.", "Mail <EMAIL>__ now."),
+    # ... but "*", "~", "{" and "|" open no local part: the markup stays whole.
+    ("Mail **jo@example.com** now.", "Mail **<EMAIL>** now."),
+    ("Mail *jo@example.com* or ~~ann@example.org~~.", "Mail *<EMAIL>* or ~~<EMAIL>~~."),
+    ("| {jo@example.com} |jo@example.com|", "| {<EMAIL>} |<EMAIL>|"),
+    ("Mail jo*ann@example.com now.", "Mail <EMAIL> now."),
     ("Mail jo@example.com--it is fastest.", "Mail <EMAIL>--it is fastest."),
     ("Mail us...jo@example.com today.", "Mail us...<EMAIL> today."),
     ("ipv6:fe80::1 is up.", "ipv6:<IP_ADDRESS> is up."),
