@@ -362,7 +362,8 @@ def _latin_alnum(c: str) -> bool:
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
 
 
-#: Most unseen characters (:func:`_unseen`) read past around a full-width dot.
+#: Most unseen characters (:func:`_unseen`) read past around a full-width dot
+#: (with the word before it, within ``LOOKBEHIND``).
 _INVISIBLE_MAX = 8
 #: The at signs of an address (ASCII, full-width, small).
 _ATS = "@\uff20\ufe6b"
@@ -395,20 +396,53 @@ def _shown(buf: str, j: int, step: int) -> str:
     return ""
 
 
-def _in_address(buf: str, i: int, first_dot: bool = False) -> bool:
+def _in_address(buf: str, i: int, marks: str = _DOMAIN_MARKS) -> bool:
     """Whether the dot at ``buf[i]`` follows ``@`` and a domain (letters,
-    digits, hyphens, dots, invisible characters), within ``_WORD_MAX``
-    characters; with ``first_dot``, a domain with no dot yet (after a whole
-    address, ``jo@example.com\u3002Thanks``, the dot ends a sentence)."""
+    digits, invisible characters and ``marks``: hyphens and dots), within
+    ``_WORD_MAX`` characters."""
+    return _domain_before(buf, i, marks) is not None
+
+
+def _domain_before(buf: str, i: int, marks: str) -> str | None:
+    """The domain between an ``@`` and ``buf[i]`` (see :func:`_in_address`),
+    or ``None``."""
     for j in range(i - 1, max(i - 1 - _WORD_MAX, -1), -1):
         c = buf[j]
         if c in _ATS:
-            return j < i - 1
-        if first_dot and c in _DOMAIN_MARKS and c != "-":
-            return False
-        if not (_latin_alnum(c) or c in _DOMAIN_MARKS or _unseen(c)):
-            return False
-    return False
+            return buf[j + 1 : i] if j < i - 1 else None
+        if not (_latin_alnum(c) or c in marks or _unseen(c)):
+            return None
+    return None
+
+
+#: What a domain written with ideographic full stops holds besides letters
+#: and digits (after ``jo@example.com``, U+3002 ends the sentence).
+_IDEOGRAPHIC_DOMAIN = "-\u3002\uff0d"
+#: The most digit groups, and digits in one, read each way from an
+#: ideographic full stop between digits (an IPv4 address has 4 groups, a
+#: phone number 3 to 5).
+_GROUPS_MAX, _GROUP_MAX = 5, 5
+
+
+def _digit_groups(buf: str, i: int) -> int:
+    """How many groups of digits the ideographic full stops around
+    ``buf[i]`` (one, between digits) join, reading at most ``_GROUPS_MAX``
+    groups of at most ``_GROUP_MAX`` digits each way (a longer run ends the
+    count).  Raises ``IndexError`` when ``buf`` ends first, going forward."""
+    groups = 0
+    for step in (-1, 1):
+        j = i
+        for _ in range(_GROUPS_MAX):
+            n = 0
+            while n <= _GROUP_MAX and j + step * (n + 1) >= 0 and buf[j + step * (n + 1)].isdigit():
+                n += 1
+            if not 0 < n <= _GROUP_MAX:
+                break
+            groups += 1
+            j += step * (n + 1)
+            if j < 0 or buf[j] != "\u3002":
+                break
+    return groups
 
 
 def _is_capital(c: str) -> bool:
@@ -430,6 +464,31 @@ def _local_part(buf: str, j: int) -> bool:
         if c.isspace():
             return False
     return False
+
+
+#: A run of what a local part written in Latin letters holds: ASCII letters,
+#: digits and atext (RFC 5322), full-width letters and digits, dots (ASCII or
+#: CJK), and the invisible characters and combining marks text most often
+#: hides in one (those of :func:`_unseen` in common use), read at most
+#: ``_LATIN_LOCAL_AFTER`` characters after a dot (a longer rest of a local
+#: part is rare, and every full-width dot before a capital waits for it).
+_LATIN_LOCAL_AFTER = 24
+_LATIN_LOCAL_RUN = re.compile(
+    "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~.\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"
+    "\uff0e\uff61\u3002\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    f"\ufeff\ufe00-\ufe0f\u0300-\u036f\u20d0-\u20ff]{{0,{_LATIN_LOCAL_AFTER}}}"
+)
+
+
+def _latin_local_part(buf: str, j: int) -> bool:
+    """Whether ``buf[j:]`` runs to an ``@`` within ``_LATIN_LOCAL_AFTER``
+    characters of a local part written in Latin letters
+    (``_LATIN_LOCAL_RUN``).  Raises ``IndexError`` when ``buf`` ends first."""
+    match = _LATIN_LOCAL_RUN.match(buf, j)
+    end = match.end() if match else j
+    if end - j >= _LATIN_LOCAL_AFTER:
+        return False
+    return buf[end] in _ATS
 
 
 def _word_at(buf: str, j: int) -> str:
@@ -634,15 +693,18 @@ class SentenceRules:
         b = closers_end - base
         if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
             before, after = _shown(buf, i - 1, -1), _shown(buf, a, 1)
-            if buf[i] == "\u3002":  # (only a domain's dot, not a decimal point)
-                return _latin_alnum(before) and _latin_alnum(after) and _in_address(buf, i, True)
+            if not (_latin_alnum(before) and _latin_alnum(after)):
+                return False
+            if buf[i] == "\u3002":  # (a domain's dot, or one between number groups)
+                if before.isdigit() and after.isdigit() and _digit_groups(buf, i) >= 3:
+                    return True
+                domain = _domain_before(buf, i, _IDEOGRAPHIC_DOMAIN)
+                # (Before a capital, only a domain's first dot: jo@example\u3002Com.)
+                return domain is not None and (not after.isupper() or "\u3002" not in domain)
             if before.isdigit() and after.isdigit():
                 return True
-            return (
-                _latin_alnum(before)
-                and _latin_alnum(after)
-                and (not after.isupper() or _in_address(buf, i))
-            )
+            # (The read ahead first: while it waits, the read back is not redone.)
+            return not after.isupper() or _latin_local_part(buf, a) or _in_address(buf, i)
         if b > a:
             if buf[a] in TITLE_CLOSERS:
                 return True

@@ -373,6 +373,11 @@ ADVERSARIAL = {
     "glued local parts": "\u0430\u0431\u0432.\u0413\u0434",
     "full-width dots in an address": "\uff45\uff45\uff0e\uff23",  # (no "@": 32 back)
     "invisible around full-width dots": "e\u200b\uff0e\u200b\u200bC",
+    # A full-width dot before a capital and the rest of a local part (up to
+    # 64 ahead), ideographic full stops between digit groups (5 groups each way).
+    "full-width dots in a local part": "Jo\uff0eA",
+    "ideographic stops between digits": "12\u3002",
+    "ideographic stops in a domain": "@b\u3002c",
 }
 
 

@@ -37,12 +37,24 @@ EXAMPLES = [
     ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
     ("auto", "Mail jo@example。com now。Next", ["Mail jo@example。com now。", "Next"]),
     ("auto", "Mail jo@example.com。Thanks a lot.", ["Mail jo@example.com。", "Thanks a lot."]),
+    # ... every dot of a domain written with ideographic full stops, the first
+    # one only before a capital; a full-width dot in a local part before a
+    # capital; ideographic full stops joining three groups of digits or more
+    # (an IPv4 address, a phone number), not two.
+    ("auto", "Mail jo@mail。example。co。uk now.", ["Mail jo@mail。example。co。uk now."]),
+    ("auto", "Mail jo@example。com。Thanks", ["Mail jo@example。com。", "Thanks"]),
+    ("auto", "Mail Jo．Ann@Example．COM now.", ["Mail Jo．Ann@Example．COM now."]),
+    ("auto", "Mail Jo｡Ann@example.com now.", ["Mail Jo｡Ann@example.com now."]),
+    ("auto", "Mail jo@ex\u200b\u200b．COM now.", ["Mail jo@ex\u200b\u200b．COM now."]),
+    ("auto", "Tel 415。555。0123 now.", ["Tel 415。555。0123 now."]),
+    ("auto", "Server 192。168。10。20 is up.", ["Server 192。168。10。20 is up."]),
+    ("zh", "第1章。2023年完成。", ["第1章。", "2023年完成。"]),
     # A period glued to a capital inside an address's local part, in other scripts.
     ("ru", "Пишите на иван.Петров@почта.рф сегодня.", ["Пишите на иван.Петров@почта.рф сегодня."]),
     ("el", "Γράψτε στο γιαννης.Παπας@example.gr.", ["Γράψτε στο γιαννης.Παπας@example.gr."]),
     ("kk", "Бұл ғасыр.XVIII ғасыр.", ["Бұл ғасыр.", "XVIII ғасыр."]),
-    ("auto", "OK．Then．", ["OK．", "Then．"]),
-    ("zh", "版本３。２。", ["版本３。", "２。"]),
+    ("auto", "OK．Then．次へ。", ["OK．", "Then．", "次へ。"]),
+    ("zh", "版本３。２。完成。", ["版本３。", "２。", "完成。"]),
     ("zh", "我喜欢Python。Python很好。", ["我喜欢Python。", "Python很好。"]),
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
     # CJK titles and quotations closed before a particle.
@@ -157,7 +169,7 @@ TOKENS = [
     "Wort", "und", "Juni", "12", "3", "z.", "B.", "bzw.", "Co.", "Det", "napr.", "проф.", "Иванов",
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
-    "npm", "e.g.",
+    "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk",
 ]  # fmt: skip
 MARKS = ["", "", ".", "!", "?", ":", ";", "։", "।", "؟", "。", "．", "“", "»", '."', "...", "‼"]
 GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]

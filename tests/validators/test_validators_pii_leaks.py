@@ -132,6 +132,35 @@ def test_invisible_characters_never_hide_an_entity(
     assert entity not in shown and padded not in streamed
 
 
+#: Entities whose dots are CJK full stops (the detectors read them as "."),
+#: some before a capital or joining digits: no sentence may end inside them.
+CJK_DOTTED = [
+    "Jo\uff0eAnn@Example\uff0eCOM",
+    "jo@mail\u3002example\u3002co\u3002uk",
+    "Jo\uff61Ann@example.com",
+    "192\u3002168\u300210\u300220",
+    "415\u3002555\u30020123",
+    "::ffff:192\u3002168\u30021\u30021",
+    "jo@example" + "\u200b" * 8 + "\uff0eCOM",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(CJK_DOTTED),
+    st.sampled_from(["Mail {} now.", "{}", "メールは {} です。", "Note: {}。次へ。"]),
+    st.data(),
+)
+def test_cjk_full_stops_never_split_an_entity(entity: str, frame: str, data: st.DataObject) -> None:
+    text = frame.format(entity)
+    fixed = FIX.validate(text, {})
+    assert isinstance(fixed, FailResult)
+    start = text.index(entity)
+    assert _covered(fixed, start, start + len(entity))
+    deltas = data.draw(slicings(text, max_deltas=8))
+    assert joined(run(GUARD, deltas)) == fixed.fix_value
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from([*ENTITIES, "x" * 40, ",", '","', "|", "1,2,3"]), max_size=120))
 def test_default_chunks_hold_every_entity_of_the_text(parts: list[str]) -> None:
