@@ -2,7 +2,7 @@
 
 Usage: ``python benchmarks/pii_accuracy.py [--misses]``
 
-The set is ``benchmarks/pii_labelled.py`` (generated sentences with personal
+The set is ``benchmarks/_pii_labelled.py`` (generated sentences with personal
 data and hard negatives; deterministic).  Side by side, in one run:
 
 * ``chunkwise``: ``find_entities`` (what ``RedactPII`` redacts in a chunk);
@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pii_labelled import KINDS, labelled_set
+from _pii_labelled import KINDS, labelled_set
 
 from guardrails_ai.chunkwise._pii import find_entities
 

@@ -736,6 +736,14 @@ def test_no_arguments_print_the_help_once() -> None:
     assert (done.stdout + done.stderr).decode().count("Usage: chunkwise") == 1
 
 
+def test_every_benchmark_script_of_the_checkout_prints_a_table() -> None:
+    # Modules the scripts import (data, helpers) start with "_": a script that
+    # defines no main and prints nothing is no benchmark.
+    folder = find_benchmarks(None)
+    for script in folder.glob("[!_]*.py"):
+        assert "__main__" in script.read_text(encoding="utf-8"), script.name
+
+
 def test_bench_looks_in_the_folder_that_holds_the_cli() -> None:
     # In an editable install that folder is the checkout (cli/ sits at its top),
     # wherever the command is run from; installed, it is the package.

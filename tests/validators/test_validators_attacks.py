@@ -8,13 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _pii_labelled import labelled_set
 from banned_coverage import BENIGN, PHRASES, attacks
 from guardrails.errors import ValidationError
 from guardrails_ai.types import FailResult, PassResult
 from helpers.guardrails import guard_with, joined, run
 from hypothesis import given
 from hypothesis import strategies as st
-from pii_labelled import labelled_set
 
 from guardrails_ai.chunkwise import (
     BannedPhrases,
