@@ -79,10 +79,14 @@ def is_ignorable_or_mark(char: str) -> bool:
 
 
 def _fold_cluster(cluster: str) -> str:
-    # Look-alikes are mapped before case folding (capital Greek eta imitates
-    # "H", small eta imitates "n") and after it (what folding produced); the
-    # marks are dropped after folding (U+0130 folds to "i" and a combining dot).
-    decomposed = unicodedata.normalize("NFKD", cluster).translate(SKELETON).casefold()
+    # Look-alikes are mapped before compatibility decomposition (which turns
+    # the lunar sigma, a look-alike of "c", into a sigma), before case folding
+    # (capital Greek eta imitates "H", small eta imitates "n") and after it
+    # (what folding produced); the marks are dropped after folding (U+0130
+    # folds to "i" and a combining dot).
+    decomposed = (
+        unicodedata.normalize("NFKD", cluster.translate(SKELETON)).translate(SKELETON).casefold()
+    )
     bare = "".join(
         c
         for c in unicodedata.normalize("NFKD", decomposed)

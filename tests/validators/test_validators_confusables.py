@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from guardrails_ai.chunkwise._confusables import SKELETON
+from guardrails_ai.chunkwise._normalize import fold_text
 
 # Run as a script too, so the path is the file's own (helpers are not on sys.path then).
 MODULE = Path(__file__).resolve().parents[2] / "validators" / "_confusables.py"
@@ -98,6 +99,14 @@ def test_table_shape() -> None:
         ("\u0456", "i"),
     ]:
         assert SKELETON[ord(spoof)] == letter
+
+
+def test_every_look_alike_folds_to_its_letter() -> None:
+    # Mapped before compatibility decomposition too: NFKD turns the lunar
+    # sigma (a look-alike of "c") into a sigma, and a sigma would become "o".
+    for code, letter in SKELETON.items():
+        assert fold_text(chr(code)) == letter, hex(code)
+    assert fold_text("\u03f2ash \u03f9ASH") == "cash cash"
 
 
 if __name__ == "__main__":
