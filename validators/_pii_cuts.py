@@ -3,7 +3,8 @@
 ``RedactPII`` chunks by sentence under a ceiling (:class:`Bounded`).  A
 sentence boundary never falls inside an entity (no entity holds a terminator
 followed by whitespace), nor does the gap between a word and a lower-case word
-(no entity holds whitespace before a lower-case letter).  When neither occurs
+(no entity holds whitespace before a lower-case letter, but an IBAN
+written in lower case, whose groups the gap skips).  When neither occurs
 within the ceiling (minified JSON, a Markdown table row, CSV, a long run of
 characters), :class:`EntityCuts` is the last fallback level: it runs the
 detectors over the window Bounded offers (``max_chars + 1`` pending characters)
@@ -63,8 +64,12 @@ __all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_sa
 
 #: How far from the window's end a cut must stay: an entity plus its look-ahead.
 MARGIN = LONGEST_ENTITY + 2
-#: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case letter.
-GAP_BETWEEN_WORDS = r"(?<=[A-Za-z,;:])\s+(?=[a-z])"
+#: Whitespace no entity contains: after a letter or ``,;:``, before a lower-case
+#: letter, and not after two groups of four letters or digits (the groups of an
+#: IBAN written in lower case: ``mt84 malt 0110 0001 2345 mtlc ast0 01s``).
+GAP_BETWEEN_WORDS = (
+    r"(?<=[A-Za-z,;:])(?<![0-9a-z]{4} [0-9a-z]{4})(?<![0-9a-z]{4}  [0-9a-z]{4})\s+(?=[a-z])"
+)
 #: The fewest characters a size limit's window must hold (see :func:`entity_safe`):
 #: an entity with its look-ahead, and room for a fallback cut to move on.
 MIN_WINDOW = MARGIN + 64

@@ -37,6 +37,7 @@ ENTITIES = [
     "378282246310005",
     "DE89370400440532013000",
     "DE89 3704 0044 0532 0130 00",
+    "mt84 malt 0110 0001 2345 mtlc ast0 01s",  # (in lower case: gaps before letters)
     "GB82WEST12345698765432",
     "+44 20 7946 0958",
     "(415) 555-0123",
@@ -50,11 +51,12 @@ ENTITIES = [
 #: (before, after) the entity in each structure; ``{pad}`` is the run with no boundary.
 STRUCTURES = [
     ('{{"note":"{pad}","v":"', '"}}'),  # minified JSON
+    ("{pad} to ", " and more words end."),  # a run-on sentence (with a word pad)
     ("{pad},", ",x,y\n"),  # CSV
     ("| {pad} | ", " |\n"),  # Markdown table row
     ("{pad} ", ""),  # a long run, then the entity
 ]
-PADS = ["x", "ab", "1a", "-x_", "a.b"]
+PADS = ["x", "ab", "1a", "-x_", "a.b", "word "]
 
 
 def _text(structure: int, pad: str, length: int, entity: str) -> tuple[str, int]:
