@@ -45,7 +45,8 @@ def split_document(
     """Write the chunks of the document at ``path``; return how many.
 
     ``fmt="jsonl"`` writes one ``{"index", "start", "end", "text"}`` object a
-    line; ``fmt="text"`` writes each chunk followed by a newline (chunks that
+    line; ``fmt="text"`` writes each chunk followed by a newline; a chunk of
+    whitespace only is not written (chunks that
     hold line breaks keep them: use JSONL to tell such chunks apart).  A progress
     bar goes to stderr when ``progress`` is true and the input is a regular
     file of at least :data:`PROGRESS_MIN_BYTES`.
@@ -75,7 +76,9 @@ def split_document(
 
 
 def _write(out: BinaryIO, fmt: str, index: int, chunk: str | None, start: int) -> int:
-    if chunk is None:
+    if chunk is None or chunk.isspace():
+        # (A size limit makes whitespace it cannot attach to a word a chunk of
+        # its own, for streaming; a document's chunks are content.)
         return index
     if fmt == "jsonl":
         row = {"index": index, "start": start, "end": start + len(chunk), "text": chunk}

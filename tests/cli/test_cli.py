@@ -118,6 +118,21 @@ def test_split_limits_and_overlap(tmp_path: Path) -> None:
     assert [r["text"] for r in bounded] == limit("sentence", max_chars=12).split_text(text)
 
 
+def test_split_writes_no_chunk_of_whitespace_only(tmp_path: Path) -> None:
+    # A size limit makes a whitespace run it cannot attach to a word a chunk
+    # of its own (for streaming); a document's chunks are content.
+    text = "Intro line.\n\n\n\n\n\n\nSupercalifragilistic is long"
+    assert "\n" * 7 in limit("sentence", max_chars=20, fill=True).split_text(text)
+    path = tmp_path / "doc.txt"
+    path.write_text(text, encoding="utf-8")
+    rows = jsonl(run("split", str(path), "--max-chars", "20", "--format", "jsonl").stdout)
+    assert [(r["index"], r["text"]) for r in rows] == [
+        (0, "Intro line."),
+        (1, "Supercalifragilistic"),
+        (2, "is long"),
+    ]
+
+
 def test_split_fills_to_a_size_in_characters_or_tokens(tmp_path: Path) -> None:
     text = ("# Title\n\n" + "A sentence here, and more words. " * 30 + "\n\n") * 10
     path = tmp_path / "doc.md"
