@@ -124,6 +124,11 @@ def limited(strategy: ChunkerSpec, sizes: Sizes) -> ChunkerSpec:
         fill = sized and sizes.chunk_size is None
     if fill and sizes.chunk_size is not None:
         raise CommandError("--chunk-size counts units: use it with --no-fill")
+    if sizes.chunk_size is not None and sizes.max_tokens is not None:
+        raise CommandError(
+            "--chunk-size counts units under --max-chars only; with --max-tokens, chunks are "
+            "filled up to the size (leave out --chunk-size)"
+        )
     try:
         tokenizer = _tokenizer(sizes.tokenizer) if sizes.tokenizer is not None else None
         return limit(
@@ -136,7 +141,11 @@ def limited(strategy: ChunkerSpec, sizes: Sizes) -> ChunkerSpec:
             overlap=sizes.overlap,
         )
     except (TypeError, ValueError, ImportError) as exc:
-        message = str(exc)
+        message = (
+            str(exc)
+            .replace("fill=True", "fill")
+            .replace("(or pass a tokenizer object)", "(or give --tokenizer a tokenizer.json file)")
+        )
         for name in ("max_chars", "max_tokens", "tokenizer", "chunk_size", "overlap", "fill"):
             # The library's parameter names, as words only (not inside another name).
             message = re.sub(rf"(?<![\w-]){name}\b", "--" + name.replace("_", "-"), message)

@@ -202,6 +202,13 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--overlap", "5"], "x", ["--overlap=5 needs --chunk-size", "defaults to 1"]),
         # (Names inside a flag stay as they are: not --no---fill.)
         (["split", "--chunk-size", "2", "--fill", "--max-chars", "30"], "x", ["--no-fill"]),
+        # (Options, not the library's parameters: no fill=True, no length.)
+        (["split", "--fill"], "x", ["--fill needs --max-chars or --max-tokens"]),
+        (
+            ["split", "--chunk-size", "2", "--max-tokens", "10"],
+            "x",
+            ["--chunk-size counts units under --max-chars only", "leave out --chunk-size"],
+        ),
         (["split", "--bogus"], "x", ["--bogus"]),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
