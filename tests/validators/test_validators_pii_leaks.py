@@ -71,6 +71,17 @@ def _covered(result: Any, start: int, end: int) -> bool:
     )
 
 
+def _redacted_at_once_and_streamed(text: str, entity: str, data: st.DataObject) -> str:
+    """What the guard streams of ``text`` in a drawn slicing, after checking
+    that ``entity`` (in ``text``) is redacted whole at once and streamed alike."""
+    fixed = FIX.validate(text, {})
+    start = text.index(entity)
+    assert _covered(fixed, start, start + len(entity))
+    streamed = joined(run(GUARD, data.draw(slicings(text, max_deltas=8))))
+    assert streamed == fixed.fix_value
+    return streamed
+
+
 @pytest.mark.parametrize("entity", ENTITIES)
 def test_entity_at_every_offset_around_the_ceiling(entity: str) -> None:
     # Before: the 1016-character hard cut fell inside the entity for the
@@ -122,14 +133,7 @@ def test_invisible_characters_never_hide_an_entity(
     for at, c in inserts:
         chars.insert(min(at, len(chars) - 1) or 1, c)  # (strictly inside)
     padded = "".join(chars)
-    text = frame.format(padded)
-    fixed = FIX.validate(text, {})
-    assert isinstance(fixed, FailResult)
-    start = text.index(padded)
-    assert _covered(fixed, start, start + len(padded))
-    deltas = data.draw(slicings(text, max_deltas=8))
-    streamed = joined(run(GUARD, deltas))
-    assert streamed == fixed.fix_value
+    streamed = _redacted_at_once_and_streamed(frame.format(padded), padded, data)
     shown = "".join(c for c in streamed if c not in INVISIBLE)
     assert entity not in shown and padded not in streamed
 
@@ -154,13 +158,7 @@ CJK_DOTTED = [
     st.data(),
 )
 def test_cjk_full_stops_never_split_an_entity(entity: str, frame: str, data: st.DataObject) -> None:
-    text = frame.format(entity)
-    fixed = FIX.validate(text, {})
-    assert isinstance(fixed, FailResult)
-    start = text.index(entity)
-    assert _covered(fixed, start, start + len(entity))
-    deltas = data.draw(slicings(text, max_deltas=8))
-    assert joined(run(GUARD, deltas)) == fixed.fix_value
+    _redacted_at_once_and_streamed(frame.format(entity), entity, data)
 
 
 @settings(max_examples=40, deadline=None)
