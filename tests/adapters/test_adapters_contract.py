@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+from guardrails_chunking_cost import rescan
 from helpers.guardrails import PlainBan, Record, guard_with, joined, run, slicings
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,23 +193,6 @@ def test_guardrails_chunker_examples(text: str, chunks: list[str]) -> None:
     assert "".join(strategy.segments(text)) == text
 
 
-def rescanned(function: Any, text: str) -> list[str]:
-    """The chunks of asking ``function`` about the whole rest of ``text`` after
-    each cut (what the scanner did before it bounded the text it shows)."""
-    chunks = []
-    while (answer := function(text)) and (wanted := "".join(answer[0].split())):
-        i = len(text) - len(text.lstrip())
-        for _ in wanted:
-            while text[i].isspace():
-                i += 1
-            i += 1
-        if not text[i:].strip():
-            break
-        chunks.append(text[:i].strip())
-        text = text[i:]
-    return chunks + ([text.strip()] if text.strip() else [])
-
-
 _WORDS = st.sampled_from(
     ["word", "Dr.", "e.g.", "A.", "(", ")", "[", "]", '"', "'", "?", "!", "and", "of", "Next", "."]
 )
@@ -225,7 +209,7 @@ def test_guardrails_chunker_shows_a_window_with_the_same_answer(text: str) -> No
     # Texts long enough to need several windows, brackets and quotations that
     # close within a few hundred characters: the answers are those of the
     # whole rest of the text.
-    assert GuardrailsChunker().split_text(text) == rescanned(
+    assert GuardrailsChunker().split_text(text) == rescan(
         split_sentence_word_tokenizers_jl_separator, text
     )
 
