@@ -21,7 +21,7 @@ Fence = tuple[str, int]
 Span = tuple[int, int]
 
 #: A complete line that may open or close a fence (group 1: the fence, 2: the rest).
-_FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)\n", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}+|~{3,}+)([^\n]*+)\n", re.MULTILINE)
 
 
 def _blocks(window: str, state: Fence | None) -> list[tuple[int, int, bool, Fence]]:

@@ -327,3 +327,14 @@ def test_token_limits_grow_linearly_on_one_long_word(unit: str) -> None:
     # (3.2 MB of base64 took 17 s, x3.5 per doubling; here, 10x or more).
     chunker = limit("paragraph", max_tokens=64)
     assert least_growth(chunker, unit, 400_000, stream=False) <= 8
+
+
+@pytest.mark.parametrize("unit", ["`", "~"])
+def test_fence_runs_cost_the_same_under_a_larger_ceiling(unit: str) -> None:
+    # A line-start run of backticks or tildes with no line break: the fence
+    # line search backtracked over the whole run at every cut (O(n x ceiling):
+    # 64K backticks took 0.3 s at max_chars=1000 and 2.8 s at 16000).
+    text = unit * 64_000
+    small = cpu(lambda: limit("word", max_chars=1000).split_text(text))
+    big = cpu(lambda: limit("word", max_chars=16_000).split_text(text))
+    assert big <= 4 * max(small, 0.002)
