@@ -384,6 +384,18 @@ def test_a_blank_response_is_validated_once_whole(text: str, on_fail: str) -> No
         assert once.validation_passed is passed
 
 
+@pytest.mark.parametrize("on_fail", ["fix", "exception"])
+def test_a_blank_response_is_validated_once_through_an_async_guard(on_fail: str) -> None:
+    blank = NonBlank(on_fail=on_fail)
+    guard = guard_with(blank, asynchronous=True)
+    if on_fail == "exception":
+        with pytest.raises(ValidationError):
+            asyncio.run(astreamed(guard, [" ", "\n"]))
+    else:
+        assert joined(asyncio.run(astreamed(guard, [" ", "\n"]))) == "(blank)"
+    assert blank.seen == [" \n"]
+
+
 def test_an_empty_response_is_validated_once() -> None:
     blank = NonBlank(on_fail="fix")
     outcomes = streamed(guard_with(blank), [])
