@@ -32,17 +32,27 @@ def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
     """Return a callable usable as a validator's ``_chunking_function``.
 
     It returns ``[]`` while ``text`` holds no complete chunk whose segment is
-    settled, else ``[segment, remainder]`` with ``segment + remainder == text``:
+    final, else ``[segment, remainder]`` with ``segment + remainder == text``:
     the first chunk with any lead before it and the whole separator after it.
-    A segment is settled when chunking the remainder on its own gives the
-    chunks the whole text would, so the answer never depends on how the
-    stream was sliced: for a chunker whose scanner says so (word, paragraph,
-    line, simple sentences), once the text after its separator has begun;
-    else (accurate sentences, whose next decision may read back across the
-    cut) once a second chunk is complete (``"One. Two"`` gives ``[]``;
-    ``"One. Two. Three"`` gives ``["One. ", "Two. Three"]``).  Costs
-    O(len(text)) per call.  The function carries the resolved strategy as its
-    ``chunker`` attribute.
+    A segment is final once no longer text can change it: for a chunker
+    whose scanner says its last separator is over (word, paragraph, line,
+    simple sentences once the next chunk has begun; a size limit's chunks at
+    once, as their segments end with the chunk), else once a second chunk
+    is complete (``"One. Two"`` gives ``[]``; ``"One. Two. Three"`` gives
+    ``["One. ", "Two. Three"]``).  So an answer for a text stays the answer
+    for every longer text, and what Guardrails validates never depends on
+    how the stream was sliced.
+
+    Guardrails asks again with the remainder alone, so the segments are the
+    chunker's own chunks where chunking the rest on its own gives the chunks
+    the whole text would: for every chunker without a size limit, and for a
+    limited one while each unit fits.  After a size cut inside a unit, the
+    rest is chunked as a text of its own: an open quotation or code fence is
+    not known there, and a rest of whitespace may become a chunk.  Every
+    segment still fits the ceiling.  ``with_chunker`` (and
+    :class:`~guardrails_ai.chunkwise.adapters.ChunkedValidator`) validate the
+    chunker's own chunks.  Costs O(len(text)) per call.  The function
+    carries the resolved strategy as its ``chunker`` attribute.
     """
     strategy = resolve_chunker(chunker)
     foreign = not isinstance(strategy, ChunkingStrategy)

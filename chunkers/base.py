@@ -91,7 +91,8 @@ class Scanner(ABC):
         """End the stream; return the final fragment's span, if any."""
 
     def settled(self) -> bool:
-        """Whether the last cut's segment is final (its separator has ended).
+        """Whether the last cut's segment is final (its separator has ended):
+        no text fed later moves its ``stop``.
 
         The default, ``False``, is always safe: callers that need settled
         segments (see ``adapters.chunking_function``) then wait for the next cut.

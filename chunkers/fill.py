@@ -379,6 +379,10 @@ class _SizedScanner(Scanner):
                 self._take(cut, out)
         return out or _NO_CUTS
 
+    def settled(self) -> bool:
+        # Segments end where their chunk ends: a cut is final once reported.
+        return True
+
     def _opens_code(self, c: int) -> bool:
         """Whether the held-back text opens with a code fence (or is inside one)."""
         if self._fence is not None:

@@ -63,7 +63,7 @@ from .fill import Sized
 from .line import LineChunker
 from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
-from .replay import bounded_line_chunks, bounded_replay, bounded_spans, grouped_replay, reporter
+from .replay import bounded_line_chunks, bounded_replay, bounded_spans, grouped_replay
 from .sizing import measure_for
 from .stream import scanner_for
 
@@ -150,6 +150,11 @@ class _Paced(Scanner):
     def _received(self, piece: str) -> None:
         """Hook: ``piece`` was appended to the stream."""
 
+    def settled(self) -> bool:
+        # Segments end where their chunk ends (the whitespace after a chunk
+        # leads the next segment): a cut is final as soon as it is reported.
+        return True
+
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         raise NotImplementedError
 
@@ -165,9 +170,6 @@ class _BoundedScanner(_Paced):
         self._text = ""  # text from offset _base to _fed, once _parts are joined
         self._parts: list[str] = []
         self._base = 0
-        self._trusted = True  # the last cut is an inner cut, taken whole
-        # Scanners that report by a local boundary match restart cleanly at a chunk end.
-        self._restartable = reporter(inner) is not None
 
     def _received(self, piece: str) -> None:
         self._parts.append(piece)
@@ -192,15 +194,13 @@ class _BoundedScanner(_Paced):
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
         while end > self._p:
-            whole = start >= self._p
-            if not whole:
+            if start < self._p:
                 # The rest of a unit the fallback chain has already cut into.
                 start = self._content_from(self._p, end)
                 if start == end:
                     return  # only whitespace left: it leads the next segment
             if end - self._p <= self._limit:
                 self._emit(out, start, end)
-                self._trusted = whole
                 return
             self._at_checkpoint(out)  # a unit that ends one character too late
 
@@ -209,7 +209,6 @@ class _BoundedScanner(_Paced):
         window = self._slice(p, p + self._limit + 1)
         start, end = fallback_cut(self._levels, self._limit, window, after_chunk=p > 0)
         self._emit(out, p + start, p + end)
-        self._trusted = False
 
     def finish(self) -> Span | None:
         span = self._inner.finish()
@@ -221,12 +220,6 @@ class _BoundedScanner(_Paced):
             if start == end:
                 return None
         return start, end
-
-    def settled(self) -> bool:
-        # Segments end at their chunk: final at once.  Chunking the rest afresh
-        # gives the same chunks after a whole inner unit, when the inner scanner
-        # restarts cleanly there (or says its own last segment is settled).
-        return self._trusted and (self._restartable or self._inner.settled())
 
 
 class _GroupScanner(_Paced):
@@ -264,9 +257,6 @@ class _GroupScanner(_Paced):
         if not self._count:
             return span
         return self._first, span[1] if span else self._last
-
-    def settled(self) -> bool:
-        return not self._count and self._inner.settled()
 
 
 class Bounded(ChunkingStrategy):

@@ -3,7 +3,8 @@
 ``chunking_function(chunker)`` answers ``[]`` or ``[segment, remainder]`` with
 ``segment + remainder == text`` for every chunker, and driven the way
 Guardrails drives it (accumulate deltas, one call per delta, keep the
-remainder, take the rest at the end) it yields the chunker's own chunks.
+remainder, take the rest at the end) it yields the chunker's own chunks; a
+size limit's answers depend on the text alone and fit its ceiling.
 ``GuardrailsChunker`` turns Guardrails' splitter (or any validator's
 ``_chunking_function``) into a lossless strategy.  A foreign ``split``/``flush``
 object, written here after mellea's documented ``SentenceChunker``, is accepted
@@ -28,7 +29,7 @@ from guardrails_ai.chunkwise.adapters import (
     contract,
     with_chunker,
 )
-from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, resolve_chunker
+from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, limit, resolve_chunker
 
 
 class MelleaLikeSentences:
@@ -292,3 +293,95 @@ def test_foreign_chunker_on_a_plain_validator() -> None:
     del validator.seen[:]
     assert joined(run(guard, DELTAS, guarded=False)) == TEXT.replace("Fine", "****")
     assert validator.seen == SENTENCES
+
+
+# -- size limits as a chunking function --------------------------------------------
+
+#: Chunkers with a ceiling, with their ceiling in characters.
+LIMITED: dict[str, tuple[Any, int]] = {
+    **{
+        f"{inner}-{size}": (limit(inner, max_chars=size), size)
+        for inner in ("word", "line", "paragraph", "sentence", "sentence-simple", "structure")
+        for size in (5, 24)
+    },
+    "grouped-sentence-2-24": (limit("sentence", chunk_size=2, max_chars=24), 24),
+    "sized-length-16": (limit("word", max_chars=16, length=len), 16),
+    "fill-16": (limit("paragraph", max_chars=16, fill=True), 16),
+}
+LIMIT_FRAGMENTS = [*FRAGMENTS, '"', "```\n", "abcdefghijklmnop", "(x. y) z", ' "A. B. C." ']
+limit_texts = st.lists(st.sampled_from(LIMIT_FRAGMENTS), max_size=24).map("".join)
+
+
+def chain(function: Any, text: str) -> tuple[list[str], str]:
+    """Every segment ``function`` gives for ``text``, each remainder asked again."""
+    segments = []
+    while answer := function(text):
+        segment, text = answer
+        segments.append(segment)
+    return segments, text
+
+
+@pytest.mark.parametrize("name", list(LIMITED))
+@settings(max_examples=40)
+@given(data=st.data())
+def test_a_limited_chunker_answers_by_the_text_alone_within_its_ceiling(
+    name: str, data: st.DataObject
+) -> None:
+    # Whatever the slicing, Guardrails-style iteration hands out the segments
+    # the whole text gives (each answer stays the answer for every longer
+    # text), and none is longer than the ceiling, nor is what is left.
+    strategy, ceiling = LIMITED[name]
+    text = data.draw(limit_texts, "text")
+    deltas = data.draw(slicings(text, max_deltas=20), "deltas")
+    function = chunking_function(strategy)
+    segments, rest = guardrails_style(function, deltas)
+    assert (segments, rest) == chain(function, text)
+    assert "".join(segments) + rest == text
+    assert all(len(segment) <= ceiling for segment in [*segments, rest])
+
+
+QUOTED = 'She wrote: "A rather long opening clause goes here. Short. Also short." The end.'
+
+
+def test_after_a_size_cut_inside_a_quotation_the_rest_is_chunked_afresh() -> None:
+    # Guardrails hands the function only the remainder, so it cannot know that
+    # a quotation opened before a size cut: the rest is chunked as a text of
+    # its own.  with_chunker validates the chunker's own chunks.
+    strategy = limit("sentence", max_chars=30)
+    assert strategy.split_text(QUOTED) == [
+        'She wrote: "A rather long',
+        "opening clause goes here.",
+        'Short. Also short."',
+        "The end.",
+    ]
+    segments, rest = chain(chunking_function(strategy), QUOTED)
+    assert [s.strip() for s in segments] + [rest.strip()] == [
+        'She wrote: "A rather long',
+        "opening clause goes here.",
+        "Short.",
+        'Also short."',
+        "The end.",
+    ]
+    plain = PlainBan("Short", on_fail="fix")
+    plain._chunking_function = chunking_function(strategy)  # type: ignore[method-assign]
+    chunked = with_chunker(PlainBan("Short", on_fail="fix"), strategy)
+    for validator, seen in [(plain, [*segments, rest]), (chunked, strategy.split_text(QUOTED))]:
+        run(guard_with(validator), list(QUOTED), guarded=False)
+        assert validator.seen == seen
+
+
+def test_guardrails_validates_no_piece_over_the_ceiling() -> None:
+    # One-character deltas through Guardrails' own validate_stream: the
+    # function hands out a size cut as soon as it is made, so what Guardrails
+    # validates whole when the stream ends fits under the ceiling too.
+    text = (
+        "Intro para.\n\n```\nline one of code here\nline two of code here\nline three\n```\n\n"
+        "After the fence. Another sentence here.\n\nLast para.\n"
+    )
+    validator = PlainBan("never", on_fail="fix")
+    validator._chunking_function = chunking_function(  # type: ignore[method-assign]
+        limit("structure", max_chars=40)
+    )
+    assert joined(run(guard_with(validator), list(text), guarded=False)) == text
+    assert "".join(validator.seen) == text
+    assert max(map(len, validator.seen)) <= 40
