@@ -18,7 +18,7 @@ from collections.abc import Iterable
 __all__ = ["heading_paths", "headings_of"]
 
 _LINE = re.compile(r"[^\n]*(?:\n|\Z)")
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+_ATX_OPEN = re.compile(r" {0,3}(#{1,6})(?=[ \t]|\Z)")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
 
@@ -53,9 +53,9 @@ def headings_of(text: str) -> list[Heading]:
             fence = (f.group(1)[0], len(f.group(1)))
             previous = None
             continue
-        atx = _ATX.fullmatch(body)
+        atx = _ATX_OPEN.match(body)
         if atx:
-            found.append((start, len(atx.group(1)), (atx.group(2) or "").strip()))
+            found.append((start, len(atx.group(1)), _atx_title(body[atx.end() :])))
             previous = None
             continue
         setext = _SETEXT.fullmatch(body)
@@ -65,6 +65,18 @@ def headings_of(text: str) -> list[Heading]:
             continue
         previous = (start, body.strip()) if body.strip() else None
     return found
+
+
+def _atx_title(rest: str) -> str:
+    """The title of an ATX heading line whose text after the ``#`` marks is
+    ``rest`` (no trailing whitespace): without a closing run of ``#`` that
+    follows a space or tab.  O(len(rest)) (a lazy regex for it went quadratic
+    on a long run of inner spaces)."""
+    title = rest.lstrip(" \t")
+    hashes = len(title) - len(title.rstrip("#"))
+    if 0 < hashes < len(title) and title[-hashes - 1] in " \t":
+        title = title[:-hashes]
+    return title.strip()
 
 
 def heading_paths(text: str, starts: Iterable[int]) -> list[list[str]]:

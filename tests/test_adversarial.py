@@ -38,6 +38,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, ChunkStream, RegexChunker, limit
+from guardrails_ai.chunkwise.chunkers.headings import headings_of
 
 CHUNKERS = chunker_kinds()
 
@@ -338,3 +339,17 @@ def test_fence_runs_cost_the_same_under_a_larger_ceiling(unit: str) -> None:
     small = cpu(lambda: limit("word", max_chars=1000).split_text(text))
     big = cpu(lambda: limit("word", max_chars=16_000).split_text(text))
     assert big <= 4 * max(small, 0.002)
+
+
+def test_heading_titles_cost_grows_linearly_on_inner_spaces() -> None:
+    # The ATX title was read by a lazy regex that tried the closing-hash run
+    # at every inner space: "# x" + 20K spaces + "y" took 3.6 s (quadratic).
+    def headings(spaces: int) -> Callable[[], object]:
+        return lambda: headings_of(f"# x{' ' * spaces}y ##\n")
+
+    assert headings_of("# x    y ##\n# #\n#Title\n## a #b\n") == [
+        (0, 1, "x    y"),
+        (12, 1, "#"),
+        (23, 2, "a #b"),
+    ]
+    assert cpu(headings(8_000)) <= 8 * max(cpu(headings(2_000)), 0.002)
