@@ -33,10 +33,13 @@ from ._normalize import is_ignorable_or_mark
 from ._phrases import PhraseMatcher
 from ._windows import OneCut, last_cut, size_limit
 
-__all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut"]
+__all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut", "splits_nothing"]
 
 
-def _splits_nothing(window: str, p: int) -> bool:
+def splits_nothing(window: str, p: int) -> bool:
+    """Whether a cut before ``window[p]`` neither splits a word nor makes one
+    (no letter or digit on both sides; no combining mark or character that
+    folding drops on either side)."""
     before, after = window[p - 1], window[p]
     if before.isalnum() and after.isalnum():
         return False  # (inside a word)
@@ -53,7 +56,7 @@ def phrase_safe_cut(window: str, matcher: PhraseMatcher) -> int | None:
     if open_at is not None:
         hi = min(hi, open_at)
     spans = ((m.start, m.end) for m in matcher.find(window))
-    return last_cut(window, hi, spans, _splits_nothing)
+    return last_cut(window, hi, spans, splits_nothing)
 
 
 class PhraseCuts(OneCut):

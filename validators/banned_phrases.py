@@ -14,6 +14,7 @@ from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker, str_list
 from ._phrase_cuts import phrase_safe
+from ._phrase_joins import phrase_joined
 from ._phrases import PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
@@ -68,9 +69,11 @@ class BannedPhrases(ChunkedValidator):
     or ``max_tokens=``), a sentence longer than the window is cut only where
     no phrase is, nor the beginning of one that the window ends in
     (:mod:`._phrase_cuts`: the limit's fallback chain is replaced); a size
-    limit with a ``fallback=`` of its own is refused.  A line break that
-    ends a sentence still ends its chunk (``free\\nmoney`` after a short
-    line is two sentences).
+    limit with a ``fallback=`` of its own is refused.  No chunk boundary
+    falls inside a phrase (:mod:`._phrase_joins`): where a chunk ends with
+    the beginning of a phrase (``FREE\\nMONEY``: a line break ends a sentence
+    after a short line; a blank line ends a paragraph), it is cut before that
+    beginning instead, which goes on into the next chunk.
 
     Args:
         phrases: The phrases to block (non-empty strings).
@@ -122,6 +125,8 @@ class BannedPhrases(ChunkedValidator):
         strategy = phrase_safe(strategy, self._matcher)
         for i, phrase in enumerate(self.phrases):
             self._check_whole(strategy, i, phrase)
+        if any(" " in phrase for phrase in self._matcher.folded):
+            return phrase_joined(strategy, self._matcher)
         return strategy
 
     @staticmethod

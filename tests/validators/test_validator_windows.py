@@ -17,6 +17,7 @@ from guardrails_ai.lowercase import LowerCase
 from helpers.guardrails import guard_with, joined, run
 
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise.adapters import with_chunker
 from guardrails_ai.chunkwise.chunkers import limit
 
@@ -77,8 +78,11 @@ def test_our_validators_take_the_same_window(make: Any) -> None:
     window = limit("sentence", max_tokens=WINDOW, tokenizer=CL100K)
     validator = make(window)
     if isinstance(validator, BannedPhrases):
-        # Its fallback cuts only where no phrase is (test_banned_phrases_windows.py).
-        assert validator.chunker == window.with_fallback(validator.chunker.fallback)
+        # Its fallback cuts only where no phrase is (test_banned_phrases_windows.py)
+        # and its units are sentences joined across a phrase (test_banned_phrases_joins.py).
+        chunker = validator.chunker
+        assert (chunker.limit, chunker.measure) == (window.limit, window.measure)
+        assert chunker.inner == PhraseJoins(window.inner, validator._matcher)
     else:
         assert validator.chunker is window
     deltas = [TEXT[i : i + 7] for i in range(0, len(TEXT), 7)]

@@ -1,0 +1,143 @@
+"""BannedPhrases across a line break or a blank line: no chunk boundary lies
+inside a phrase (``_phrase_joins``), so ``FREE\\nMONEY`` is caught."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers.chunking import sliced
+from helpers.guardrails import guard_with, joined, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guardrails_ai.chunkwise import BannedPhrases
+from guardrails_ai.chunkwise import _phrase_joins as joins
+from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
+from guardrails_ai.chunkwise._phrases import PhraseMatcher
+from guardrails_ai.chunkwise.chunkers import ChunkStream, limit, split_spans
+
+PHRASES = ["free money", "get free", "act now now"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("Get FREE\n  MONEY now.", "*** ****\n  ***** now."),
+        ("Please take the FREE\nMONEY now.", "Please take the ****\n***** now."),
+        ("Title\n\nFREE\n\nMONEY here.", "Title\n\n****\n\n***** here."),
+        ("* FREE\n  MONEY", "* ****\n  *****"),
+        ("Act\nnow\nNOW!", "***\n***\n***!"),
+        ("Title\nFREE\nNothing else.", "Title\nFREE\nNothing else."),
+    ],
+)
+@pytest.mark.parametrize("chunker", [None, "paragraph", "line", limit("sentence", max_chars=20)])
+def test_a_phrase_across_a_line_break_is_caught_at_once_and_streamed(
+    text: str, fixed: str, chunker: Any
+) -> None:
+    validator = BannedPhrases(PHRASES, chunker=chunker, on_fail="fix")
+    guard = guard_with(validator)
+    assert guard.validate(text).validated_output == fixed
+    assert joined(run(guard, list(text))) == fixed
+    assert joined(run(guard, [text])) == fixed
+
+
+def test_the_chunk_before_a_phrase_is_released_without_it() -> None:
+    validator = BannedPhrases(PHRASES)
+    assert isinstance(validator.chunker, PhraseJoins)
+    assert "free" not in repr(validator.chunker)  # (phrases may be confidential)
+    assert validator.chunker.split_text("Please take the FREE\nMONEY now. Bye.") == [
+        "Please take the",
+        "FREE\nMONEY now.",
+        "Bye.",
+    ]
+    # A beginning that no phrase continues goes on into the next chunk only.
+    assert validator.chunker.split_text("One.\nGet FREE\nstuff here.") == [
+        "One.",
+        "Get FREE\nstuff here.",
+    ]
+    # One-word phrases never span a boundary.
+    assert not isinstance(BannedPhrases(["zap"]).chunker, PhraseJoins)
+
+
+WORDS = ["free", "FREE", "money", "Money", "get", "act", "now", "x", "**free**"]
+SEPARATORS = [" ", "\n", "\n\n", "\r\n", ". ", ".\n", "\n- ", "  \n", "! "]
+texts = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=30).map(
+    "".join
+)
+
+
+LIMITS = {
+    "sentence-16": limit("sentence", max_chars=16),
+    "line-12": limit("line", max_chars=12),
+    "grouped-24": limit("sentence", chunk_size=2, max_chars=24),
+    "sized-16": limit("paragraph", max_chars=16, length=len),
+    "fill-16": limit("paragraph", max_chars=16, fill=True),
+}
+
+
+@pytest.mark.parametrize("chunker", [None, "paragraph", "line", "sentence-simple", *LIMITS])
+@settings(max_examples=120, deadline=None)
+@given(case=sliced(texts))
+def test_no_phrase_spans_two_chunks_in_any_slicing(
+    chunker: Any, case: tuple[str, list[str]]
+) -> None:
+    text, deltas = case
+    validator = BannedPhrases(PHRASES, chunker=LIMITS.get(chunker, chunker))
+    strategy = validator.chunker
+    spans = split_spans(strategy, text)
+    ceiling = int(chunker.rsplit("-", 1)[1]) if chunker in LIMITS else len(text)
+    assert all(b - a <= ceiling for a, b in spans)
+    for match in validator._matcher.find(text):
+        if match.end - match.start > ceiling:
+            continue  # (its whitespace fills the window: cut, as documented)
+        assert any(a <= match.start and match.end <= b for a, b in spans), (match, spans)
+    stream = ChunkStream(strategy)
+    pieces = [p for d in deltas for p in stream.feed(d)] + stream.close()
+    assert [p.chunk for p in pieces if p.chunk is not None] == strategy.split_text(text)
+    assert "".join(p.segment for p in pieces) == text
+
+
+@pytest.mark.parametrize(
+    ("unit", "phrases"),
+    [
+        ("FREE\n", PHRASES),
+        ("get\nFREE\n", PHRASES),
+        ("act\nnow\n", PHRASES),
+        ("x\n", PHRASES),
+        ("FREE\nx\n", PHRASES),
+        ("a b a b\n", ["a b", "b a"]),  # matches overlap all through
+        ("free" + " " * 50 + "\n", PHRASES),
+    ],
+)
+def test_work_grows_linearly(
+    unit: str, phrases: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Text is held only while a phrase may run through it: each inner chunk
+    # is searched a bounded number of times, however many lines open one.
+    read = 0
+    real_cut, real_open = joins.last_cut, PhraseMatcher.open_at
+
+    def cutting(window: str, *args: Any) -> int | None:
+        nonlocal read
+        read += len(window)
+        return real_cut(window, *args)
+
+    def opening(self: PhraseMatcher, text: str) -> int | None:
+        nonlocal read
+        read += len(text)
+        return real_open(self, text)
+
+    monkeypatch.setattr(joins, "last_cut", cutting)
+    monkeypatch.setattr(PhraseMatcher, "open_at", opening)
+    strategy = BannedPhrases(phrases, chunker="line").chunker
+    totals = []
+    for n in (2_000, 4_000):
+        read = 0
+        stream = ChunkStream(strategy)
+        for line in [unit] * n:
+            stream.feed(line)
+        stream.close()
+        totals.append(read)
+    assert 0 < totals[0] and totals[1] <= 2.2 * totals[0], totals
+    assert totals[1] <= 20 * len(unit) * 4_000, totals
