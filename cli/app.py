@@ -59,7 +59,10 @@ FileArg = Annotated[
 ]
 ChunkerOpt = Annotated[
     str | None,
-    typer.Option(help="Chunker alias: sentence, word, paragraph, ... [default: per validator]"),
+    typer.Option(
+        help="Chunker alias: sentence, paragraph, line, word, ... for every validator; "
+        "redact_pii refuses one that cuts entities (word, fixed) [default: per validator]"
+    ),
 ]
 OnFailOpt = Annotated[OnFail, typer.Option(help="on_fail action for every validator.")]
 

@@ -60,20 +60,19 @@ class BannedPhrases(ChunkedValidator):
     built iteratively (phrases of any length): O(chunk length x longest
     phrase).
 
-    **Chunk**: by default a sentence, so that a phrase of several words is
-    never split across two chunks.  A phrase that the chosen chunker would
-    itself split, as given, folded, title-cased or upper-cased (a multi-word
-    phrase under ``"word"``, or ``"stop. now"`` under ``"sentence"``, which
-    ends a sentence before ``"Now"``), could never match and is rejected at
-    construction.  Under a size limit (``limit("sentence", max_chars=...)``
-    or ``max_tokens=``), a sentence longer than the window is cut only where
-    no phrase is, nor the beginning of one that the window ends in
-    (:mod:`._phrase_cuts`: the limit's fallback chain is replaced); a size
-    limit with a ``fallback=`` of its own is refused.  No chunk boundary
-    falls inside a phrase (:mod:`._phrase_joins`): where a chunk ends with
-    the beginning of a phrase (``FREE\\nMONEY``: a line break ends a sentence
-    after a short line; a blank line ends a paragraph), it is cut before that
-    beginning instead, which goes on into the next chunk.
+    **Chunk**: by default a sentence.  No chunk boundary falls inside a
+    phrase, whatever the chunker (:mod:`._phrase_joins`): where a chunk ends
+    with the beginning of a phrase (``FREE\\nMONEY``: a line break ends a
+    sentence after a short line; ``stop. Now``; a word chunker's every
+    word), it is cut before that beginning instead, which goes on into the
+    next chunk.  A phrase that a size limit would still split (one longer
+    than its window), as given, folded, title-cased or upper-cased, could
+    never match and is rejected at construction.  Under a size limit
+    (``limit("sentence", max_chars=...)`` or ``max_tokens=``), a sentence
+    longer than the window is cut only where no phrase is, nor the beginning
+    of one that the window ends in (:mod:`._phrase_cuts`: the limit's
+    fallback chain is replaced); a size limit with a ``fallback=`` of its own
+    is refused.
 
     Args:
         phrases: The phrases to block (non-empty strings).
@@ -119,14 +118,14 @@ class BannedPhrases(ChunkedValidator):
         self, strategy: ChunkingStrategy | SplitFlush
     ) -> ChunkingStrategy | SplitFlush:
         """``strategy``, a size limit's fallback made phrase-safe
-        (:func:`~._phrase_cuts.phrase_safe`); refused if it cuts a phrase in
-        two, however it was given (``chunker=``, ``with_chunker``, the
-        ``chunker`` setter)."""
-        strategy = phrase_safe(strategy, self._matcher)
+        (:func:`~._phrase_cuts.phrase_safe`) and its chunks joined across a
+        phrase
+        (:func:`~._phrase_joins.phrase_joined`); refused if it still cuts a
+        phrase in two, however it was given (``chunker=``, ``with_chunker``,
+        the ``chunker`` setter)."""
+        strategy = phrase_joined(phrase_safe(strategy, self._matcher), self._matcher)
         for i, phrase in enumerate(self.phrases):
             self._check_whole(strategy, i, phrase)
-        if any(" " in phrase for phrase in self._matcher.folded):
-            return phrase_joined(strategy, self._matcher)
         return strategy
 
     @staticmethod
@@ -144,8 +143,8 @@ class BannedPhrases(ChunkedValidator):
                 if pieces > 1:
                     raise ValueError(
                         f"phrases[{index}] would be cut into {pieces} chunks by "
-                        f"chunker={strategy!r}, so it could never match; choose a chunker "
-                        "that keeps it whole (e.g. 'sentence' or 'paragraph')"
+                        f"chunker={strategy!r}, so it could never match; give the chunker "
+                        "a size limit that holds it whole"
                     )
 
     def _names(self, phrases: Iterable[str]) -> str:

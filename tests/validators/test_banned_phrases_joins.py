@@ -15,9 +15,9 @@ from guardrails_ai.chunkwise import BannedPhrases
 from guardrails_ai.chunkwise import _phrase_joins as joins
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise._phrases import PhraseMatcher
-from guardrails_ai.chunkwise.chunkers import ChunkStream, limit, split_spans
+from guardrails_ai.chunkwise.chunkers import ChunkStream, FixedSizeChunker, limit, split_spans
 
-PHRASES = ["free money", "get free", "act now now"]
+PHRASES = ["free money", "get free", "act now now", "stop. now", "U.S. It", "a.m. Meeting"]
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,10 @@ PHRASES = ["free money", "get free", "act now now"]
         ("* FREE\n  MONEY", "* ****\n  *****"),
         ("Act\nnow\nNOW!", "***\n***\n***!"),
         ("Title\nFREE\nNothing else.", "Title\nFREE\nNothing else."),
+        # Phrases across a sentence end.
+        ("Please stop. Now!", "Please ***** ***!"),
+        ("In the U.S. It rains.", "In the **** ** rains."),
+        ("At 9 a.m. Meeting.", "At 9 **** *******."),
     ],
 )
 @pytest.mark.parametrize("chunker", [None, "paragraph", "line", limit("sentence", max_chars=20)])
@@ -56,8 +60,16 @@ def test_the_chunk_before_a_phrase_is_released_without_it() -> None:
         "One.",
         "Get FREE\nstuff here.",
     ]
-    # One-word phrases never span a boundary.
-    assert not isinstance(BannedPhrases(["zap"]).chunker, PhraseJoins)
+    # A chunker that cuts inside a word: the beginning goes on, so does a word.
+    fixed = BannedPhrases(["zap", "bad word"], chunker=FixedSizeChunker(8), on_fail="fix")
+    text = "Oh no, zap. A bad word."
+    assert FixedSizeChunker(8).split_text(text)[:2] == ["Oh no, z", "ap. A ba"]
+    assert fixed.validate(text, {}).fix_value == "Oh no, ***. A *** ****."  # type: ignore[union-attr]
+    # Any chunker keeps a phrase whole now, "word" and a phrase across sentences too.
+    words = BannedPhrases(["bad word", "stop. now"], chunker="word", on_fail="fix")
+    assert words.validate("Please stop. Now! A bad word.", {}).fix_value == (  # type: ignore[union-attr]
+        "Please ***** ***! A *** ****."
+    )
 
 
 WORDS = ["free", "FREE", "money", "Money", "get", "act", "now", "x", "**free**"]
@@ -76,7 +88,9 @@ LIMITS = {
 }
 
 
-@pytest.mark.parametrize("chunker", [None, "paragraph", "line", "sentence-simple", *LIMITS])
+@pytest.mark.parametrize(
+    "chunker", [None, "paragraph", "line", "sentence-simple", "word", "fixed", *LIMITS]
+)
 @settings(max_examples=120, deadline=None)
 @given(case=sliced(texts))
 def test_no_phrase_spans_two_chunks_in_any_slicing(

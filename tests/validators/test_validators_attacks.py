@@ -25,6 +25,7 @@ from guardrails_ai.chunkwise import (
 )
 from guardrails_ai.chunkwise._phrases import PhraseMatcher
 from guardrails_ai.chunkwise._pii import find_entities
+from guardrails_ai.chunkwise.chunkers import limit
 
 ALL = [
     (BannedPhrases, {"phrases": ["bad word"]}),
@@ -140,7 +141,7 @@ def test_failure_summaries_do_not_quote() -> None:
 
 def test_bad_phrase_arguments_do_not_quote_phrases() -> None:
     with pytest.raises(ValueError) as raised:
-        BannedPhrases(["ok", "secret prompt passage. now"])
+        BannedPhrases(["ok", "secret prompt passage"], chunker=limit("word", max_chars=12))
     assert "secret" not in str(raised.value) and "phrases[1]" in str(raised.value)
     with pytest.raises(TypeError) as wrong_type:
         BannedPhrases(["ok", b"secret prompt passage"])  # type: ignore[list-item]

@@ -15,7 +15,7 @@ import guardrails_ai.chunkwise as hub
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker
+from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker, limit
 
 #: Class, its registered name, and keyword arguments that build one.
 CASES: list[tuple[type[ChunkedValidator], str, dict[str, Any]]] = [
@@ -134,15 +134,20 @@ def test_importing_the_hub_module_stays_light() -> None:
 
 #: Validators that refuse a chunker that would hide what they look for.
 REFUSING = [
-    pytest.param(lambda: RedactPII(on_fail="fix"), "cuts a payment card number", id="RedactPII"),
     pytest.param(
-        lambda: BannedPhrases(["secret sauce"], on_fail="fix"), "would be cut", id="BannedPhrases"
+        lambda: RedactPII(on_fail="fix"), "word", "cuts a payment card number", id="RedactPII"
+    ),
+    pytest.param(
+        lambda: BannedPhrases(["secret sauce"], on_fail="fix"),
+        limit("word", max_chars=6),
+        "would be cut",
+        id="BannedPhrases",
     ),
 ]
 
 
-@pytest.mark.parametrize(("build", "message"), REFUSING)
-def test_every_way_to_set_a_chunker_is_checked(build: Any, message: str) -> None:
+@pytest.mark.parametrize(("build", "refused", "message"), REFUSING)
+def test_every_way_to_set_a_chunker_is_checked(build: Any, refused: Any, message: str) -> None:
     from guardrails_ai.chunkwise.adapters import with_chunker
 
     # Before: only chunker= was checked; with_chunker and the setter let "word"
@@ -150,14 +155,14 @@ def test_every_way_to_set_a_chunker_is_checked(build: Any, message: str) -> None
     validator = build()
     before = validator.chunker
     with pytest.raises(ValueError, match=message):
-        with_chunker(validator, "word")
+        with_chunker(validator, refused)
     with pytest.raises(ValueError, match=message):
-        validator.chunker = "word"
+        validator.chunker = refused
     # Refused: the validator still chunks, and records, what it had.
     assert validator.chunker is before
     assert "chunker" not in validator.get_args()
     with pytest.raises(ValueError, match=message):
-        with_chunker(type(validator), "word")(**validator.get_args())
+        with_chunker(type(validator), refused)(**validator.get_args())
 
 
 @pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)

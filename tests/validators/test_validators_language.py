@@ -28,7 +28,8 @@ def chunks(validator: object, text: str) -> list[str]:
 )
 def test_language_picks_the_sentence_chunker(make: object) -> None:
     validator = make(language="de")  # type: ignore[operator]
-    assert validator.chunker == SentenceChunker(language="de")
+    chunker = validator.chunker
+    assert getattr(chunker, "inner", chunker) == SentenceChunker(language="de")
     assert chunks(validator, GERMAN) == ["Wir kamen am 12. Juni an.", "Es regnete.", "Es regnete."]
     # Recorded as the chunker, so a guard's spec rebuilds it.
     assert validator.get_args()["chunker"].json_value() == SentenceChunker(language="de").spec()
@@ -55,4 +56,5 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
     guard = Guard().use(NoRepetition(language="de", on_fail="fix"))
     rebuilt = Guard.from_dict(guard.to_dict())
     (validator,) = rebuilt._validators
-    assert validator.chunker == SentenceChunker(language="de")
+    chunker = validator.chunker
+    assert getattr(chunker, "inner", chunker) == SentenceChunker(language="de")
