@@ -109,10 +109,17 @@ def guardrails_style(function: Any, deltas: list[str]) -> tuple[list[str], str]:
         if answer:
             segment, accumulated = answer
             segments.append(segment)
-    while answer := function(accumulated):  # what a later delta would have cut
-        segment, accumulated = answer
+    more, rest = chain(function, accumulated)  # what later deltas would have cut
+    return segments + more, rest
+
+
+def chain(function: Any, text: str) -> tuple[list[str], str]:
+    """Every segment ``function`` gives for ``text``, each remainder asked again."""
+    segments = []
+    while answer := function(text):
+        segment, text = answer
         segments.append(segment)
-    return segments, accumulated
+    return segments, text
 
 
 @pytest.mark.parametrize("name", [n for n in CHUNKERS if n not in LOOKAHEAD])
@@ -310,15 +317,6 @@ LIMITED: dict[str, tuple[Any, int]] = {
 }
 LIMIT_FRAGMENTS = [*FRAGMENTS, '"', "```\n", "abcdefghijklmnop", "(x. y) z", ' "A. B. C." ']
 limit_texts = st.lists(st.sampled_from(LIMIT_FRAGMENTS), max_size=24).map("".join)
-
-
-def chain(function: Any, text: str) -> tuple[list[str], str]:
-    """Every segment ``function`` gives for ``text``, each remainder asked again."""
-    segments = []
-    while answer := function(text):
-        segment, text = answer
-        segments.append(segment)
-    return segments, text
 
 
 @pytest.mark.parametrize("name", list(LIMITED))
