@@ -1,14 +1,16 @@
 """Chunk boundaries moved off a phrase that runs across them (``BannedPhrases``).
 
 A sentence chunker ends a sentence at a line break after a short line
-(``FREE\\nMONEY`` is two sentences), and a paragraph chunker at a blank line:
-a phrase written across such a boundary would be split, each half passing.
-:class:`PhraseJoins` wraps a chunker without a size limit and checks each of
-its cuts: when the text up to the cut (its separator included) ends with the
-beginning of a phrase (:meth:`~._phrases.PhraseMatcher.open_at`), the chunk
-is cut before that beginning instead, at the last position that no phrase
-found there spans (an end of a word preferred), and the beginning goes on
-into the next chunk; with no such position the chunks are joined.  A chunk
+(``FREE\\nMONEY`` is two sentences), a paragraph chunker at a blank line, a
+word chunker after every word, a fixed-size one inside a word: a phrase
+written across such a boundary would be split, each half passing.
+:class:`PhraseJoins` wraps any chunker (a size limit's inner chunker, see
+:func:`phrase_joined`) and checks each of its cuts: when the text up to
+the cut (its separator included) ends with the beginning of a phrase
+(:meth:`~._phrases.PhraseMatcher.open_at`), the chunk is cut before that
+beginning instead, at the last position that no phrase found there spans (an
+end of a word preferred), and the beginning goes on into the next chunk;
+with no such position the chunks are joined.  A chunk
 ending with no open beginning is released as the inner chunker cut it.
 
 What is withheld: the inner chunker's own fragment, plus any chunk that ends
