@@ -27,7 +27,7 @@ but for the open beginning at its end.
 
 from __future__ import annotations
 
-from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
+from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
 
 from ._normalize import is_ignorable_or_mark
 from ._phrases import PhraseMatcher
@@ -81,6 +81,13 @@ class PhraseCuts(OneCut):
         return id(self.matcher)
 
 
+def _ours(strategy: Bounded | Grouped | Sized) -> bool:
+    """Whether ``strategy``'s fallback chain is one :func:`phrase_safe` set
+    (a chunker taken from another ``BannedPhrases``)."""
+    chain = strategy.units.fallback if isinstance(strategy, Grouped) else strategy.fallback  # type: ignore[union-attr]
+    return bool(chain) and all(isinstance(level, PhraseCuts) for level in chain)
+
+
 def phrase_safe(
     strategy: ChunkingStrategy | SplitFlush, matcher: PhraseMatcher
 ) -> ChunkingStrategy | SplitFlush:
@@ -91,7 +98,7 @@ def phrase_safe(
     window = size_limit(strategy)
     if window is None:
         return strategy
-    if not window.default_fallback:
+    if not window.default_fallback and not _ours(window.strategy):
         raise ValueError(
             f"chunker={strategy!r:.200} has a fallback= chain of its own, whose cuts may "
             "split a phrase in two; leave fallback= unset and BannedPhrases cuts an "

@@ -16,17 +16,21 @@ ending with no open beginning is released as the inner chunker cut it.
 What is withheld: the inner chunker's own fragment, plus any chunk that ends
 with the beginning of a phrase, until the next chunk ends.  Nothing is
 stripped; chunks keep the inner chunker's lead and separators.  Decisions are
-made at the inner chunker's cuts from the text up to each cut, so they do not
-depend on how the stream was sliced.
+made at the inner chunker's cuts from the text up to each chunk's end (not
+its separator's, which may depend on the slicing), so they do not depend on
+how the stream was sliced.
 
 Cost per inner cut: one search for an open beginning in the last words of
-the text held (as many words as the longest phrase has), and, when there is
-one, one phrase search over that text, O(text x longest phrase).  Text is
-held only while a phrase may run through it: a beginning grows by a word per
-inner cut or ends.  Matches that overlap all through a chunk (phrases ``a b``
-and ``b a`` on ``a b a b ...``) leave no position to cut at; once more than
-:data:`HOLD` characters (or 4 times the longest phrase) are held so, the text
-is released as the inner chunker cut it.
+the text held (as many words as the longest phrase has, not counting runs
+that fold to nothing), and, when there is one, one phrase search over that
+text, O(text x longest phrase).  Text held whole is read again only once it
+has doubled, so a beginning padded with characters that fold to nothing and
+cut into by a fixed-size chunker costs linear time.  Matches that overlap all
+through a chunk (phrases ``a b`` and ``b a`` on ``a b a b ...``), or text in
+which no cut is allowed (letters of a script written without spaces), leave
+no position to cut at; once more than :data:`HOLD` characters (or 4 times
+the longest phrase) are held so, the chunk is cut before the beginning that
+runs to its end.
 """
 
 from __future__ import annotations
@@ -35,14 +39,15 @@ from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped,
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
+from ._normalize import fold
 from ._phrase_cuts import splits_nothing
 from ._phrases import PhraseMatcher
 from ._windows import last_cut, size_limit
 
 __all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
 
-#: Characters (at least) held before a chunk ending with a phrase beginning is
-#: released as the inner chunker cut it when matches run through all of it.
+#: Characters (at least) held before a chunk with no position to cut at is cut
+#: before the phrase beginning it ends with.
 HOLD = 256
 
 
@@ -58,14 +63,14 @@ def phrase_joined(
     """
     limited = size_limit(strategy)
     if limited is None:
-        return PhraseJoins(strategy, matcher)
+        return PhraseJoins(_unjoined(strategy), matcher)
     s = limited.strategy
     if isinstance(s, Bounded):
-        return Bounded(PhraseJoins(s.inner, matcher), s.max_chars, fallback=s.fallback)
+        return Bounded(PhraseJoins(_unjoined(s.inner), matcher), s.max_chars, fallback=s.fallback)
     if isinstance(s, Grouped):
         assert isinstance(s.units, Bounded) and s.max_chars is not None  # (size_limit)
         return Grouped(
-            PhraseJoins(s.inner, matcher),
+            PhraseJoins(_unjoined(s.inner), matcher),
             s.chunk_size,
             max_chars=s.max_chars,
             overlap=s.overlap,
@@ -73,7 +78,7 @@ def phrase_joined(
         )
     assert isinstance(s, Sized)
     return Sized(
-        PhraseJoins(s.inner, matcher),
+        PhraseJoins(_unjoined(s.inner), matcher),
         s.limit,
         length=s.measure,
         fill=s.fill,
@@ -81,6 +86,12 @@ def phrase_joined(
         fallback=s.fallback,
         param=s._param,
     )
+
+
+def _unjoined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy | SplitFlush:
+    """``strategy`` without a join of another validator's phrases (a chunker
+    taken from another ``BannedPhrases``, or given back to the same one)."""
+    return strategy.inner if isinstance(strategy, PhraseJoins) else strategy
 
 
 class PhraseJoins(ChunkingStrategy):
@@ -121,6 +132,7 @@ class _JoinScanner(Scanner):
         self._start: int | None = None  # content start of the chunk being held
         self._end = 0  # where the last inner chunk held ends
         self._words = max(len(phrase.split(" ")) for phrase in matcher.folded)
+        self._checked = 0  # how much held text was read when it was last held whole
         self._most = max(HOLD, 4 * max(map(len, matcher.folded)))
 
     def _since(self, a: int, b: int) -> str:
@@ -137,8 +149,13 @@ class _JoinScanner(Scanner):
         return out
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
+        # Read up to the chunk's end only: where its separator ends may
+        # depend on the slicing, the chunk does not.
         start = cut.start if self._start is None else self._start
-        held = self._since(self._base, cut.stop)
+        if self._start is not None and cut.end - self._base < 2 * self._checked:
+            self._end = cut.end  # still held whole: read again once it has doubled
+            return
+        held = self._since(self._base, cut.end)
         opened = self._open_at(held)
         if opened is None:
             out.append(Cut(start, cut.end, cut.stop))
@@ -147,27 +164,34 @@ class _JoinScanner(Scanner):
         spans = ((m.start, m.end) for m in self._matcher.find(held))
         at = last_cut(held, opened, spans, splits_nothing)
         if at is None or self._base + len(held[:at].rstrip()) <= start:
-            if self._base + opened > start and len(held) > self._most:
-                # Overlapping matches run through all the text held: release it
-                # as the inner chunker cut it rather than hold it unbounded.
-                out.append(Cut(start, cut.end, cut.stop))
-                self._release(cut.stop, None)
+            if self._base + opened <= start or len(held) <= self._most:
+                # Held whole, joined with the next chunk.
+                self._start, self._end, self._checked = start, cut.end, len(held)
                 return
-            self._start, self._end = start, cut.end  # held whole: joined with the next
-            return
+            # Matches overlap all through it (or no cut is allowed in it): cut
+            # before the beginning that runs to its end rather than hold on.
+            at = opened
         after = held[at:]
         going_on = self._base + at + len(after) - len(after.lstrip())
         out.append(Cut(start, self._base + len(held[:at].rstrip()), going_on))
         self._release(going_on, going_on)
-        self._end = cut.end
+        self._end, self._checked = cut.end, 0
 
     def _open_at(self, held: str) -> int | None:
         """:meth:`~._phrases.PhraseMatcher.open_at` of ``held``, read in its last
         words only: a beginning of a phrase of ``_words`` words spans at most
-        that many runs of non-whitespace (a phrase starts after a boundary,
-        and whitespace always is one)."""
-        parts = held.rsplit(None, self._words)
-        start = len(parts[0]) if len(parts) > self._words else 0
+        that many runs of non-whitespace that fold to something (a phrase
+        starts after a boundary, and whitespace always is one)."""
+        k = self._words
+        while True:
+            parts = held.rsplit(None, k)
+            if len(parts) <= k:
+                start = 0
+                break
+            if sum(1 for part in parts[1:] if fold(part).text.strip()) >= self._words:
+                start = len(parts[0])
+                break
+            k *= 2
         opened = self._matcher.open_at(held[start:])
         return None if opened is None else start + opened
 

@@ -177,7 +177,14 @@ class PhraseMatcher:
         """Where the earliest beginning of a phrase that runs to the end of
         ``text`` starts (the rest may follow it), or ``None``.  One search:
         O(len(text) x longest phrase)."""
-        folded = fold(text)
+        found = self._open_at(fold(text))
+        if text.isascii() or not _BLANKS.search(text):
+            return found
+        # As in find: a blank letter may stand for a space before a phrase.
+        spaced = self._open_at(fold(text, blanks_as_spaces=True))
+        return spaced if found is None or (spaced is not None and spaced < found) else found
+
+    def _open_at(self, folded: Folded) -> int | None:
         m = self._partial.search(folded.text)
         if m is None or m.start() == len(folded.text):
             return None

@@ -155,3 +155,91 @@ def test_work_grows_linearly(
         totals.append(read)
     assert 0 < totals[0] and totals[1] <= 2.2 * totals[0], totals
     assert totals[1] <= 20 * len(unit) * 4_000, totals
+
+
+def fixed(phrases: list[str], text: str, chunker: Any = None) -> str:
+    return BannedPhrases(phrases, chunker=chunker, on_fail="fix").validate(text, {}).fix_value  # type: ignore[no-any-return,union-attr]
+
+
+@pytest.mark.parametrize(
+    ("phrases", "text", "chunker", "expected"),
+    [
+        # Runs that fold to nothing are no words: the beginning was not looked for.
+        (
+            ["free money"],
+            "Take the FREE\n\u200b\n\u200b\nMONEY now.",
+            None,
+            "Take the ****\n*\n*\n***** now.",
+        ),
+        (["free money"], "free \u200b \u200b money", "word", "**** * * *****"),
+        # A blank letter read as a space before the beginning.
+        (["free money"], "Take the\u2800FREE\nMONEY now.", None, "Take the\u2800****\n***** now."),
+        (["money now"], "Get free\u2800money\nnow.", None, "Get free\u2800*****\n***."),
+        # Matches overlapping for more than HOLD characters, then another phrase.
+        (
+            ["free money", "money free", "money now"],
+            "free money " * 30 + "\n\nnow",
+            None,
+            "**** ***** " * 30 + "\n\n***",
+        ),
+        # No cut allowed between CJK letters for more than HOLD characters.
+        (
+            ["免费的钱"],
+            "这" * 197 + "免费的钱" + "这" * 196 + "免费的钱。",
+            "fixed",
+            "这" * 197 + "****" + "这" * 196 + "****。",
+        ),
+    ],
+)
+def test_probe_findings_are_caught(
+    phrases: list[str], text: str, chunker: Any, expected: str
+) -> None:
+    assert fixed(phrases, text, chunker) == expected
+    guard = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="fix"))
+    assert joined(run(guard, [text[i : i + 7] for i in range(0, len(text), 7)])) == expected
+
+
+def test_segments_do_not_change_where_chunks_are_cut() -> None:
+    # The end of a separator depends on the slicing: it is not read.
+    strategy = BannedPhrases(["stop. now"], chunker=FixedSizeChunker(10)).chunker
+    for deltas in (["hello stop x"], ["hello stop", " x"], list("hello stop x")):
+        stream = ChunkStream(strategy)
+        pieces = [p for d in deltas for p in stream.feed(d)] + stream.close()
+        assert [p.chunk for p in pieces if p.chunk] == strategy.split_text("hello stop x")
+
+
+def test_a_chunker_given_back_is_joined_once_with_the_new_phrases() -> None:
+    first = BannedPhrases(["free money"])
+    second = BannedPhrases(["act now"], chunker=first.chunker)
+    assert isinstance(second.chunker, PhraseJoins)
+    assert not isinstance(second.chunker.inner, PhraseJoins)
+    assert second.chunker.matcher is second._matcher
+    first.chunker = first.chunker
+    assert not isinstance(first.chunker.inner, PhraseJoins)  # type: ignore[union-attr]
+    limited = BannedPhrases(["free money"], chunker=limit("sentence", max_chars=80))
+    limited.chunker = limited.chunker  # (its fallback chain is its own: taken)
+    assert not isinstance(limited.chunker.inner.inner, PhraseJoins)  # type: ignore[union-attr]
+
+
+def test_padding_held_is_read_again_only_once_it_doubles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A beginning padded with characters that fold to nothing, cut inside by
+    # a fixed-size chunker: each cut read all the text held (quadratic).
+    read = 0
+    real_open = PhraseMatcher.open_at
+
+    def opening(self: PhraseMatcher, text: str) -> int | None:
+        nonlocal read
+        read += len(text)
+        return real_open(self, text)
+
+    monkeypatch.setattr(PhraseMatcher, "open_at", opening)
+    strategy = BannedPhrases(["free"], chunker="fixed").chunker
+    totals = []
+    for n in (10_000, 40_000):
+        read = 0
+        text = "xx fre" + "\u200b" * n + "e"
+        stream = ChunkStream(strategy)
+        pieces = [p for i in range(0, len(text), 50) for p in stream.feed(text[i : i + 50])]
+        assert [p.chunk for p in pieces + stream.close()] == ["xx", text[3:]]  # (held whole)
+        totals.append(read)
+    assert totals[1] <= 5 * totals[0], totals
