@@ -8,7 +8,8 @@ cut down a fallback chain, whose word and hard cuts could split a phrase (``free
 last level :class:`PhraseCuts`: in the window the limit offers (``limit + 1``
 characters), it cuts at the last position that
 
-* no phrase found in the window spans,
+* no phrase found in the window spans, nor a fenced code block that the
+  limit keeps whole (it refuses a cut there),
 * comes at or before the start of any beginning of a phrase that runs to the
   window's end (``free mo``: the rest may follow),
 * falls between two characters that are not both letters or digits, neither
@@ -28,6 +29,7 @@ but for the open beginning at its end.
 from __future__ import annotations
 
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
+from guardrails_ai.chunkwise.chunkers.fences import closed_to_cuts
 
 from ._normalize import is_ignorable_or_mark
 from ._phrases import PhraseMatcher
@@ -55,8 +57,15 @@ def phrase_safe_cut(window: str, matcher: PhraseMatcher) -> int | None:
     open_at = matcher.open_at(window)
     if open_at is not None:
         hi = min(hi, open_at)
-    spans = ((m.start, m.end) for m in matcher.find(window))
+    spans = [(m.start, m.end) for m in matcher.find(window)]
+    if "`" in window or "~" in window:
+        # The size limit refuses a cut inside a code block it keeps whole.
+        spans += closed_to_cuts(window, None, _length, hi)
     return last_cut(window, hi, spans, splits_nothing)
+
+
+def _length(a: int, b: int) -> int:
+    return b - a
 
 
 class PhraseCuts(OneCut):
