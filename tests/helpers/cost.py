@@ -23,6 +23,7 @@ __all__ = [
     "MAX_DOUBLING",
     "MAX_WORK_PER_CHAR",
     "CountingPattern",
+    "Reads",
     "Work",
     "count_work",
     "inner_scanner",
@@ -77,6 +78,24 @@ def _counting(work: Work, method: Any) -> Any:
         return method(string, pos, endpos)
 
     return call
+
+
+class Reads:
+    """Characters read by patched functions: ``reads.patch(monkeypatch, owner,
+    name, arg)`` makes ``owner.name`` add the length of its ``arg``-th
+    positional argument (``1`` for a method's text) to ``reads.count``."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def patch(self, monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, arg: int = 0) -> None:
+        real = getattr(owner, name)
+
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            self.count += len(args[arg])
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counting)
 
 
 class CountingPattern:

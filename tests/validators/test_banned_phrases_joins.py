@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from helpers.chunking import sliced
+from helpers.cost import Reads
 from helpers.guardrails import guard_with, joined, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -129,30 +130,18 @@ def test_work_grows_linearly(
 ) -> None:
     # Text is held only while a phrase may run through it: each inner chunk
     # is searched a bounded number of times, however many lines open one.
-    read = 0
-    real_cut, real_open = joins.last_cut, PhraseMatcher.open_at
-
-    def cutting(window: str, *args: Any) -> int | None:
-        nonlocal read
-        read += len(window)
-        return real_cut(window, *args)
-
-    def opening(self: PhraseMatcher, text: str) -> int | None:
-        nonlocal read
-        read += len(text)
-        return real_open(self, text)
-
-    monkeypatch.setattr(joins, "last_cut", cutting)
-    monkeypatch.setattr(PhraseMatcher, "open_at", opening)
+    reads = Reads()
+    reads.patch(monkeypatch, joins, "last_cut")
+    reads.patch(monkeypatch, PhraseMatcher, "open_at", 1)
     strategy = BannedPhrases(phrases, chunker="line").chunker
     totals = []
     for n in (2_000, 4_000):
-        read = 0
+        reads.count = 0
         stream = ChunkStream(strategy)
         for line in [unit] * n:
             stream.feed(line)
         stream.close()
-        totals.append(read)
+        totals.append(reads.count)
     assert 0 < totals[0] and totals[1] <= 2.2 * totals[0], totals
     assert totals[1] <= 20 * len(unit) * 4_000, totals
 
@@ -224,22 +213,15 @@ def test_a_chunker_given_back_is_joined_once_with_the_new_phrases() -> None:
 def test_padding_held_is_read_again_only_once_it_doubles(monkeypatch: pytest.MonkeyPatch) -> None:
     # A beginning padded with characters that fold to nothing, cut inside by
     # a fixed-size chunker: each cut read all the text held (quadratic).
-    read = 0
-    real_open = PhraseMatcher.open_at
-
-    def opening(self: PhraseMatcher, text: str) -> int | None:
-        nonlocal read
-        read += len(text)
-        return real_open(self, text)
-
-    monkeypatch.setattr(PhraseMatcher, "open_at", opening)
+    reads = Reads()
+    reads.patch(monkeypatch, PhraseMatcher, "open_at", 1)
     strategy = BannedPhrases(["free"], chunker="fixed").chunker
     totals = []
     for n in (10_000, 40_000):
-        read = 0
+        reads.count = 0
         text = "xx fre" + "\u200b" * n + "e"
         stream = ChunkStream(strategy)
         pieces = [p for i in range(0, len(text), 50) for p in stream.feed(text[i : i + 50])]
         assert [p.chunk for p in pieces + stream.close()] == ["xx", text[3:]]  # (held whole)
-        totals.append(read)
+        totals.append(reads.count)
     assert totals[1] <= 5 * totals[0], totals

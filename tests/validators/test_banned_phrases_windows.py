@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from guardrails.errors import ValidationError
 from guardrails_ai.types import FailResult
+from helpers.cost import Reads
 from helpers.guardrails import guard_with, joined, run, slicings
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -137,25 +138,18 @@ def test_phrase_cuts_work_grows_linearly(monkeypatch: pytest.MonkeyPatch, unit: 
     # phrase: the characters the fallback level reads grow with the text.
     from guardrails_ai.chunkwise import _phrase_cuts
 
-    read = 0
-    real = _phrase_cuts.phrase_safe_cut
-
-    def counting(window: str, matcher: PhraseMatcher) -> int | None:
-        nonlocal read
-        read += len(window)
-        return real(window, matcher)
-
-    monkeypatch.setattr(_phrase_cuts, "phrase_safe_cut", counting)
+    reads = Reads()
+    reads.patch(monkeypatch, _phrase_cuts, "phrase_safe_cut")
     chunker = BannedPhrases(PHRASES, chunker=limit("sentence", max_chars=80)).chunker
     totals = []
     for n in (10_000, 20_000):
-        read = 0
+        reads.count = 0
         text = (unit * (n // len(unit) + 1))[:n]
         chunks = [text[a:b] for a, b in split_spans(chunker, text)]
         assert all(len(c) <= 80 for c in chunks)
         if " " in unit:  # (no word is cut where words are short)
             assert " ".join(chunks).split() == text.split()
-        totals.append(read)
+        totals.append(reads.count)
     assert totals[0] > 0 and totals[1] <= 2.3 * totals[0], totals
     assert totals[1] <= 4 * 20_000, totals
 
