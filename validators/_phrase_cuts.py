@@ -28,12 +28,11 @@ but for the open beginning at its end.
 
 from __future__ import annotations
 
-from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
-from guardrails_ai.chunkwise.chunkers.fences import closed_to_cuts
+from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
 
 from ._normalize import is_ignorable_or_mark
 from ._phrases import PhraseMatcher
-from ._windows import OneCut, last_cut, size_limit
+from ._windows import OneCut, size_limit, window_cut
 
 __all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut", "splits_nothing"]
 
@@ -57,15 +56,8 @@ def phrase_safe_cut(window: str, matcher: PhraseMatcher) -> int | None:
     open_at = matcher.open_at(window)
     if open_at is not None:
         hi = min(hi, open_at)
-    spans = [(m.start, m.end) for m in matcher.find(window)]
-    if "`" in window or "~" in window:
-        # The size limit refuses a cut inside a code block it keeps whole.
-        spans += closed_to_cuts(window, None, _length, hi)
-    return last_cut(window, hi, spans, splits_nothing)
-
-
-def _length(a: int, b: int) -> int:
-    return b - a
+    spans = ((m.start, m.end) for m in matcher.find(window))
+    return window_cut(window, hi, spans, splits_nothing)
 
 
 class PhraseCuts(OneCut):
@@ -90,13 +82,6 @@ class PhraseCuts(OneCut):
         return id(self.matcher)
 
 
-def _ours(strategy: Bounded | Grouped | Sized) -> bool:
-    """Whether ``strategy``'s fallback chain is one :func:`phrase_safe` set
-    (a chunker taken from another ``BannedPhrases``)."""
-    chain = strategy.units.fallback if isinstance(strategy, Grouped) else strategy.fallback  # type: ignore[union-attr]
-    return bool(chain) and all(isinstance(level, PhraseCuts) for level in chain)
-
-
 def phrase_safe(
     strategy: ChunkingStrategy | SplitFlush, matcher: PhraseMatcher
 ) -> ChunkingStrategy | SplitFlush:
@@ -107,7 +92,9 @@ def phrase_safe(
     window = size_limit(strategy)
     if window is None:
         return strategy
-    if not window.default_fallback and not _ours(window.strategy):
+    # (A chain of PhraseCuts is one this function set: a chunker taken from a BannedPhrases.)
+    ours = all(isinstance(level, PhraseCuts) for level in window.fallback)
+    if not (window.default_fallback or ours):
         raise ValueError(
             f"chunker={strategy!r:.200} has a fallback= chain of its own, whose cuts may "
             "split a phrase in two; leave fallback= unset and BannedPhrases cuts an "

@@ -58,7 +58,7 @@ from collections.abc import Iterable
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, RegexChunker, SplitFlush
 
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
-from ._windows import OneCut, last_cut, size_limit
+from ._windows import OneCut, size_limit, window_cut
 
 __all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_safe", "safe_cut"]
 
@@ -91,7 +91,7 @@ def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
         return None
     # (A label that made a number an entity is blocked with it.)
     spans = ((label_start(window, e.start), e.end) for e in find_entities(window, entities))
-    return last_cut(window, hi, spans)
+    return window_cut(window, hi, spans)
 
 
 class EntityCuts(OneCut):

@@ -20,22 +20,24 @@ from dataclasses import dataclass
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.fallback import levels_below
+from guardrails_ai.chunkwise.chunkers.fences import closed_to_cuts
 from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
 
-__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit"]
+__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit", "window_cut"]
 
 
 @dataclass(frozen=True)
 class SizeLimit:
     """A size limit's window: the limit itself, the parameter that set it
     (``max_chars`` or ``max_tokens``), its value, the measure (``None``:
-    characters) and whether its fallback chain is the default one (not a
-    ``fallback=`` of the caller's)."""
+    characters), its fallback chain and whether that is the default one (not
+    a ``fallback=`` of the caller's)."""
 
     strategy: Bounded | Grouped | Sized
     param: str
     limit: int
     measure: Callable[[str], int] | None
+    fallback: tuple[object, ...]
     default_fallback: bool
 
 
@@ -45,15 +47,18 @@ def size_limit(strategy: ChunkingStrategy | SplitFlush) -> SizeLimit | None:
         units = strategy.units
         if not isinstance(units, Bounded):
             return None  # (units per chunk, no window)
-        default = units.fallback == fallback_chain(strategy.inner)
-        return SizeLimit(strategy, "max_chars", units.max_chars, None, default)
+        chain = units.fallback
+        default = chain == fallback_chain(strategy.inner)
+        return SizeLimit(strategy, "max_chars", units.max_chars, None, chain, default)
     if isinstance(strategy, Bounded):
-        default = strategy.fallback == fallback_chain(strategy.inner)
-        return SizeLimit(strategy, "max_chars", strategy.max_chars, None, default)
+        chain = strategy.fallback
+        default = chain == fallback_chain(strategy.inner)
+        return SizeLimit(strategy, "max_chars", strategy.max_chars, None, chain, default)
     if isinstance(strategy, Sized):
         name = "max_tokens" if strategy.measure.unit == "tokens" else "max_chars"
-        default = strategy.fallback == levels_below(strategy.inner)
-        return SizeLimit(strategy, name, strategy.limit, strategy.measure, default)
+        chain = strategy.fallback
+        default = chain == levels_below(strategy.inner)
+        return SizeLimit(strategy, name, strategy.limit, strategy.measure, chain, default)
     return None
 
 
@@ -82,6 +87,26 @@ def last_cut(
         if fallback is None:
             fallback = p
     return fallback
+
+
+def window_cut(
+    window: str,
+    hi: int,
+    spans: Iterable[tuple[int, int]],
+    allowed: Callable[[str, int], bool] | None = None,
+) -> int | None:
+    """:func:`last_cut` for a fallback level fed a size limit's window
+    (``limit + 1`` characters): also outside every fenced code block the
+    limit keeps whole there, which refuses a cut inside it
+    (:func:`~guardrails_ai.chunkwise.chunkers.fallback.fallback_cut`; a cut it
+    refused left only a hard cut at the limit, inside a word or an entity)."""
+    if "`" in window or "~" in window:
+        spans = [*spans, *closed_to_cuts(window, None, _chars, len(window) - 1)]
+    return last_cut(window, hi, spans, allowed)
+
+
+def _chars(a: int, b: int) -> int:
+    return b - a
 
 
 class OneCut(ChunkingStrategy):

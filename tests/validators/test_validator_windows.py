@@ -102,3 +102,45 @@ def test_redact_pii_takes_a_window_that_holds_an_entity() -> None:
     assert validator.chunker.limit == 512  # type: ignore[union-attr]
     with pytest.raises(ValueError, match=rf"max_tokens={WINDOW} is too small a window"):
         RedactPII(chunker=limit("sentence", max_tokens=WINDOW, tokenizer=CL100K))
+
+
+def code_block(lines: int, secret: str) -> str:
+    return (
+        "Here is the code you asked for\n```\n"
+        + "x = 1\n" * lines
+        + f"yy # free money {secret} now\n```\nDone."
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "secret", "hidden", "sizes"),
+    [
+        (
+            lambda: BannedPhrases(
+                ["secret"], chunker=limit("paragraph", max_chars=80), on_fail="fix"
+            ),
+            "secret",
+            "******",
+            range(2, 10),
+        ),
+        (
+            lambda: RedactPII(chunker=limit("paragraph", max_chars=400), on_fail="fix"),
+            "jo.smith@example.com",
+            "<EMAIL>",
+            range(52, 72),
+        ),
+    ],
+    ids=["BannedPhrases", "RedactPII"],
+)
+def test_no_window_cuts_what_it_looks_for_beside_a_code_block(
+    make: Any, secret: str, hidden: str, sizes: range
+) -> None:
+    # The safe cut of the fallback level fell inside a code block the limit
+    # keeps whole; the limit refused it and cut at the window's end instead,
+    # inside "secret" or the address, whose halves passed.
+    for lines in sizes:
+        text = code_block(lines, secret)
+        expected = text.replace(secret, hidden)
+        assert make().validate(text, {}).fix_value == expected, lines
+        deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
+        assert joined(run(guard_with(make()), deltas)) == expected, lines
