@@ -31,6 +31,7 @@ __all__ = [
     "Layout",
     "Scanner",
     "SplitFlush",
+    "StreamText",
     "check_text",
 ]
 
@@ -98,6 +99,32 @@ class Scanner(ABC):
         segments (see ``adapters.chunking_function``) then wait for the next cut.
         """
         return False
+
+
+class StreamText:
+    """A stream's text from offset ``base`` on, for a scanner that reads back:
+    deltas appended to ``parts`` are joined only when a slice is asked for
+    (``text(a, b)``: the stream's ``[a:b]``, both at or after ``base``), and
+    :meth:`drop_before` forgets text no longer needed, amortised O(1) per
+    character."""
+
+    __slots__ = ("base", "parts", "text")
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.parts: list[str] = []
+        self.base = 0
+
+    def __call__(self, a: int, b: int) -> str:
+        if self.parts:
+            self.text = "".join([self.text, *self.parts])
+            self.parts = []
+        return self.text[a - self.base : b - self.base]
+
+    def drop_before(self, offset: int) -> None:
+        if offset - self.base > max(4096, len(self.text) // 2):  # amortised
+            self.text = self(offset, self.base + len(self.text) + sum(map(len, self.parts)))
+            self.base = offset
 
 
 @runtime_checkable

@@ -61,7 +61,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 
-from .base import ChunkingStrategy, Cut, Scanner, SplitFlush
+from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
 from .fallback import levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
@@ -103,28 +103,6 @@ def _utf8(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-class _Text:
-    """The stream's text from offset ``base`` on, joined lazily."""
-
-    __slots__ = ("base", "parts", "text")
-
-    def __init__(self) -> None:
-        self.text = ""
-        self.parts: list[str] = []
-        self.base = 0
-
-    def __call__(self, a: int, b: int) -> str:
-        if self.parts:
-            self.text = "".join([self.text, *self.parts])
-            self.parts = []
-        return self.text[a - self.base : b - self.base]
-
-    def drop_before(self, offset: int) -> None:
-        if offset - self.base > max(4096, len(self.text) // 2):  # amortised
-            self.text = self(offset, self.base + len(self.text) + sum(map(len, self.parts)))
-            self.base = offset
-
-
 class _Meter:
     """Estimates of the size of ``text[a:b]``; characters (exact) by default."""
 
@@ -155,7 +133,7 @@ class _Meter:
 class _PieceMeter(_Meter):
     """Estimates from pieces (see the module docstring)."""
 
-    def __init__(self, limit: int, measure: Measure, text: _Text) -> None:
+    def __init__(self, limit: int, measure: Measure, text: StreamText) -> None:
         super().__init__(limit)
         self.m = measure
         self.bound: Callable[[str], int] = _utf8 if measure.unit == "tokens" else measure
@@ -340,7 +318,7 @@ class _SizedScanner(Scanner):
         self._cfg = cfg
         self._limit = cfg.limit
         self._measure = cfg.measure
-        self._text = _Text()
+        self._text = StreamText()
         self._meter: _Meter = (
             _Meter(cfg.limit)
             if cfg.measure.additive
@@ -683,7 +661,7 @@ class Sized(ChunkingStrategy):
     def _overlapping(self, text: str) -> list[Span]:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, got {type(text).__name__}")
-        source = _Text()
+        source = StreamText()
         source.parts.append(text)
         meter: _Meter = (
             _Meter(self.limit)

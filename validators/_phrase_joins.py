@@ -6,7 +6,7 @@ word chunker after every word, a fixed-size one inside a word: a phrase
 written across such a boundary would be split, each half passing.
 :class:`PhraseJoins` wraps any chunker (a size limit's inner chunker, see
 :func:`phrase_joined`) and checks each of its cuts: when the text up to
-the cut (its separator included) ends with the beginning of a phrase
+the chunk's end ends with the beginning of a phrase
 (:meth:`~._phrases.PhraseMatcher.open_at`), the chunk is cut before that
 beginning instead, at the last position that no phrase found there spans (an
 end of a word preferred), and the beginning goes on into the next chunk;
@@ -36,7 +36,7 @@ runs to its end.
 from __future__ import annotations
 
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
-from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
 from ._normalize import fold
@@ -103,9 +103,12 @@ class PhraseJoins(ChunkingStrategy):
     def __init__(self, inner: ChunkingStrategy | SplitFlush, matcher: PhraseMatcher) -> None:
         self.inner = inner
         self.matcher = matcher
+        # (Once per chunker, not per stream: a list may hold thousands of phrases.)
+        self._words = max(len(phrase.split(" ")) for phrase in matcher.folded)
+        self._most = max(HOLD, 4 * max(map(len, matcher.folded)))
 
     def scanner(self) -> Scanner:
-        return _JoinScanner(scanner_for(self.inner), self.matcher)
+        return _JoinScanner(scanner_for(self.inner), self.matcher, self._words, self._most)
 
     def __repr__(self) -> str:
         return f"PhraseJoins({self.inner!r}, <{len(self.matcher.folded)} phrases>)"
@@ -122,27 +125,19 @@ class PhraseJoins(ChunkingStrategy):
 
 
 class _JoinScanner(Scanner):
-    def __init__(self, inner: Scanner, matcher: PhraseMatcher) -> None:
+    def __init__(self, inner: Scanner, matcher: PhraseMatcher, words: int, most: int) -> None:
         self._inner = inner
         self._matcher = matcher
-        self._parts: list[str] = []
-        self._text = ""  # the stream from offset _kept on
-        self._kept = 0
+        self._text = StreamText()
         self._base = 0  # where the text not yet released starts
         self._start: int | None = None  # content start of the chunk being held
         self._end = 0  # where the last inner chunk held ends
-        self._words = max(len(phrase.split(" ")) for phrase in matcher.folded)
+        self._words = words  # the most words of a phrase
         self._checked = 0  # how much held text was read when it was last held whole
-        self._most = max(HOLD, 4 * max(map(len, matcher.folded)))
-
-    def _since(self, a: int, b: int) -> str:
-        if self._parts:
-            self._text = "".join([self._text, *self._parts])
-            self._parts = []
-        return self._text[a - self._kept : b - self._kept]
+        self._most = most  # held whole with no cut allowed: at most this, then cut
 
     def feed(self, delta: str) -> list[Cut]:
-        self._parts.append(delta)
+        self._text.parts.append(delta)
         out: list[Cut] = []
         for cut in self._inner.feed(delta):
             self._take(cut, out)
@@ -155,7 +150,7 @@ class _JoinScanner(Scanner):
         if self._start is not None and cut.end - self._base < 2 * self._checked:
             self._end = cut.end  # still held whole: read again once it has doubled
             return
-        held = self._since(self._base, cut.end)
+        held = self._text(self._base, cut.end)
         opened = self._open_at(held)
         if opened is None:
             out.append(Cut(start, cut.end, cut.stop))
@@ -198,10 +193,7 @@ class _JoinScanner(Scanner):
     def _release(self, stop: int, going_on: int | None) -> None:
         """Text before ``stop`` is released; the chunk held starts at ``going_on``."""
         self._base = stop
-        if 2 * (stop - self._kept) > len(self._text) + 4096:  # drop released text, amortised
-            self._since(stop, stop)  # (joins the parts)
-            self._text = self._text[stop - self._kept :]
-            self._kept = stop
+        self._text.drop_before(stop)
         self._start = going_on
 
     def finish(self) -> tuple[int, int] | None:
