@@ -467,6 +467,24 @@ def test_quoted_dialogue_is_released_as_in_process(
     assert '"Wait. This is' in streamed  # (the quotation itself is released)
 
 
+#: A banned phrase written across a line break that ends a sentence.
+ACROSS_LINES = "Offers:\nGet FREE\n  MONEY now.\nMail john@example.com today."
+
+
+def test_a_phrase_across_a_line_break_is_caught_when_served(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # The server rebuilds the guard from its config (to_dict) and streams
+    # through an AsyncGuard: BannedPhrases joins the two sentences there too.
+    want = expected(guards["fix"], ACROSS_LINES)
+    streamed, _ = stream(servers.serve, "fix", ACROSS_LINES)
+    whole = client(servers.serve, "fix").chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": ACROSS_LINES}]
+    )
+    assert streamed == whole.choices[0].message.content == want.text
+    assert "Get ****\n  ***** now." in streamed and "john@example.com" not in streamed
+
+
 def test_exception_ends_the_stream_with_one_error_event(
     servers: Servers, guards: dict[str, Any]
 ) -> None:
