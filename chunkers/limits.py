@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, Unpack, overload
 
-from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush, check_text
+from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush, StreamText, check_text
 from .fallback import content_from, fallback_cut, levels_below, resolve_levels
 from .fill import Sized
 from .line import LineChunker
@@ -167,29 +167,19 @@ class _BoundedScanner(_Paced):
         super().__init__(inner, max_chars)
         self._limit = max_chars
         self._levels = levels
-        self._text = ""  # text from offset _base to _fed, once _parts are joined
-        self._parts: list[str] = []
-        self._base = 0
+        self._stream = StreamText()
 
     def _received(self, piece: str) -> None:
-        self._parts.append(piece)
-
-    def _slice(self, a: int, b: int) -> str:
-        if self._parts:
-            self._text = "".join([self._text, *self._parts])
-            self._parts = []
-        return self._text[a - self._base : b - self._base]
+        self._stream.parts.append(piece)
 
     def _emit(self, out: list[Cut], start: int, end: int) -> None:
         out.append(Cut(start, end, end))
         self._p = end
-        if end - self._base > 2 * self._limit + 2:  # drop text no longer needed
-            self._text = self._slice(end, self._fed)
-            self._base = end
+        self._stream.drop_before(end)  # nothing before the last cut is read again
 
     def _content_from(self, start: int, end: int) -> int:
         """First non-whitespace offset in ``[start, end)``, or ``end``."""
-        return content_from(self._slice(start, self._fed), 0, end - start) + start
+        return content_from(self._stream(start, self._fed), 0, end - start) + start
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
@@ -206,7 +196,7 @@ class _BoundedScanner(_Paced):
 
     def _at_checkpoint(self, out: list[Cut]) -> None:
         p = self._p
-        window = self._slice(p, p + self._limit + 1)
+        window = self._stream(p, p + self._limit + 1)
         start, end = fallback_cut(self._levels, self._limit, window, after_chunk=p > 0)
         self._emit(out, p + start, p + end)
 
