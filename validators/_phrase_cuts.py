@@ -92,8 +92,10 @@ def phrase_safe(
     window = size_limit(strategy)
     if window is None:
         return strategy
-    # (A chain of PhraseCuts is one this function set: a chunker taken from a BannedPhrases.)
-    ours = all(isinstance(level, PhraseCuts) for level in window.fallback)
+    # (A chain of PhraseCuts is one this function set: a chunker taken from a
+    # BannedPhrases.  An empty chain, a hard cut at the window's end, is the caller's.)
+    chain = window.fallback
+    ours = bool(chain) and all(isinstance(level, PhraseCuts) for level in chain)
     if not (window.default_fallback or ours):
         raise ValueError(
             f"chunker={strategy!r:.200} has a fallback= chain of its own, whose cuts may "

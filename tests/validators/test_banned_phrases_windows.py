@@ -70,8 +70,10 @@ def test_the_cut_waits_for_a_phrase_the_window_ends_in() -> None:
     assert phrase_safe_cut("badly\u200bwritten", PhraseMatcher(["bad"])) is None
 
 
-def test_a_size_limit_with_its_own_fallback_is_refused() -> None:
-    chunker = limit("sentence", max_chars=60, fallback=["word"])
+@pytest.mark.parametrize("fallback", [["word"], []], ids=["word", "hard-cut"])
+def test_a_size_limit_with_its_own_fallback_is_refused(fallback: list[str]) -> None:
+    # An empty chain (cut at the window's end) is the caller's too: refused, not replaced.
+    chunker = limit("sentence", max_chars=60, fallback=fallback)
     with pytest.raises(ValueError, match="fallback= chain of its own"):
         BannedPhrases(PHRASES, chunker=chunker)
     with pytest.raises(ValueError, match="fallback= chain of its own"):
