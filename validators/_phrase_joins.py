@@ -129,7 +129,9 @@ class _JoinScanner(Scanner):
         self._inner = inner
         self._matcher = matcher
         self._text = StreamText()
-        self._base = 0  # where the text not yet released starts
+        # Where reading starts: the end of the last chunk given out, or the
+        # beginning carried on (never a separator's end: it may depend on the slicing).
+        self._base = 0
         self._start: int | None = None  # content start of the chunk being held
         self._end = 0  # where the last inner chunk held ends
         self._words = words  # the most words of a phrase
@@ -154,7 +156,7 @@ class _JoinScanner(Scanner):
         opened = self._open_at(held)
         if opened is None:
             out.append(Cut(start, cut.end, cut.stop))
-            self._release(cut.stop, None)
+            self._release(cut.end, None)
             return
         spans = ((m.start, m.end) for m in self._matcher.find(held))
         at = last_cut(held, opened, spans, splits_nothing)
@@ -190,10 +192,10 @@ class _JoinScanner(Scanner):
         opened = self._matcher.open_at(held[start:])
         return None if opened is None else start + opened
 
-    def _release(self, stop: int, going_on: int | None) -> None:
-        """Text before ``stop`` is released; the chunk held starts at ``going_on``."""
-        self._base = stop
-        self._text.drop_before(stop)
+    def _release(self, end: int, going_on: int | None) -> None:
+        """Chunks up to ``end`` are given out; the chunk held starts at ``going_on``."""
+        self._base = end
+        self._text.drop_before(end)
         self._start = going_on
 
     def finish(self) -> tuple[int, int] | None:

@@ -188,13 +188,31 @@ def test_probe_findings_are_caught(
     assert joined(run(guard, [text[i : i + 7] for i in range(0, len(text), 7)])) == expected
 
 
-def test_segments_do_not_change_where_chunks_are_cut() -> None:
-    # The end of a separator depends on the slicing: it is not read.
-    strategy = BannedPhrases(["stop. now"], chunker=FixedSizeChunker(10)).chunker
-    for deltas in (["hello stop x"], ["hello stop", " x"], list("hello stop x")):
+@pytest.mark.parametrize(
+    ("phrases", "chunker", "text"),
+    [
+        (["stop. now"], FixedSizeChunker(10), "hello stop x"),
+        # "word": the blank line after "Hi." is one separator at once, two sliced.
+        (["secret sauce"], "word", "Hi.\n\nsecret sauce  1 U.S."),
+        (["secret sauce"], "word", "Hi.\r\n\r\nsecret sauce  1 U.S."),
+    ],
+)
+def test_segments_do_not_change_where_chunks_are_cut(
+    phrases: list[str], chunker: Any, text: str
+) -> None:
+    # The end of a separator depends on the slicing: no decision reads from it.
+    strategy = BannedPhrases(phrases, chunker=chunker).chunker
+    cut = len(text) // 2
+    for deltas in ([text], [text[:cut], text[cut:]], [text[:5], text[5:]], list(text)):
         stream = ChunkStream(strategy)
         pieces = [p for d in deltas for p in stream.feed(d)] + stream.close()
-        assert [p.chunk for p in pieces if p.chunk] == strategy.split_text("hello stop x")
+        assert [p.chunk for p in pieces if p.chunk] == strategy.split_text(text), deltas
+    # Through a real Guard, what "filter" drops is the same for every slicing.
+    guard = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="filter"))
+    released = {joined(run(guard, d)) for d in ([text], [text[:5], text[5:]], list(text))}
+    assert len(released) == 1, released
+    (output,) = released
+    assert not [word for word in phrases[0].split() if word in output], output
 
 
 def test_a_chunker_given_back_is_joined_once_with_the_new_phrases() -> None:
