@@ -25,6 +25,11 @@ Semantics (the same streamed and at once, for every slicing of the text):
   run after them (a chunker may have put part of it in the failing chunk's
   segment, depending on the slicing), passed through the later stages as a
   complete text (they flush their fragments).
+* So is what the earlier stages report (:func:`trim_to_stop`): how far they
+  validated past the failing chunk depends on the slicing (given the whole
+  text at once, the first stage validates all of it before the second one
+  starts), so each forgets its failures and output beyond the text that
+  reached the failing chunk's end.
 
 The pipeline is sans-I/O (:func:`advance` yields each chunk to validate and
 takes its verdict back), so the sync and async drivers (:func:`run`,
@@ -35,7 +40,10 @@ else but its chunker's pending fragment.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Generator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -60,6 +68,7 @@ __all__ = [
     "check_streamable",
     "run",
     "stages_for",
+    "trim_to_stop",
 ]
 
 _FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
@@ -70,8 +79,10 @@ class Stop(Exception):
 
     ``error`` is the ``ValidationError`` to raise (``None`` for refrain);
     ``before`` the rest of the whitespace before the failing chunk, which its
-    stage (``stage``) releases; ``released`` the text the pipeline releases before it ends
-    (set by :func:`advance`).
+    stage (``stage``) releases; ``end`` the offset in that stage's input where
+    the failing chunk's text ends, trailing whitespace aside (set by
+    :meth:`Stage.apply`); ``released`` the text
+    the pipeline releases before it ends (set by :func:`advance`).
     """
 
     def __init__(self, error: ValidationError | None, before: str, stage: Stage) -> None:
@@ -79,6 +90,7 @@ class Stop(Exception):
         self.error = error
         self.before = before
         self.stage = stage
+        self.end = 0
         self.released = ""
 
 
@@ -96,8 +108,13 @@ class TextBuffer:
         self._blocks: list[str] = []
         self._small: list[str] = []
         self._size = 0
+        self._length = 0
+
+    def __len__(self) -> int:
+        return self._length
 
     def append(self, text: str) -> None:
+        self._length += len(text)
         if len(text) >= self._BLOCK:
             self._flush()
             self._blocks.append(text)
@@ -118,6 +135,12 @@ class TextBuffer:
         if len(self._blocks) > 1:
             self._blocks = ["".join(self._blocks)]
         return self._blocks[0] if self._blocks else ""
+
+    def truncate(self, size: int) -> None:
+        """Keep the first ``size`` characters."""
+        if size < self._length:
+            self._blocks, self._small, self._size = [self.value()[:size]], [], 0
+            self._length = size
 
 
 def _line_breaks(text: str) -> int:
@@ -153,10 +176,26 @@ def check_streamable(validators: Sequence[Validator]) -> None:
             )
 
 
+@dataclass(slots=True)
+class _Failure:
+    """One failing chunk: what the history says of it, and where its text went."""
+
+    message: str
+    spans: list[ErrorSpan]
+    #: Offset in the stage's output where what it released of the chunk starts
+    #: (its first character that is not whitespace); -1 until released.
+    at: int = -1
+    #: Left in the output or ending it (noop, refrain, exception, custom ``None``).
+    unresolved: bool = False
+
+
 class Stage:
     """One validator of the pipeline: its chunk stream, its verdicts, what it released."""
 
-    def __init__(self, validator: Validator, metadata: dict[str, Any]) -> None:
+    def __init__(
+        self, validator: Validator, metadata: dict[str, Any], maps_back: bool = True
+    ) -> None:
+        """``maps_back``: a later stage may stop, so keep what :meth:`trim` needs."""
         self.validator = validator
         self.metadata = metadata
         self.state: Any = None
@@ -168,12 +207,19 @@ class Stage:
         self.stream = ChunkStream(chunker)
         self.chunks_validated = 0
         self._received = 0
-        self.failures = 0
+        #: Where the last validated chunk ends in this stage's input.
+        self.done = 0
         #: Failures left in the output or ending it (noop, refrain, exception).
         self.unresolved = 0
         self.released = TextBuffer()
-        self.spans: list[ErrorSpan] = []
-        self.messages: list[str] = []
+        self._failures: list[_Failure] = []
+        #: For each validated chunk the next stage may still stop in (with
+        #: ``maps_back``): where its release starts in the output, where the
+        #: chunk ends in the input; ``_kept`` their count after the last pruning.
+        self._maps_back = maps_back
+        self._starts = array("q")
+        self._ends = array("q")
+        self._kept = 0
         self.metadata_out: dict[str, Any] | None = None
         self.refrained = False
         #: Line breaks ending the released text; ``None`` before anything was released.
@@ -292,8 +338,23 @@ class Stage:
         """Release what this stage lets through of ``piece`` given its verdict.
 
         ``filter`` drops the chunk (see :meth:`drop`).  Raises :class:`Stop`
-        for ``refrain`` and ``exception``.
+        for ``refrain`` and ``exception``.  Notes where the release starts in
+        the output, for :meth:`trim`.
         """
+        start = len(self.released)
+        # Where the chunk's text ends, trailing whitespace aside (a chunker may
+        # keep some, depending on the slicing).
+        end = piece.chunk_start + len((piece.chunk or "").rstrip())
+        try:
+            text = self._let_through(piece, result)
+        except Stop as stop:
+            stop.end = end
+            self._place(len(self.released), end)
+            raise
+        self._place(start + len(text) - len(text.lstrip()), end)
+        return text
+
+    def _let_through(self, piece: Piece, result: ValidationResult) -> str:
         chunk = piece.chunk or ""
         if result.metadata is not None:
             self.metadata_out = result.metadata
@@ -315,7 +376,7 @@ class Stage:
             if value is None:
                 # Guardrails' value becomes None (a handler that only logs, say):
                 # nothing of the chunk is released, and the failure stands.
-                self.unresolved += 1
+                self._leave_failure()
                 return self.drop(piece)
             if not isinstance(value, str):
                 raise TypeError(
@@ -325,7 +386,7 @@ class Stage:
             return self.keep(piece.before + value + piece.after)
         if action == OnFailAction.FILTER:
             return self.drop(piece)
-        self.unresolved += 1
+        self._leave_failure()
         if action == OnFailAction.NOOP:
             return self.keep(piece.segment)
         before = self.complete_run(piece) if self._gap is None else ""
@@ -341,15 +402,52 @@ class Stage:
         )
 
     def _note_failure(self, piece: Piece, result: FailResult) -> None:
-        self.failures += 1
-        self.messages.append(result.error_message or "")
+        message = result.error_message or ""
         base = piece.chunk_start
-        for span in result.error_spans or [
-            ErrorSpan(start=0, end=len(piece.chunk or ""), reason=result.error_message or "")
-        ]:
-            self.spans.append(
-                ErrorSpan(start=base + span.start, end=base + span.end, reason=span.reason)
-            )
+        spans = [
+            ErrorSpan(start=base + span.start, end=base + span.end, reason=span.reason)
+            for span in result.error_spans
+            or [ErrorSpan(start=0, end=len(piece.chunk or ""), reason=message)]
+        ]
+        self._failures.append(_Failure(message, spans))
+
+    def _leave_failure(self) -> None:
+        self.unresolved += 1
+        self._failures[-1].unresolved = True
+
+    def _place(self, at: int, end: int) -> None:
+        if self._failures and self._failures[-1].at < 0:
+            self._failures[-1].at = at
+        if self._maps_back:
+            self._starts.append(at)
+            self._ends.append(end)
+        self.done = end
+
+    # -- after a stop ---------------------------------------------------------------
+
+    @property
+    def failures(self) -> int:
+        return len(self._failures)
+
+    def forget_before(self, at: int) -> None:
+        """Drop the records of releases before output offset ``at`` but the last:
+        the next stage validated that far, so it cannot stop before (O(1) amortised)."""
+        if len(self._starts) < 2 * self._kept + 64:
+            return
+        gone = max(bisect_left(self._starts, at) - 1, 0)
+        del self._starts[:gone], self._ends[:gone]
+        self._kept = len(self._starts)
+
+    def trim(self, end: int) -> int:
+        """Forget what this stage did from output offset ``end`` on: the next
+        stage stopped on a chunk that ends there.  Returns the offset in this
+        stage's input where the last chunk released before ``end`` ends (0 if
+        none)."""
+        self._failures = [f for f in self._failures if 0 <= f.at < end]
+        self.unresolved = sum(f.unresolved for f in self._failures)
+        self.released.truncate(end)
+        last = bisect_left(self._starts, end)
+        return self._ends[last - 1] if last else 0
 
     # -- the history --------------------------------------------------------------------
 
@@ -370,13 +468,14 @@ class Stage:
         validator = self.validator
         result: ValidationResult
         after: Any = self.output
-        if not self.failures:
+        failures = self._failures
+        if not failures:
             result = PassResult(validated_chunk=received)
         else:
             result = FailResult(
-                error_message="; ".join(self.messages),
+                error_message="; ".join(f.message for f in failures),
                 fix_value=after if validator.on_fail_descriptor in _FIXED else None,
-                error_spans=self.spans,
+                error_spans=[span for f in failures for span in f.spans],
                 validated_chunk=received,
             )
             if self.refrained:
@@ -400,7 +499,8 @@ class Stage:
 def stages_for(validators: Sequence[Validator], metadata: dict[str, Any]) -> list[Stage]:
     """A fresh pipeline for one text or stream (checked with :func:`check_streamable`)."""
     check_streamable(validators)
-    return [Stage(v, metadata) for v in validators]
+    last = len(validators) - 1
+    return [Stage(v, metadata, maps_back=i < last) for i, v in enumerate(validators)]
 
 
 Step = Generator[tuple[Stage, str], ValidationResult, str]
@@ -430,8 +530,23 @@ def advance(stages: Sequence[Stage], text: str, final: bool, whole: bool = True)
                 raise
         if final:
             released.append(stage.finish())
+        if index:
+            stages[index - 1].forget_before(stage.done)
         text = "".join(released)
     return text
+
+
+def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:
+    """After ``stop``, make every stage before the stopping one forget what it
+    did beyond the text that reached the end of the failing chunk (see
+    :meth:`Stage.trim`), so that the history and ``validation_passed`` depend
+    on the text alone.  Returns that end as an offset in the pipeline's input.
+    Stages after the stopping one validated only what it released.
+    """
+    end = stop.end
+    for stage in reversed(stages[: stages.index(stop.stage)]):
+        end = stage.trim(end)
+    return end
 
 
 def run(step: Step) -> str:

@@ -56,7 +56,7 @@ from guardrails.actions.refrain import Refrain
 from guardrails.classes.history import Call, Inputs, Iteration, Outputs
 from guardrails.classes.validation_outcome import ValidationOutcome
 
-from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for
+from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for, trim_to_stop
 
 __all__ = [
     "async_stream_step",
@@ -131,6 +131,9 @@ class _Session:
         self.stages = stages_for(runner.validation_map.get("$") or [], runner.metadata)
         self.raw = TextBuffer()
         self.unreported: list[str] = []  # LLM text the last outcome did not report
+        self.reported = False  # whether an outcome was yielded
+        #: After a stop: how much of the LLM text the validators' logs cover.
+        self.validated: int | None = None
         self.start = datetime.now()
 
     @property
@@ -166,6 +169,7 @@ class _Session:
 
     def outcome(self, released: str) -> ValidationOutcome[str]:
         raw, self.unreported = "".join(self.unreported), []
+        self.reported = True
         # Built without pydantic validation (every field is already the right
         # type): one of these per release is most of the pipeline's own cost.
         return _OUTCOME.model_construct(
@@ -177,13 +181,15 @@ class _Session:
 
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
+        self.validated = trim_to_stop(self.stages, stop)
         if stop.error is None:
             yield self.outcome(stop.released)
             return
-        if stop.released:
-            # The text released passed; the error tells of the failure after
-            # it (so the outcome does not depend on whether that text came in
-            # the failing chunk's delta or before it).
+        if stop.released or self.reported:
+            # The verdict on the text released (the error tells of the failure
+            # after it), yielded whenever anything was released, even all of it
+            # in earlier outcomes: their verdicts may count what earlier
+            # validators found beyond the failing chunk, depending on the slicing.
             outcome = self.outcome(stop.released)
             outcome.validation_passed = not any(
                 stage.unresolved - (stage is stop.stage) for stage in self.stages
@@ -215,7 +221,8 @@ class _Session:
         text = self.stages[-1].output if self.stages else raw
         outputs.validation_response = text
         outputs.guarded_output = text
-        outputs.validator_logs.extend(_logs(self.stages, raw, self.start))
+        received = raw if self.validated is None else raw[: self.validated]
+        outputs.validator_logs.extend(_logs(self.stages, received, self.start))
         if error is not None:
             outputs.exception = error
             outputs.error = str(error)
@@ -305,6 +312,8 @@ async def async_stream_step(
 def _at_once_result(
     stages: list[Stage], value: str, iteration: Any, start: datetime, text: str | Stop
 ) -> Any:
+    if isinstance(text, Stop):
+        value = value[: trim_to_stop(stages, text)]
     iteration.outputs.validator_logs.extend(_logs(stages, value, start))
     if isinstance(text, Stop):
         if text.error is not None:

@@ -11,6 +11,7 @@ Guardrails' own functions back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import threading
@@ -702,3 +703,157 @@ def test_guard_streams_release_whole_whitespace_runs(make: Any, text: str, relea
     assert {out(deltas) for deltas in two_part_slicings(text)} == {released}
     if guard.get_validators("output")[0].on_fail_descriptor == "filter":  # (at once too)
         assert guard.validate(text).validated_output == released
+
+
+# -- after a stop, the verdict and the history depend on the text alone ---------------
+
+STOP_SENTENCES = ["Hi.", "A bad one.", "Worse news.", "Time to stop.", "Bye now.", "bad stop."]
+
+
+@functools.cache
+def reusable_guard(asynchronous: bool) -> Any:
+    """One guard per kind, its validators replaced by each example (``Guard()`` is slow)."""
+    return guard_with(asynchronous=asynchronous)
+
+
+def after_a_stop(outcomes: Iterator[Any]) -> tuple[str, bool | None, bool]:
+    """(released text, the last outcome's ``validation_passed``, whether it raised)."""
+    seen = []
+    try:
+        for outcome in outcomes:
+            seen.append(outcome)
+    except ValidationError:
+        return joined(seen), seen[-1].validation_passed if seen else None, True
+    return joined(seen), seen[-1].validation_passed if seen else None, False
+
+
+def _named(value: Any) -> Any:
+    return value if isinstance(value, str) else type(value).__name__
+
+
+def history_of(guard: Any) -> tuple[Any, ...]:
+    """What the last call's history says of its validators (not of the LLM text read)."""
+    call = guard.history.last
+    logs = call.iterations.last.outputs.validator_logs
+    return (
+        call.status,
+        call.guarded_output,
+        [
+            (
+                log.registered_name,
+                type(log.validation_result).__name__,
+                log.value_before_validation,
+                _named(log.value_after_validation),
+                getattr(log.validation_result, "error_message", None),
+                [(s.start, s.end) for s in getattr(log.validation_result, "error_spans", [])],
+            )
+            for log in logs
+        ],
+    )
+
+
+@given(data=st.data())
+def test_after_a_stop_the_verdict_and_history_depend_on_the_text_alone(
+    data: st.DataObject,
+) -> None:
+    """Earlier validators validate past the failing chunk as far as the slicing
+    takes them (given the text at once, all of it); what they found there is
+    forgotten on every Guard path."""
+    parts = data.draw(st.lists(st.sampled_from(STOP_SENTENCES), min_size=1, max_size=6))
+    seps = data.draw(st.lists(st.sampled_from([" ", "\n", "\n\n"]), min_size=len(parts)))
+    text = "".join(p + s for p, s in zip(parts, seps, strict=False))
+    chunkers = st.sampled_from(["sentence", "word", "line", "paragraph"])
+    validators = [
+        Ban(
+            "bad",
+            on_fail=data.draw(st.sampled_from(["noop", "fix", "filter"])),
+            chunker=data.draw(chunkers),
+        ),
+        Ban(
+            "Worse",
+            on_fail=data.draw(st.sampled_from(["noop", "fix", "exception"])),
+            chunker=data.draw(chunkers),
+        ),
+        Ban(
+            "stop",
+            on_fail=data.draw(st.sampled_from(["refrain", "exception"])),
+            chunker=data.draw(chunkers),
+        ),
+    ]
+    validators = data.draw(st.permutations(validators))
+    deltas = data.draw(slicings(text))
+    guard, aguard = reusable_guard(False), reusable_guard(True)
+    guard.use(*validators)
+    aguard.use(*validators)
+
+    reference = after_a_stop(streamed_lazily(guard, [text]))
+    history = history_of(guard)
+    assert after_a_stop(streamed_lazily(guard, deltas)) == reference
+    assert history_of(guard) == history
+    assert after_a_stop(guarded_stream(guard, llm(deltas), messages=MESSAGES)) == reference
+    assert history_of(guard) == history
+    with contextlib.suppress(ValidationError):
+        guard.validate(text)
+    assert history_of(guard)[2] == history[2]  # the logs (at once, a refrain releases "")
+
+    async def async_paths() -> list[tuple[Any, ...]]:
+        seen = []
+        for stream in (
+            await aguard(async_llm(deltas), messages=MESSAGES, stream=True),
+            async_guarded_stream(aguard, async_llm(deltas), messages=MESSAGES),
+        ):
+            released: list[Any] = []
+            raised = False
+            try:
+                async for outcome in stream:
+                    released.append(outcome)
+            except ValidationError:
+                raised = True
+            last = released[-1].validation_passed if released else None
+            seen.append(((joined(released), last, raised), history_of(aguard)))
+        return seen
+
+    for outcome, async_history in asyncio.run(async_paths()):
+        assert outcome == reference
+        assert async_history == history
+
+
+STOPS_BEHIND_EARLIER_FAILURES = [
+    # An earlier noop failure after the repeated sentence that stops the stream.
+    (
+        lambda: [
+            BannedPhrases(["secret sauce"], on_fail="noop"),
+            NoRepetition(on_fail="exception"),
+        ],
+        "Hi. Hi. The secret sauce. Bye.",
+    ),
+    # An earlier filtered line after the e-mail address that stops the stream.
+    (
+        lambda: [
+            chunkwise.MaxChunkLength(max_words=5, on_fail="filter", chunker="line"),
+            RedactPII(on_fail="exception"),
+        ],
+        "Hi.\nMail ann@example.org now.\nOk.\nthis line has far too many words in it\n",
+    ),
+    # Two stops: the second validator's comes first in the text.
+    (
+        lambda: [
+            chunkwise.MaxChunkLength(max_words=8, on_fail="exception"),
+            RedactPII(on_fail="exception", chunker="paragraph"),
+        ],
+        "Hi there.\n\nMail ann@example.org now. This one has a lot of words in it for sure.\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "text"), STOPS_BEHIND_EARLIER_FAILURES)
+def test_failures_past_the_stop_are_not_reported(make: Any, text: str) -> None:
+    guard = guard_with(*make())
+    outcomes = {}
+    for size in (len(text), 7, 3, 1):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        outcomes[size] = (after_a_stop(streamed_lazily(guard, deltas)), history_of(guard))
+    (_, passed, raised), (status, _, logs) = outcomes[len(text)]
+    assert raised and passed is True and status == "error"
+    assert [log[1] for log in logs] == ["PassResult", "FailResult"]
+    assert all(outcome == outcomes[len(text)] for outcome in outcomes.values())
