@@ -159,13 +159,6 @@ def _after_line_breaks(text: str, count: int) -> int:
     return i
 
 
-def _stronger(first: str, second: str) -> str:
-    """The whitespace run with more line breaks (then the longer; ``second`` on a tie)."""
-    if (_line_breaks(first), len(first)) > (_line_breaks(second), len(second)):
-        return first
-    return second
-
-
 def check_streamable(validators: Sequence[Validator]) -> None:
     """Raise ``ValueError`` for a validator whose on_fail a pipeline cannot honour."""
     for validator in validators:
@@ -228,10 +221,12 @@ class Stage:
         self._spaced = False
         self._ends_cr = False
         #: After filtered chunks: the strongest whole whitespace run around
-        #: them so far (``None``: no chunk dropped since the last text kept),
-        #: and the run after the last one, as it arrives.
+        #: them so far (``None``: no chunk dropped since the last text kept)
+        #: with its strength (line breaks, length; measured once, as a run
+        #: may be long), and the run after the last one, in parts as it arrives.
         self._gap: str | None = None
-        self._run = ""
+        self._gap_strength = (0, 0)
+        self._run: list[str] = []
 
     # -- chunking and validating ----------------------------------------------------
 
@@ -271,7 +266,7 @@ class Stage:
         """Release ``text``; after a filtered chunk, bridge the gap it left (:meth:`drop`)."""
         if self._gap is not None:
             body = text.lstrip()
-            self._run += text[: len(text) - len(body)]
+            self._run.append(text[: len(text) - len(body)])
             if not body:
                 return ""
             text = self._bridge() + body
@@ -292,11 +287,17 @@ class Stage:
         released = ""
         if self._gap is None:
             released = self.complete_run(piece)
-            self._gap = ""
+            self._gap, self._gap_strength = "", (0, 0)
         else:
-            self._gap = _stronger(self._gap, self._run + piece.before)
-        self._run = piece.after
+            self._widen_gap("".join(self._run) + piece.before)
+        self._run = [piece.after]
         return released
+
+    def _widen_gap(self, run: str) -> None:
+        """Make ``run`` the gap if it is at least as strong (more line breaks, then longer)."""
+        strength = (_line_breaks(run), len(run))
+        if strength >= self._gap_strength:
+            self._gap, self._gap_strength = run, strength
 
     def complete_run(self, piece: Piece) -> str:
         """Release the rest of the whitespace run before ``piece``'s chunk
@@ -309,8 +310,9 @@ class Stage:
         return self._record(self._bridge()) if self._gap is not None else ""
 
     def _bridge(self) -> str:
-        gap = _stronger(self._gap or "", self._run)
-        self._gap, self._run = None, ""
+        self._widen_gap("".join(self._run))
+        gap = self._gap or ""
+        self._gap, self._run = None, []
         if self._breaks is None:
             return ""
         if not self._spaced:

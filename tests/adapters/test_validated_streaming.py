@@ -27,7 +27,7 @@ from guardrails.run.stream_runner import StreamRunner
 from guardrails.validator_base import Validator, register_validator
 from guardrails_ai.lowercase import LowerCase
 from guardrails_ai.types import FailResult, PassResult, ValidationResult
-from helpers.cost import python_calls
+from helpers.cost import Reads, python_calls
 from helpers.guardrails import (
     MESSAGES,
     WHITESPACE_RUNS,
@@ -857,3 +857,27 @@ def test_failures_past_the_stop_are_not_reported(make: Any, text: str) -> None:
     assert raised and passed is True and status == "error"
     assert [log[1] for log in logs] == ["PassResult", "FailResult"]
     assert all(outcome == outcomes[len(text)] for outcome in outcomes.values())
+
+
+@pytest.mark.parametrize("chunker", ["sentence", "word"])
+def test_filtered_chunks_after_a_long_blank_run_cost_linear_work(
+    chunker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each filtered chunk compared the widest run around the dropped chunks so
+    far, measured again each time: a long run then many filtered chunks read
+    the run once per chunk."""
+    from guardrails_ai.chunkwise.adapters import pipeline
+
+    reads = Reads()
+    reads.patch(monkeypatch, pipeline, "_line_breaks")
+    guard = guard_with(Ban("Bad", on_fail="filter", chunker=chunker))
+
+    def work(n: int) -> int:
+        text = "Bad. " + " " * (n // 2) + "Bad. " * (n // 10) + "Good."
+        reads.count = 0
+        released = joined(streamed(guard, [text[i : i + 64] for i in range(0, len(text), 64)]))
+        assert released == "Good."
+        return reads.count
+
+    small, large = work(4_000), work(16_000)
+    assert large <= 4.6 * small, (small, large)
