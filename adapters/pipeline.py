@@ -81,8 +81,8 @@ class Stop(Exception):
     ``before`` the rest of the whitespace before the failing chunk, which its
     stage (``stage``) releases; ``end`` the offset in that stage's input where
     the failing chunk's text ends, trailing whitespace aside (set by
-    :meth:`Stage.apply`); ``released`` the text
-    the pipeline releases before it ends (set by :func:`advance`).
+    :meth:`Stage.apply`); ``released`` the text the pipeline releases
+    before it ends (set by :func:`advance`).
     """
 
     def __init__(self, error: ValidationError | None, before: str, stage: Stage) -> None:
