@@ -167,6 +167,14 @@ def check_streamable(validators: Sequence[Validator]) -> None:
                 f"{validator.rail_alias} has on_fail='reask', which streaming cannot "
                 "honour; use fix, fix_reask, filter, refrain, noop or exception"
             )
+        if validator.on_fail_descriptor == OnFailAction.CUSTOM and validator.on_fail_method is None:
+            # (As a guard rebuilt from to_dict() carries it.  Guardrails raises
+            # only once a chunk fails, mid-stream, after releasing text.)
+            raise ValueError(
+                f"{validator.rail_alias} has on_fail='custom' without its callable "
+                "(a callable does not survive to_dict()); give on_fail the callable, "
+                "or fix, fix_reask, filter, refrain, noop or exception"
+            )
 
 
 @dataclass(slots=True)

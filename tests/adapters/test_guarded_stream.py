@@ -467,15 +467,18 @@ def test_async_llm_without_completion_stream() -> None:
         asyncio.run(collect())
 
 
-def test_reask_is_refused_before_the_llm_is_called() -> None:
+@pytest.mark.parametrize(("on_fail", "reason"), [("reask", "reask"), ("custom", "callable")])
+def test_an_on_fail_streaming_cannot_honour_is_refused_before_the_llm_is_called(
+    on_fail: str, reason: str
+) -> None:
     calls = []
 
     def counting_llm(*, messages: Any = None, **kwargs: Any) -> Any:
         calls.append(messages)
         yield "One. "
 
-    stream = guarded_stream(guard_with(Ban(on_fail="reask")), counting_llm, messages=MESSAGES)
-    with pytest.raises(ValueError, match="reask"):
+    stream = guarded_stream(guard_with(Ban(on_fail=on_fail)), counting_llm, messages=MESSAGES)
+    with pytest.raises(ValueError, match=reason):
         next(stream)
     assert calls == []
 

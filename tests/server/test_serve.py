@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -89,6 +90,7 @@ quoting_filter, quoting_exception = (
     for on_fail in ("filter", "exception")
 )
 reask = Guard(name="reask").use(RedactPII(on_fail="reask"))
+handled = Guard(name="handled").use(RedactPII(on_fail=lambda value, result: "[mail]"))
 """
 OPTED_IN = (
     CONFIG
@@ -564,14 +566,22 @@ def test_failure_messages_never_quote_withheld_text(servers: Servers) -> None:
     assert "9999 FORBIDDEN" in summaries(fields)[0]["failure_reason"]
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    # A callable on_fail is lost in to_dict(), which each request's guard is rebuilt from.
+    [("reask", "on_fail='reask'"), ("handled", "on_fail='custom' without its callable")],
+)
 @pytest.mark.parametrize("streamed", [False, True])
-def test_a_guard_the_route_cannot_serve_is_a_clear_error(servers: Servers, streamed: bool) -> None:
-    # Before: 502 "the guarded completion failed: ValueError", nothing in the log.
-    with pytest.raises(openai.BadRequestError, match="on_fail='reask'") as raised:
-        client(servers.serve, "reask").chat.completions.create(
+def test_a_guard_the_route_cannot_serve_is_a_clear_error(
+    servers: Servers, streamed: bool, name: str, reason: str
+) -> None:
+    # Before: 502 "the guarded completion failed: ValueError", nothing in the log
+    # (reask); a stream stopped at the first failure as if on_fail were exception (custom).
+    with pytest.raises(openai.BadRequestError, match=re.escape(reason)) as raised:
+        client(servers.serve, name).chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": TEXT}], stream=streamed
         )
-    assert "guard 'reask' cannot be served" in raised.value.response.text
+    assert f"guard '{name}' cannot be served" in raised.value.response.text
     assert "cannot be served" in servers.logs[0].read_text(encoding="utf-8")
 
 
