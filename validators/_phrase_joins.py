@@ -11,7 +11,11 @@ the chunk's end ends with the beginning of a phrase
 beginning instead, at the last position that no phrase found there spans (an
 end of a word preferred), and the beginning goes on into the next chunk;
 with no such position the chunks are joined.  A chunk
-ending with no open beginning is released as the inner chunker cut it.
+ending with no open beginning is released as the inner chunker cut it; when
+it ends chunks held joined, the chunks up to the end of the phrase that was
+open go out on their own and the rest after them (so a banned phrase filtered
+does not take the words after it along), except at the end of the stream,
+where the held chunks and the last fragment are one chunk.
 
 What is withheld: the inner chunker's own fragment, plus any chunk that ends
 with the beginning of a phrase, until the next chunk ends.  Nothing is
@@ -22,8 +26,9 @@ how the stream was sliced.
 
 Cost per inner cut: one search for an open beginning in the last words of
 the text held (as many words as the longest phrase has, not counting runs
-that fold to nothing), and, when there is one, one phrase search over that
-text, O(text x longest phrase).  Text held whole is read again only once it
+that fold to nothing), and, when there is one or a chunk was held, one
+phrase search over that text, O(text x longest phrase).  Text held whole is
+read again at every cut while it is short (:data:`EAGER`), then only once it
 has doubled, so a beginning padded with characters that fold to nothing and
 cut into by a fixed-size chunker costs linear time.  Matches that overlap all
 through a chunk (phrases ``a b`` and ``b a`` on ``a b a b ...``), or text in
@@ -49,6 +54,9 @@ __all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
 #: Characters (at least) held before a chunk with no position to cut at is cut
 #: before the phrase beginning it ends with.
 HOLD = 256
+#: Held text up to this long (or twice the longest phrase) is read again at
+#: every cut of the inner chunker; longer, once it has doubled.
+EAGER = 64
 
 
 def phrase_joined(
@@ -105,10 +113,14 @@ class PhraseJoins(ChunkingStrategy):
         self.matcher = matcher
         # (Once per chunker, not per stream: a list may hold thousands of phrases.)
         self._words = max(len(phrase.split(" ")) for phrase in matcher.folded)
-        self._most = max(HOLD, 4 * max(map(len, matcher.folded)))
+        longest = max(map(len, matcher.folded))
+        self._most = max(HOLD, 4 * longest)
+        self._eager = max(EAGER, 2 * longest)
 
     def scanner(self) -> Scanner:
-        return _JoinScanner(scanner_for(self.inner), self.matcher, self._words, self._most)
+        return _JoinScanner(
+            scanner_for(self.inner), self.matcher, self._words, self._most, self._eager
+        )
 
     def __repr__(self) -> str:
         return f"PhraseJoins({self.inner!r}, <{len(self.matcher.folded)} phrases>)"
@@ -125,7 +137,9 @@ class PhraseJoins(ChunkingStrategy):
 
 
 class _JoinScanner(Scanner):
-    def __init__(self, inner: Scanner, matcher: PhraseMatcher, words: int, most: int) -> None:
+    def __init__(
+        self, inner: Scanner, matcher: PhraseMatcher, words: int, most: int, eager: int
+    ) -> None:
         self._inner = inner
         self._matcher = matcher
         self._text = StreamText()
@@ -137,6 +151,7 @@ class _JoinScanner(Scanner):
         self._words = words  # the most words of a phrase
         self._checked = 0  # how much held text was read when it was last held whole
         self._most = most  # held whole with no cut allowed: at most this, then cut
+        self._eager = eager  # held text up to this long is read again at every cut
 
     def feed(self, delta: str) -> list[Cut]:
         self._text.parts.append(delta)
@@ -149,12 +164,25 @@ class _JoinScanner(Scanner):
         # Read up to the chunk's end only: where its separator ends may
         # depend on the slicing, the chunk does not.
         start = cut.start if self._start is None else self._start
-        if self._start is not None and cut.end - self._base < 2 * self._checked:
-            self._end = cut.end  # still held whole: read again once it has doubled
+        held_for = cut.end - self._base
+        if self._start is not None and self._eager < held_for < 2 * self._checked:
+            self._end = cut.end  # long and held whole: read again once it has doubled
             return
         held = self._text(self._base, cut.end)
         opened = self._open_at(held)
         if opened is None:
+            last = self._end - self._base
+            if (
+                self._start is not None
+                and start < self._end < cut.end
+                and not any(m.start < last < m.end for m in self._matcher.find(held))
+            ):
+                # The phrase that was open ended with the last chunk held: give
+                # that out alone, and this chunk after it.
+                self._give_out(held, last, start, out)
+                self._end, self._checked = self._base, 0
+                self._take(cut, out)
+                return
             out.append(Cut(start, cut.end, cut.stop))
             self._release(cut.end, None)
             return
@@ -168,11 +196,16 @@ class _JoinScanner(Scanner):
             # Matches overlap all through it (or no cut is allowed in it): cut
             # before the beginning that runs to its end rather than hold on.
             at = opened
+        self._give_out(held, at, start, out)
+        self._end, self._checked = cut.end, 0
+
+    def _give_out(self, held: str, at: int, start: int, out: list[Cut]) -> None:
+        """Give out the chunk from ``start`` to ``held[:at]`` (whitespace
+        aside); the rest of ``held`` goes on from its first non-whitespace."""
         after = held[at:]
         going_on = self._base + at + len(after) - len(after.lstrip())
         out.append(Cut(start, self._base + len(held[:at].rstrip()), going_on))
         self._release(going_on, going_on)
-        self._end, self._checked = cut.end, 0
 
     def _open_at(self, held: str) -> int | None:
         """:meth:`~._phrases.PhraseMatcher.open_at` of ``held``, read in its last

@@ -215,6 +215,24 @@ def test_segments_do_not_change_where_chunks_are_cut(
     assert not [word for word in phrases[0].split() if word in output], output
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("I like the secret sauce very much indeed.", "I like the very much indeed."),
+        ("secret sauce one two three four five six", "one two three four five six"),
+        ("Try the secret  sauce, then the secret\nsauce again ok", "Try the then the again ok"),
+        ("secret sauces are fine; secret sauce is not.", "secret sauces are fine; is not."),
+    ],
+)
+def test_filter_drops_the_phrase_not_the_words_after_it(text: str, kept: str) -> None:
+    # Before: the phrase held open (it might go on: "sauce" -> "sauces") was
+    # read again only once the text held had doubled, so the words before that
+    # went out in its chunk, and filter dropped them too.
+    guard = guard_with(BannedPhrases(["secret sauce"], chunker="word", on_fail="filter"))
+    for deltas in ([text], [text[:9], text[9:]], list(text)):
+        assert joined(run(guard, deltas)).split() == kept.split(), deltas
+
+
 def test_a_chunker_given_back_is_joined_once_with_the_new_phrases() -> None:
     first = BannedPhrases(["free money"])
     second = BannedPhrases(["act now"], chunker=first.chunker)
