@@ -1,7 +1,8 @@
 """A labelled set for RedactPII: sentences with personal data and hard negatives.
 
 Written for this project: sentence templates (support mails, chat replies,
-logs, tables, forms, in English with French, German and Indian numbers) filled
+logs, tables, forms, in English with French, German and Indian numbers, and
+addresses and cards glued to Japanese, Chinese and Korean words) filled
 with generated entities whose checksums are right (Luhn cards with real brand
 prefixes, mod-97 IBANs of the registry's lengths, phone numbers in each
 country's usual groupings, e-mail addresses with RFC 5322 local parts, IPv4 and
@@ -241,6 +242,10 @@ _TEMPLATES = [
     "Is {phone} still your number?",
     "The DNS resolver is {ipv4}.",
     "(backup contact: {email})",
+    "メールは{email}です。",
+    "请联系{email}了解详情。",
+    "메일은 {email}으로 보내 주세요.",
+    "カード番号は{card}です。",
 ]
 
 # Hard negatives: nothing here is personal data.

@@ -15,7 +15,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   the one before it by one atext character is found too
   (``jo@example.com|ann@example.org``), and so is an address right after an
   ``@`` that is not inside another address (``jo@x@ann@example.org``,
-  a fediverse handle ``@ann@example.social``);
+  a fediverse handle ``@ann@example.social``).  A word of a script written
+  without spaces, or a Hangul particle, glued to an address is no part of
+  it (``请联系jo@example.com了解``, ``jo@example.com으로``; see ``_unglued``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
@@ -72,9 +74,10 @@ capitals); if no prefix passes, the search goes on from the next character.
 Shape of every entity (what lets a chunker cut without splitting one; tested):
 no entity is longer than :data:`LONGEST_ENTITY` characters, not counting
 the invisible characters it holds; none starts right
-after or ends right before a letter or digit (a number may touch a letter of
-Han, kana or Hangul, which join words without spaces:
-``カード番号は4111111111111111です``, or ``_`` in Markdown emphasis:
+after or ends right before a letter or digit (a number or an e-mail address
+may touch a letter of Han, kana, Thai or Hangul, which join words without
+spaces: ``カード番号は4111111111111111です``, ``メールはjo@example.comです``;
+a number may touch ``_`` in Markdown emphasis:
 ``_4111 1111 1111 1111_``); no e-mail address starts after ``_`` (one may end
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
 holding the first ``_``); none contains whitespace
@@ -150,6 +153,11 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern.replace(r"\d", "[0-9]"), flags)
 
 
+# Letters that join the next word with no space: those of the scripts written
+# without spaces (Han, kana, Thai...) and Hangul, whose particles do
+# (jo@example.com으로).  An address glued to such a word is cut off it where
+# the script changes (see _unglued).
+_GLUED = f"{SPACELESS_LETTERS}\uac00-\ud7a3"
 # RFC 5322 atext (with Unicode letters and digits, RFC 6531); "'" and "`" may
 # not open a local part (they quote the address in prose: 'jo@example.com'),
 # nor may "*", "~", "{" and "|", which mark it up (**jo@example.com**, a
@@ -160,7 +168,7 @@ _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
 _EMAIL_BODY = (
     r"[" + _OPENS + r"][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
     r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
-    r"(?![^\W_]|\.[^\W_])"
+    r"(?![^\W_" + _GLUED + r"]|\.[^\W_])"  # (a punycode TLD may touch a _GLUED word)
 )
 # Not inside a local part: after no atext and no "atext." (each position is
 # tried, and a suffix of a local part is no address of its own).  After "@" an
@@ -173,11 +181,13 @@ _EMAIL = _compile(r"(?<![" + _OPENS + r"])(?<![" + _ATEXT + r"]\.)" + _EMAIL_BOD
 # refuses: matched only at the end of an address accepted.
 _NEXT_EMAIL = _compile(_EMAIL_BODY)
 _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
-# A letter or digit that a number may not touch: any but those of the scripts
-# written without spaces between words (Han, kana, Thai...), and Hangul, whose
-# particles join a number (カード番号は4111111111111111です, 010-1234-5678로).
-# "_" may touch one (Markdown emphasis: _4111 1111 1111 1111_).
-_W = f"[^\\W_{SPACELESS_LETTERS}\uac00-\ud7a3]"
+_HAS_GLUED = re.compile(f"[{_GLUED}]")
+_GLUED_LEAD = re.compile(f"[^@]*[{_GLUED}](?=[^\\W\\d_{_GLUED}])")
+_GLUED_TAIL = re.compile(f"[^\\W\\d_{_GLUED}](?=[{_GLUED}])")
+# A letter or digit that a number may not touch: any but the _GLUED ones
+# (カード番号は4111111111111111です, 010-1234-5678로).  "_" may touch one
+# (Markdown emphasis: _4111 1111 1111 1111_).
+_W = f"[^\\W_{_GLUED}]"
 _PHONE_BODY = (
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
@@ -326,6 +336,27 @@ def iban_valid(iban: str) -> bool:
 _GROUPS = re.compile("[0-9]+")
 # Number candidates hold digits and these separators only.
 _SEPARATORS = str.maketrans("", "", " .-/()+")
+
+
+def _unglued(text: str, start: int, end: int) -> tuple[int, int]:
+    """The address ``text[start:end]`` without a word of a script written
+    without spaces (or Hangul) glued to it: before its local part
+    (``メールはjo@example.com``, up to the last letter of that script that
+    a letter of another script follows) and after its top-level domain
+    (``jo@example.com です``, from the first letter of that script after a
+    letter of another one), when at least two letters of the top-level domain
+    are left.  An address all in such a script (``用户@例子.广告``) is kept
+    whole: nothing tells where its words end.  O(len(address))."""
+    candidate = text[start:end]
+    if _HAS_GLUED.search(candidate) is None:
+        return start, end
+    at = candidate.rindex("@")
+    lead = _GLUED_LEAD.match(candidate, 0, at)
+    tld = candidate.rindex(".") + 1
+    tail = _GLUED_TAIL.search(candidate, tld)
+    if tail is not None and tail.end() - tld >= 2:
+        end = start + tail.end()
+    return (start + lead.end() if lead else start), end
 
 
 def _digits(candidate: str) -> str:
@@ -504,6 +535,8 @@ def _chained(
         m = pattern.match(text, end + 1)
         if m is None or (next_end := _accepted_end(text, m, pattern, check)) is None:
             return
+        if name == "email":
+            next_end = _unglued(text, m.start(), next_end)[1]
         found.append((m.start(), -next_end, rank, name))
         chained.add(m.start())
         end = next_end
@@ -565,7 +598,10 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
                 continue  # found, with the rest of its chain
             end = _accepted_end(scan, m, pattern, check)
             if end is not None:
-                found.append((m.start(), -end, ENTITIES.index(name), name))
+                start = m.start()
+                if name == "email":
+                    start, end = _unglued(scan, start, end)
+                found.append((start, -end, ENTITIES.index(name), name))
                 if name in _CHAINS:
                     _chained(name, scan, end, found, chained)
                 if name == "email":

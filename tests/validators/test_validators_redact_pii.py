@@ -176,6 +176,16 @@ SURROUNDED = [
     ("電話番号は03-1234-5678です。", "電話番号は<PHONE>です。"),
     ("IP是192.168.1.1。", "IP是<IP_ADDRESS>。"),
     ("전화번호는 010-1234-5678로 주세요.", "전화번호는 <PHONE>로 주세요."),
+    # Addresses glued to such words (the words were redacted with them).
+    ("メールはjo@example.comです。", "メールは<EMAIL>です。"),
+    ("请联系ann.lee@example.co.uk了解详情。", "请联系<EMAIL>了解详情。"),
+    ("메일은 jo@example.com으로 보내 주세요.", "메일은 <EMAIL>으로 보내 주세요."),
+    ("ติดต่อjo@example.comครับ", "ติดต่อ<EMAIL>ครับ"),
+    ("メールはsam@example.xn--p1aiです。", "メールは<EMAIL>です。"),
+    ("陈先生chen@example.org\uff0c谢谢。", "陈先生<EMAIL>\uff0c谢谢。"),
+    # All in such a script, or a top-level domain left too short: kept whole.
+    ("请写信给用户@例子.广告谢谢。", "<EMAIL>。"),
+    ("Mail jo@example.c了 now.", "Mail <EMAIL> now."),
     # A local part with a period glued to a capital of another script (the
     # sentence chunker cut there and released "\u0438\u0432\u0430\u043d.").
     (
