@@ -33,6 +33,7 @@ __all__ = [
     "SplitFlush",
     "StreamText",
     "check_text",
+    "scanned",
 ]
 
 
@@ -57,17 +58,29 @@ class Layout:
 
     ``cuts`` are the complete chunks ``split`` returns; ``tail`` is the offset
     where the withheld fragment begins (``0`` when nothing is complete);
-    ``fragment`` is the span ``flush`` returns, or ``None`` when ``flush``
-    returns ``[]``.  ``text[tail:]`` always holds the fragment span, if any.
+    ``fragment`` is the span of the last chunk ``flush`` returns, or ``None``
+    when ``flush`` returns ``[]``; ``closing`` are the chunks ``flush``
+    returns before it (only a scanner that cuts when the stream ends has any,
+    see :meth:`Scanner.close`).  ``text[tail:]`` always holds them all.
     """
 
     cuts: tuple[Cut, ...]
     tail: int
     fragment: tuple[int, int] | None
+    closing: tuple[Cut, ...] = ()
 
     def spans(self) -> list[tuple[int, int]]:
-        """``(start, end)`` of every chunk ``split_text`` returns: the cuts, then the fragment."""
+        """``(start, end)`` of every chunk ``split_text`` returns: the cuts, then
+        what ``flush`` returns."""
         spans = [(c.start, c.end) for c in self.cuts]
+        spans += [(c.start, c.end) for c in self.closing]
+        if self.fragment:
+            spans.append(self.fragment)
+        return spans
+
+    def flushed(self) -> list[tuple[int, int]]:
+        """``(start, end)`` of the chunks ``flush`` returns."""
+        spans = [(c.start, c.end) for c in self.closing]
         if self.fragment:
             spans.append(self.fragment)
         return spans
@@ -77,19 +90,34 @@ class Scanner(ABC):
     """Incremental offset-level core for one stream.
 
     ``feed`` takes the next delta and returns the cuts it completes, with
-    offsets counted from the start of the stream.  ``finish`` ends the stream
-    and returns the span of the withheld fragment as ``flush`` presents it (or
-    ``None``).  A scanner is single-use and not thread-safe; create one per
-    stream with :meth:`ChunkingStrategy.scanner`.
+    offsets counted from the start of the stream.  ``close`` ends the stream
+    and returns the cuts only its end completes (almost always none), then
+    the span of the withheld fragment as ``flush`` presents it (or ``None``).
+    A scanner overrides :meth:`finish` (nothing is cut at the end, the usual
+    case) or :meth:`close`.  A scanner is single-use and not thread-safe;
+    create one per stream with :meth:`ChunkingStrategy.scanner`.
     """
 
     @abstractmethod
     def feed(self, delta: str) -> list[Cut]:
         """Consume ``delta``; return the chunks it completes, in order."""
 
-    @abstractmethod
     def finish(self) -> tuple[int, int] | None:
-        """End the stream; return the final fragment's span, if any."""
+        """End the stream; return the span of all that is left as one fragment, if any.
+
+        Callers that can take several chunks at the end call :meth:`close`;
+        by default this joins what it returns into one span."""
+        if type(self).close is Scanner.close:
+            raise TypeError(f"{type(self).__name__} must override finish() or close()")
+        cuts, span = self.close()
+        if not cuts:
+            return span
+        return cuts[0].start, span[1] if span else cuts[-1].end
+
+    def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
+        """End the stream; return the cuts only its end completes, in order, and
+        the final fragment's span, if any.  By default: no cuts, and :meth:`finish`."""
+        return [], self.finish()
 
     def settled(self) -> bool:
         """Whether the last cut's segment is final (its separator has ended):
@@ -141,8 +169,10 @@ class ChunkingStrategy(ABC):
 
     ``split(text)`` returns the complete chunks of ``text`` and withholds the
     trailing fragment; ``flush(text)`` returns that fragment as ``[fragment]``
-    or ``[]``.  Both are pure functions of ``text`` and cost O(len(text)).
-    Subclasses define :meth:`scanner`; everything else derives from it.
+    or ``[]`` (a wrapper that cuts only when the stream ends, as
+    ``BannedPhrases``' phrase joins, may return chunks before it).  Both are
+    pure functions of ``text`` and cost O(len(text)).  Subclasses define
+    :meth:`scanner`; everything else derives from it.
     """
 
     #: Alias under which the strategy is registered, if any (the kind its
@@ -157,9 +187,7 @@ class ChunkingStrategy(ABC):
         """Return the offsets of every chunk of ``text`` and of its fragment."""
         check_text(text)
         scanner = self.scanner()
-        cuts = tuple(scanner.feed(text))
-        fragment = scanner.finish()
-        return Layout(cuts, cuts[-1].stop if cuts else 0, fragment)
+        return scanned(scanner, text)
 
     def split(self, accumulated_text: str) -> list[str]:
         """Return the complete chunks of ``accumulated_text``; withhold the rest."""
@@ -167,9 +195,9 @@ class ChunkingStrategy(ABC):
         return [accumulated_text[c.start : c.end] for c in layout.cuts]
 
     def flush(self, accumulated_text: str) -> list[str]:
-        """Return the fragment ``split`` withheld, as ``[fragment]`` or ``[]``."""
-        span = self.locate(accumulated_text).fragment
-        return [accumulated_text[span[0] : span[1]]] if span else []
+        """Return the fragment ``split`` withheld, as ``[fragment]`` or ``[]``
+        (a chunker that cuts when the stream ends may return chunks before it)."""
+        return [accumulated_text[a:b] for a, b in self.locate(accumulated_text).flushed()]
 
     def split_text(self, text: str) -> list[str]:
         """Chunk a whole document: ``split(text) + flush(text)`` in one pass."""
@@ -182,7 +210,7 @@ class ChunkingStrategy(ABC):
     def segments(self, text: str) -> list[str]:
         """Return the lossless segments of ``text``: ``"".join(...) == text``."""
         layout = self.locate(text)
-        bounds = [c.stop for c in layout.cuts]
+        bounds = [c.stop for c in layout.cuts + layout.closing]
         if layout.tail < len(text) or not bounds:
             bounds.append(len(text))
         starts = [0, *bounds[:-1]]
@@ -214,6 +242,13 @@ class ChunkingStrategy(ABC):
 
     def __hash__(self) -> int:
         return hash(repr(self))
+
+
+def scanned(scanner: Scanner, text: str) -> Layout:
+    """The layout of ``text``, fed whole to a fresh ``scanner``."""
+    cuts = tuple(scanner.feed(text))
+    closing, fragment = scanner.close()
+    return Layout(cuts, cuts[-1].stop if cuts else 0, fragment, tuple(closing))
 
 
 def check_text(text: object) -> None:

@@ -421,10 +421,19 @@ class _SizedScanner(Scanner):
         self._fence = fence
         self._emit(out, p + a, p + e)
 
-    def finish(self) -> Span | None:
+    def close(self) -> tuple[list[Cut], Span | None]:
+        out: list[Cut] = []
+        span = None
+        if self._inner is not None:
+            cuts, span = self._inner.close()
+            for cut in cuts:
+                self._take(cut, out)
+        return out, self._final(span)
+
+    def _final(self, span: Span | None) -> Span | None:
+        """The final fragment, given the inner scanner's (if any)."""
         p, fed = self._p, self._fed
         if self._inner is not None:
-            span = self._inner.finish()
             if span is None or span[1] <= p:
                 if self._held is not None and self._held >= p:  # held units end the text
                     return self._held, self._held + len(self._text(self._held, fed).rstrip())
@@ -647,11 +656,7 @@ class Sized(ChunkingStrategy):
     def split_spans(self, text: str) -> list[Span]:
         """Offsets of the chunks :meth:`split_text` returns (overlapping with ``overlap``)."""
         if not self.overlap:
-            layout = self.locate(text)
-            spans = [(c.start, c.end) for c in layout.cuts]
-            if layout.fragment:
-                spans.append(layout.fragment)
-            return spans
+            return self.locate(text).spans()
         return self._overlapping(text)
 
     def split_text(self, text: str) -> list[str]:

@@ -57,7 +57,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, Unpack, overload
 
-from .base import ChunkingStrategy, Cut, Layout, Scanner, SplitFlush, StreamText, check_text
+from .base import (
+    ChunkingStrategy,
+    Cut,
+    Layout,
+    Scanner,
+    SplitFlush,
+    StreamText,
+    check_text,
+    scanned,
+)
 from .fallback import content_from, fallback_cut, levels_below, resolve_levels
 from .fill import Sized
 from .line import LineChunker
@@ -105,9 +114,7 @@ def _layout(strategy: Strategy, text: str) -> Layout:
     if isinstance(strategy, ChunkingStrategy):
         return strategy.locate(text)
     check_text(text)
-    scanner = scanner_for(strategy)
-    cuts = tuple(scanner.feed(text))
-    return Layout(cuts, cuts[-1].stop if cuts else 0, scanner.finish())
+    return scanned(scanner_for(strategy), text)
 
 
 class _Paced(Scanner):
@@ -155,10 +162,21 @@ class _Paced(Scanner):
         # leads the next segment): a cut is final as soon as it is reported.
         return True
 
+    def close(self) -> tuple[list[Cut], Span | None]:
+        cuts, span = self._inner.close()
+        out: list[Cut] = []
+        for cut in cuts:
+            self._take(cut, out)
+        return out, self._final(span)
+
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         raise NotImplementedError
 
     def _at_checkpoint(self, out: list[Cut]) -> None:
+        raise NotImplementedError
+
+    def _final(self, span: Span | None) -> Span | None:
+        """The final fragment, given the inner scanner's."""
         raise NotImplementedError
 
 
@@ -200,8 +218,7 @@ class _BoundedScanner(_Paced):
         start, end = fallback_cut(self._levels, self._limit, window, after_chunk=p > 0)
         self._emit(out, p + start, p + end)
 
-    def finish(self) -> Span | None:
-        span = self._inner.finish()
+    def _final(self, span: Span | None) -> Span | None:
         if span is None or span[1] <= self._p:
             return None
         start, end = span
@@ -242,8 +259,7 @@ class _GroupScanner(_Paced):
             raise AssertionError("a bounded inner scanner completed no unit by the checkpoint")
         self._close(out)
 
-    def finish(self) -> Span | None:
-        span = self._inner.finish()
+    def _final(self, span: Span | None) -> Span | None:
         if not self._count:
             return span
         return self._first, span[1] if span else self._last

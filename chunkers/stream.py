@@ -19,7 +19,7 @@ class Piece:
     ``segment`` is ``text[start:stop]``; ``chunk`` is ``text[chunk_start:chunk_end]``,
     the unit a validator sees, or ``None`` for a closing segment that holds only
     separator text (the whitespace after the last sentence, say).  ``final`` is
-    true for the piece that ``close`` returns.  Joined in order, the segments
+    true for the last piece that ``close`` returns.  Joined in order, the segments
     of a stream give its text back exactly.
     """
 
@@ -79,18 +79,17 @@ class RescanScanner(Scanner):
     def settled(self) -> bool:
         return self._settled
 
-    def finish(self) -> tuple[int, int] | None:
+    def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
         rest = self._strategy.flush(self._text)
         _check_chunks(self._strategy, "flush", rest)
-        if len(rest) > 1:
-            raise ValueError(
-                f"{self._strategy!r}.flush returned {len(rest)} chunks; "
-                "the contract is [fragment] or []"
-            )
-        if not rest:
-            return None
-        start = self._locate(rest[0], "flush")
-        return (start, start + len(rest[0]))
+        spans = []
+        for chunk in rest:
+            start = self._locate(chunk, "flush")
+            self._end = start + len(chunk)
+            spans.append((start, self._end))
+        if not spans:
+            return [], None
+        return [Cut(a, b, b) for a, b in spans[:-1]], spans[-1]
 
     def _locate(self, chunk: str, method: str) -> int:
         start = self._text.find(chunk, self._end)
@@ -118,8 +117,9 @@ class ChunkStream:
     """Chunk one stream, one delta at a time.
 
     ``feed(delta)`` returns the pieces the delta completes; ``close()`` returns
-    the final piece (the fragment ``flush`` would return, and any trailing
-    separator text) and ends the stream.  For every text and every way of
+    the final pieces (the fragment ``flush`` would return, and any trailing
+    separator text; before it, any chunk only the end completes) and ends the
+    stream.  For every text and every way of
     slicing it into deltas, the chunks are exactly ``split(text) + flush(text)``
     and the segments join to ``text``.
 
@@ -163,6 +163,10 @@ class ChunkStream:
         self._parts.append(delta)
         if not cuts:
             return []
+        return self._cut(cuts)
+
+    def _cut(self, cuts: list[Cut]) -> list[Piece]:
+        """The pieces of ``cuts``, cut from the pending text."""
         text = "".join(self._parts)
         base = self._base
         pieces = []
@@ -184,23 +188,25 @@ class ChunkStream:
         return pieces
 
     def close(self) -> list[Piece]:
-        """End the stream; return the final piece, if any text is left."""
+        """End the stream; return the final pieces, if any text is left."""
         if self._closed:
             return []
         self._closed = True
         self._feed = _fed_after_close
-        span = self._scanner.finish()
+        cuts, span = self._scanner.close()
+        pieces = self._cut(cuts) if cuts else []
         text = "".join(self._parts)
         self._parts = []
         if not text:
-            return []
+            return pieces
         base = self._base
         total = self._base = base + len(text)
         if span is None:
-            return [Piece(text, None, base, total, total, total, True)]
-        return [
-            Piece(text, text[span[0] - base : span[1] - base], base, total, span[0], span[1], True)
-        ]
+            pieces.append(Piece(text, None, base, total, total, total, True))
+        else:
+            chunk = text[span[0] - base : span[1] - base]
+            pieces.append(Piece(text, chunk, base, total, span[0], span[1], True))
+        return pieces
 
 
 def _fed_after_close(delta: str) -> list[Cut]:

@@ -14,8 +14,10 @@ with no such position the chunks are joined.  A chunk
 ending with no open beginning is released as the inner chunker cut it; when
 it ends chunks held joined, the chunks up to the end of the phrase that was
 open go out on their own and the rest after them (so a banned phrase filtered
-does not take the words after it along), except at the end of the stream,
-where the held chunks and the last fragment are one chunk.
+does not take the words after it along).  At the end of the stream the same
+holds for the chunks held and the last fragment, unless a phrase runs from
+one into the other (:meth:`~chunkers.base.Scanner.close` returns the chunks
+held before the fragment, so ``flush`` may return two chunks).
 
 What is withheld: the inner chunker's own fragment, plus any chunk that ends
 with the beginning of a phrase, until the next chunk ends.  Nothing is
@@ -231,8 +233,21 @@ class _JoinScanner(Scanner):
         self._text.drop_before(end)
         self._start = going_on
 
-    def finish(self) -> tuple[int, int] | None:
-        span = self._inner.finish()
-        if self._start is None:
-            return span
-        return (self._start, span[1] if span else self._end)
+    def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
+        cuts, span = self._inner.close()
+        out: list[Cut] = []
+        for cut in cuts:
+            self._take(cut, out)
+        start = self._start
+        if start is None:
+            return out, span
+        if span is None:
+            return out, (start, self._end)
+        # No phrase goes on past the end: the chunks held go out on their own
+        # unless a phrase runs from them into the fragment.
+        held = self._text(self._base, span[1])
+        last = self._end - self._base
+        if start < self._end and not any(m.start < last < m.end for m in self._matcher.find(held)):
+            out.append(Cut(start, self._base + len(held[:last].rstrip()), span[0]))
+            return out, span
+        return out, (start, span[1])

@@ -16,10 +16,12 @@ import pytest
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     ChunkStream,
+    Cut,
     ParagraphChunker,
     Piece,
     RegexChunker,
     RescanScanner,
+    Scanner,
     SentenceChunker,
     WordChunker,
     aliases,
@@ -489,11 +491,28 @@ def test_a_foreign_split_must_return_a_list_of_str() -> None:
         ChunkStream(NotAList()).feed("One. Two")  # type: ignore[arg-type]
 
 
-def test_a_foreign_flush_must_return_at_most_one_fragment() -> None:
+def test_a_scanner_must_end_the_stream_one_way_or_the_other() -> None:
+    class Endless(Scanner):
+        def feed(self, delta: str) -> list[Cut]:
+            return []
+
+    with pytest.raises(TypeError, match="Endless must override finish"):
+        Endless().close()
+
+    class ClosingCut(Endless):
+        def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
+            return [Cut(0, 2, 3)], (3, 5)
+
+    # finish() gives what is left as one span.
+    assert ClosingCut().finish() == (0, 5)
+
+
+def test_a_foreign_flush_may_return_several_chunks() -> None:
+    # mellea's contract allows a list: each chunk is validated, in order.
     stream = ChunkStream(TwoFragments())  # type: ignore[arg-type]
-    stream.feed("a b")
-    with pytest.raises(ValueError, match=r"\[fragment\] or \[\]"):
-        stream.close()
+    assert stream.feed("a b") == []
+    pieces = stream.close()
+    assert [(p.segment, p.chunk, p.final) for p in pieces] == [("a", "a", False), (" b", "b", True)]
 
 
 def test_the_guardrails_alias_works_in_a_process_that_imported_only_chunkers() -> None:

@@ -56,11 +56,15 @@ def test_the_chunk_before_a_phrase_is_released_without_it() -> None:
         "FREE\nMONEY now.",
         "Bye.",
     ]
-    # A beginning that no phrase continues goes on into the next chunk only.
-    assert validator.chunker.split_text("One.\nGet FREE\nstuff here.") == [
-        "One.",
-        "Get FREE\nstuff here.",
-    ]
+    # A beginning that no phrase continues is held until the next chunk ends,
+    # then goes out alone: in the stream and at its end alike.
+    for end in ("", " More."):
+        assert validator.chunker.split_text("One.\nGet FREE\nstuff here." + end) == [
+            "One.",
+            "Get FREE",
+            "stuff here.",
+            *(["More."] if end else []),
+        ]
     # A chunker that cuts inside a word: the beginning goes on, so does a word.
     fixed = BannedPhrases(["zap", "bad word"], chunker=FixedSizeChunker(8), on_fail="fix")
     text = "Oh no, zap. A bad word."
@@ -222,6 +226,9 @@ def test_segments_do_not_change_where_chunks_are_cut(
         ("secret sauce one two three four five six", "one two three four five six"),
         ("Try the secret  sauce, then the secret\nsauce again ok", "Try the then the again ok"),
         ("secret sauces are fine; secret sauce is not.", "secret sauces are fine; is not."),
+        # At the end of the stream too (the last word went with the phrase).
+        ("I like the secret sauce today", "I like the today"),
+        ("Try the secret\nsauce ok", "Try the ok"),
     ],
 )
 def test_filter_drops_the_phrase_not_the_words_after_it(text: str, kept: str) -> None:
@@ -231,6 +238,23 @@ def test_filter_drops_the_phrase_not_the_words_after_it(text: str, kept: str) ->
     guard = guard_with(BannedPhrases(["secret sauce"], chunker="word", on_fail="filter"))
     for deltas in ([text], [text[:9], text[9:]], list(text)):
         assert joined(run(guard, deltas)).split() == kept.split(), deltas
+
+
+def test_at_the_end_flush_gives_the_phrase_held_and_the_fragment_apart() -> None:
+    chunker = BannedPhrases(["secret sauce"], chunker="word").chunker
+    text = "Try the secret sauce today"
+    assert chunker.split(text) == ["Try", "the"]
+    assert chunker.flush(text) == ["secret sauce", "today"]
+    assert chunker.split_text(text) == ["Try", "the", "secret sauce", "today"]
+    # A phrase that runs into the fragment keeps them one chunk.
+    assert chunker.flush("Try the secret sauce") == ["secret sauce"]
+    assert chunker.flush("Try the secret\nsauce") == ["secret\nsauce"]
+    for size in (1, 4, len(text)):
+        stream = ChunkStream(chunker)
+        pieces = [p for i in range(0, len(text), size) for p in stream.feed(text[i : i + size])]
+        pieces += stream.close()
+        assert [p.chunk for p in pieces] == chunker.split_text(text)
+        assert "".join(p.segment for p in pieces) == text
 
 
 def test_a_chunker_given_back_is_joined_once_with_the_new_phrases() -> None:
