@@ -19,7 +19,8 @@ Semantics (the same streamed and at once, for every slicing of the text):
 * ``validation_passed`` is false once a failure is left in the output or ends
   it (``noop``, ``refrain``, ``exception``, a custom on_fail's ``None``); a
   fix, a custom on_fail's string or a filtered chunk leaves valid text, as
-  Guardrails counts a fix.
+  Guardrails counts a fix.  While the stream runs, a failure counts once its
+  text has been released by the last stage (:func:`released_passed`).
 * On a stop, what is released is a function of the text alone: every chunk the
   stopping stage completed before the failing one, with the whole whitespace
   run after them (a chunker may have put part of it in the failing chunk's
@@ -212,6 +213,10 @@ class Stage:
         self.done = 0
         #: Failures left in the output or ending it (noop, refrain, exception).
         self.unresolved = 0
+        #: Of those, the ones in text the last stage has released
+        #: (:func:`released_passed`), and how many failures were looked at.
+        self.shown = 0
+        self._seen = 0
         self.released = TextBuffer()
         self._failures: list[_Failure] = []
         #: For each validated chunk the next stage may still stop in (with
@@ -441,7 +446,8 @@ class Stage:
 
     def forget_before(self, at: int) -> None:
         """Drop the records of releases before output offset ``at`` but the last:
-        the next stage validated that far, so it cannot stop before (O(1) amortised)."""
+        the text up to there has been released by the last stage, so no stop
+        and no verdict looks before it (O(1) amortised)."""
         if len(self._starts) < 2 * self._kept + 64:
             return
         gone = max(bisect_left(self._starts, at) - 1, 0)
@@ -450,14 +456,34 @@ class Stage:
 
     def trim(self, end: int) -> int:
         """Forget what this stage did from output offset ``end`` on: the next
-        stage stopped on a chunk that ends there.  Returns the offset in this
-        stage's input where the last chunk released before ``end`` ends (0 if
-        none)."""
+        stage stopped on a chunk that ends there.  Returns
+        :meth:`released_before` ``end``."""
         self._failures = [f for f in self._failures if 0 <= f.at < end]
         self.unresolved = sum(f.unresolved for f in self._failures)
+        self.shown = self._seen = 0
         self.released.truncate(end)
+        return self.released_before(end)
+
+    def released_before(self, end: int | None) -> int:
+        """The offset in this stage's input where the last chunk whose release
+        starts before output offset ``end`` ends (0 if none; ``None``: every
+        chunk validated).  ``end`` must not be below the last
+        :meth:`forget_before`."""
+        if end is None:
+            return self.done
         last = bisect_left(self._starts, end)
         return self._ends[last - 1] if last else 0
+
+    def show_before(self, end: int | None) -> None:
+        """Count in :attr:`shown` the failures left in text that starts before
+        output offset ``end`` (``None``: all of them).  ``end`` never decreases:
+        O(1) amortised."""
+        failures = self._failures
+        i = self._seen
+        while i < len(failures) and 0 <= failures[i].at and (end is None or failures[i].at < end):
+            self.shown += failures[i].unresolved
+            i += 1
+        self._seen = i
 
     # -- the history --------------------------------------------------------------------
 
@@ -540,10 +566,28 @@ def advance(stages: Sequence[Stage], text: str, final: bool, whole: bool = True)
                 raise
         if final:
             released.append(stage.finish())
-        if index:
-            stages[index - 1].forget_before(stage.done)
         text = "".join(released)
     return text
+
+
+def released_passed(stages: Sequence[Stage]) -> bool:
+    """Whether the text the last stage has released so far holds no failure
+    left in it (noop, a custom on_fail's ``None``).
+
+    A stage's failure counts once the chunk of the next stage that holds its
+    text has been released, and so on to the last stage: how far the earlier
+    stages ran ahead of the last one depends on the slicing, what the last one
+    released does not.  Also forgets the records no later call needs.
+    """
+    passed = True
+    end: int | None = None  # in the output of the stage at hand: the text released
+    for stage in reversed(stages):
+        stage.show_before(end)
+        passed = passed and not stage.shown
+        if end is not None:
+            stage.forget_before(end)
+        end = stage.released_before(end)
+    return passed
 
 
 def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:

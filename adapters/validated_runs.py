@@ -56,7 +56,17 @@ from guardrails.actions.refrain import Refrain
 from guardrails.classes.history import Call, Inputs, Iteration, Outputs
 from guardrails.classes.validation_outcome import ValidationOutcome
 
-from .pipeline import Stage, Stop, TextBuffer, advance, arun, run, stages_for, trim_to_stop
+from .pipeline import (
+    Stage,
+    Stop,
+    TextBuffer,
+    advance,
+    arun,
+    released_passed,
+    run,
+    stages_for,
+    trim_to_stop,
+)
 
 __all__ = [
     "async_stream_step",
@@ -167,7 +177,10 @@ class _Session:
             self.unreported.append(text)
         return text
 
-    def outcome(self, released: str) -> ValidationOutcome[str]:
+    def outcome(self, released: str, last: bool = False) -> ValidationOutcome[str]:
+        """The outcome releasing ``released``: whether it passed counts the
+        failures in the text released so far (:func:`released_passed`), all of
+        them in the ``last`` outcome."""
         raw, self.unreported = "".join(self.unreported), []
         self.reported = True
         # Built without pydantic validation (every field is already the right
@@ -176,21 +189,20 @@ class _Session:
             call_id=self.call_id,
             raw_llm_output=raw,
             validated_output=released,
-            validation_passed=self.passed,
+            validation_passed=self.passed if last else released_passed(self.stages),
         )
 
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
         self.validated = trim_to_stop(self.stages, stop)
         if stop.error is None:
-            yield self.outcome(stop.released)
+            yield self.outcome(stop.released, last=True)
             return
         if stop.released or self.reported:
             # The verdict on the text released (the error tells of the failure
             # after it), yielded whenever anything was released, even all of it
-            # in earlier outcomes: their verdicts may count what earlier
-            # validators found beyond the failing chunk, depending on the slicing.
-            outcome = self.outcome(stop.released)
+            # in earlier outcomes.
+            outcome = self.outcome(stop.released, last=True)
             outcome.validation_passed = not any(
                 stage.unresolved - (stage is stop.stage) for stage in self.stages
             )
@@ -265,7 +277,7 @@ def stream_step(
                 text = session.delta(delta)
                 if text and (released := run(advance(session.stages, text, False))):
                     yield session.outcome(released)
-            yield session.outcome(run(advance(session.stages, "", True)))
+            yield session.outcome(run(advance(session.stages, "", True)), last=True)
         except Stop as stop:
             yield from session.stopped(stop)
 
@@ -287,7 +299,7 @@ async def _async_stream(
                 text = session.delta(delta)
                 if text and (released := await arun(advance(session.stages, text, False))):
                     yield session.outcome(released)
-            yield session.outcome(await arun(advance(session.stages, "", True)))
+            yield session.outcome(await arun(advance(session.stages, "", True)), last=True)
         except Stop as stop:
             for outcome in session.stopped(stop):
                 yield outcome

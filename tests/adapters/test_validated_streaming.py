@@ -818,6 +818,87 @@ def test_after_a_stop_the_verdict_and_history_depend_on_the_text_alone(
         assert async_history == history
 
 
+def verdicts_by_release(outcomes: list[Any]) -> dict[int, bool]:
+    """Each outcome but the last: released length so far -> its ``validation_passed``."""
+    verdicts, released = {}, 0
+    for outcome in outcomes[:-1]:
+        released += len(outcome.validated_output or "")
+        verdicts[released] = outcome.validation_passed
+    return verdicts
+
+
+def _none(value: Any, result: Any) -> None:
+    return None
+
+
+@given(data=st.data())
+def test_each_outcome_verdict_depends_on_the_text_released_alone(
+    data: st.DataObject,
+) -> None:
+    """An earlier validator may validate (and fail) text the last one has not
+    released yet, as far as the slicing takes it: an outcome's
+    ``validation_passed`` counts only the failures in the text released so far
+    (it counted them all: ``Hi. `` failed when one delta also held a later
+    failing word)."""
+    parts = data.draw(st.lists(st.sampled_from(STOP_SENTENCES), min_size=1, max_size=6))
+    seps = data.draw(st.lists(st.sampled_from([" ", "\n", "\n\n"]), min_size=len(parts)))
+    text = "".join(p + s for p, s in zip(parts, seps, strict=False))
+    chunkers = st.sampled_from(["sentence", "word", "line", "paragraph"])
+    on_fails = st.sampled_from(["noop", "fix", "filter", _none])
+    validators = [
+        Ban(word, on_fail=data.draw(on_fails), chunker=data.draw(chunkers))
+        for word in ("bad", "Worse", "stop")
+    ]
+    guard, aguard = reusable_guard(False), reusable_guard(True)
+    guard.use(*validators)
+    aguard.use(*validators)
+    one_by_one = list(streamed_lazily(guard, list(text)))
+    reference = verdicts_by_release(one_by_one)
+    for deltas in (data.draw(slicings(text)), data.draw(slicings(text))):
+        outcomes = list(streamed_lazily(guard, deltas))
+        assert joined(outcomes) == joined(one_by_one)
+        assert outcomes[-1].validation_passed == one_by_one[-1].validation_passed
+        verdicts = verdicts_by_release(outcomes)
+        assert {k: v for k, v in verdicts.items() if k in reference} == {
+            k: reference[k] for k in verdicts if k in reference
+        }
+
+        async def streamed_async(deltas: list[str] = deltas) -> list[Any]:
+            stream = await aguard(async_llm(deltas), messages=MESSAGES, stream=True)
+            return [outcome async for outcome in stream]
+
+        assert verdicts_by_release(asyncio.run(streamed_async())) == verdicts
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_an_outcome_before_a_failing_sentence_passes(asynchronous: bool) -> None:
+    # Given the text in one delta, the first validator failed "A bad one." before
+    # the last one released "Hi. ": that outcome said False (True in 1-character deltas).
+    guard = guard_with(
+        Ban("bad", on_fail="noop", chunker="sentence"),
+        Ban("Worse", on_fail="noop", chunker="line"),
+        Ban("stop", on_fail="noop", chunker="sentence"),
+        asynchronous=asynchronous,
+    )
+    text = "Hi. Hi.\nA bad one. Hi. "
+
+    def verdicts(deltas: list[str]) -> list[tuple[str, bool]]:
+        if not asynchronous:
+            outcomes = list(streamed_lazily(guard, deltas))
+        else:
+
+            async def collect() -> list[Any]:
+                stream = await guard(async_llm(deltas), messages=MESSAGES, stream=True)
+                return [outcome async for outcome in stream]
+
+            outcomes = asyncio.run(collect())
+        return [(o.validated_output, o.validation_passed) for o in outcomes]
+
+    expected = [("Hi. ", True), ("Hi.\nA bad one. Hi. ", False)]
+    assert verdicts([text]) == expected
+    assert verdicts([text[:9], text[9:]]) == expected
+
+
 STOPS_BEHIND_EARLIER_FAILURES = [
     # An earlier noop failure after the repeated sentence that stops the stream.
     (
