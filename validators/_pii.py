@@ -17,7 +17,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``@`` that is not inside another address (``jo@x@ann@example.org``,
   a fediverse handle ``@ann@example.social``).  A word of a script written
   without spaces, or a Hangul particle, glued to an address is no part of
-  it (``请联系jo@example.com了解``, ``jo@example.com으로``; see ``_unglued``);
+  it (``请联系jo@example.com了解``, ``jo@example.com으로``), nor is the URL
+  whose query it ends (``https://example.com/u?email=jo@example.com``; see
+  ``_trimmed``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
@@ -156,7 +158,7 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
 # Letters that join the next word with no space: those of the scripts written
 # without spaces (Han, kana, Thai...) and Hangul, whose particles do
 # (jo@example.com으로).  An address glued to such a word is cut off it where
-# the script changes (see _unglued).
+# the script changes (see _trimmed).
 _GLUED = f"{SPACELESS_LETTERS}\uac00-\ud7a3"
 # RFC 5322 atext (with Unicode letters and digits, RFC 6531); "'" and "`" may
 # not open a local part (they quote the address in prose: 'jo@example.com'),
@@ -184,6 +186,8 @@ _EMAIL_JOINERS = frozenset("!#$%&'*+/=?^`{|}~-")
 _HAS_GLUED = re.compile(f"[{_GLUED}]")
 _GLUED_LEAD = re.compile(f"[^@]*[{_GLUED}](?=[^\\W\\d_{_GLUED}])")
 _GLUED_TAIL = re.compile(f"[^\\W\\d_{_GLUED}](?=[{_GLUED}])")
+# A query key in a local part: the address ends a URL (?email=jo@example.com).
+_QUERY_KEY = re.compile(r"[?&][^?&=]*=")
 # A letter or digit that a number may not touch: any but the _GLUED ones
 # (カード番号は4111111111111111です, 010-1234-5678로).  "_" may touch one
 # (Markdown emphasis: _4111 1111 1111 1111_).
@@ -338,19 +342,33 @@ _GROUPS = re.compile("[0-9]+")
 _SEPARATORS = str.maketrans("", "", " .-/()+")
 
 
-def _unglued(text: str, start: int, end: int) -> tuple[int, int]:
-    """The address ``text[start:end]`` without a word of a script written
-    without spaces (or Hangul) glued to it: before its local part
-    (``メールはjo@example.com``, up to the last letter of that script that
-    a letter of another script follows) and after its top-level domain
-    (``jo@example.com です``, from the first letter of that script after a
-    letter of another one), when at least two letters of the top-level domain
-    are left.  An address all in such a script (``用户@例子.广告``) is kept
-    whole: nothing tells where its words end.  O(len(address))."""
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The address ``text[start:end]`` without what the pattern took in around it:
+
+    * the URL it ends: a local part that starts with ``//`` or holds a query
+      key (``?email=``, ``&to=``) starts after its last ``/``, ``?``, ``&``
+      or ``=`` (``https://example.com/unsubscribe?email=jo@example.com``);
+    * a word of a script written without spaces (or Hangul) glued to it:
+      before its local part (``メールはjo@example.com``, up to the last
+      letter of that script that a letter of another script follows) and
+      after its top-level domain (``jo@example.comです``, from the first
+      letter of that script after a letter of another one), when at least
+      two letters of the top-level domain are left.  An address all in such
+      a script (``用户@例子.广告``) is kept whole: nothing tells where its
+      words end.
+
+    O(len(address))."""
     candidate = text[start:end]
+    at = candidate.rindex("@")
+    local = candidate[:at]
+    if local.startswith("//") or _QUERY_KEY.search(local):
+        cut = max(map(local.rfind, "/?&=")) + 1
+        if cut < at:
+            start += cut
+            candidate = candidate[cut:]
+            at -= cut
     if _HAS_GLUED.search(candidate) is None:
         return start, end
-    at = candidate.rindex("@")
     lead = _GLUED_LEAD.match(candidate, 0, at)
     tld = candidate.rindex(".") + 1
     tail = _GLUED_TAIL.search(candidate, tld)
@@ -536,7 +554,7 @@ def _chained(
         if m is None or (next_end := _accepted_end(text, m, pattern, check)) is None:
             return
         if name == "email":
-            next_end = _unglued(text, m.start(), next_end)[1]
+            next_end = _trimmed(text, m.start(), next_end)[1]
         found.append((m.start(), -next_end, rank, name))
         chained.add(m.start())
         end = next_end
@@ -600,7 +618,7 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
             if end is not None:
                 start = m.start()
                 if name == "email":
-                    start, end = _unglued(scan, start, end)
+                    start, end = _trimmed(scan, start, end)
                 found.append((start, -end, ENTITIES.index(name), name))
                 if name in _CHAINS:
                     _chained(name, scan, end, found, chained)

@@ -183,6 +183,18 @@ SURROUNDED = [
     ("ติดต่อjo@example.comครับ", "ติดต่อ<EMAIL>ครับ"),
     ("メールはsam@example.xn--p1aiです。", "メールは<EMAIL>です。"),
     ("陈先生chen@example.org\uff0c谢谢。", "陈先生<EMAIL>\uff0c谢谢。"),
+    # An address that ends a URL's query (the URL was redacted with it).
+    (
+        "Unsubscribe at https://example.com/u?email=jo@example.com&t=1 now.",
+        "Unsubscribe at https://example.com/u?email=<EMAIL>&t=1 now.",
+    ),
+    (
+        "See example.com/contact?a=1&to=ann.lee@example.org today.",
+        "See example.com/contact?a=1&to=<EMAIL> today.",
+    ),
+    # Equals signs with no query (an SRS bounce address), a slash: one address.
+    ("From SRS0=ab=CD=example.com=jo@bounce.example.net ok.", "From <EMAIL> ok."),
+    ("Mail sales/eu@example.com now.", "Mail <EMAIL> now."),
     # All in such a script, or a top-level domain left too short: kept whole.
     ("请写信给用户@例子.广告谢谢。", "<EMAIL>。"),
     ("Mail jo@example.c了 now.", "Mail <EMAIL> now."),
