@@ -464,23 +464,19 @@ class Stage:
         self.released.truncate(end)
         return self.released_before(end)
 
-    def released_before(self, end: int | None) -> int:
+    def released_before(self, end: int) -> int:
         """The offset in this stage's input where the last chunk whose release
-        starts before output offset ``end`` ends (0 if none; ``None``: every
-        chunk validated).  ``end`` must not be below the last
-        :meth:`forget_before`."""
-        if end is None:
-            return self.done
+        starts before output offset ``end`` ends (0 if none).  ``end`` must not
+        be below the last :meth:`forget_before`."""
         last = bisect_left(self._starts, end)
         return self._ends[last - 1] if last else 0
 
-    def show_before(self, end: int | None) -> None:
+    def show_before(self, end: int) -> None:
         """Count in :attr:`shown` the failures left in text that starts before
-        output offset ``end`` (``None``: all of them).  ``end`` never decreases:
-        O(1) amortised."""
+        output offset ``end``.  ``end`` never decreases: O(1) amortised."""
         failures = self._failures
         i = self._seen
-        while i < len(failures) and 0 <= failures[i].at and (end is None or failures[i].at < end):
+        while i < len(failures) and 0 <= failures[i].at < end:
             self.shown += failures[i].unresolved
             i += 1
         self._seen = i
@@ -577,15 +573,20 @@ def released_passed(stages: Sequence[Stage]) -> bool:
     A stage's failure counts once the chunk of the next stage that holds its
     text has been released, and so on to the last stage: how far the earlier
     stages ran ahead of the last one depends on the slicing, what the last one
-    released does not.  Also forgets the records no later call needs.
+    released does not.  A failure that released nothing (a custom on_fail's
+    ``None``) counts once text after it is released.  Also forgets the records
+    no later call needs.
     """
-    passed = True
-    end: int | None = None  # in the output of the stage at hand: the text released
-    for stage in reversed(stages):
+    if not stages:
+        return True
+    last = stages[-1]
+    last.show_before(len(last.released))
+    passed = not last.shown
+    end = last.done  # in the output of the stage at hand: how far the last stage released
+    for stage in reversed(stages[:-1]):
         stage.show_before(end)
         passed = passed and not stage.shown
-        if end is not None:
-            stage.forget_before(end)
+        stage.forget_before(end)
         end = stage.released_before(end)
     return passed
 

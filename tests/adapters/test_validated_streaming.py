@@ -870,17 +870,35 @@ def test_each_outcome_verdict_depends_on_the_text_released_alone(
         assert verdicts_by_release(asyncio.run(streamed_async())) == verdicts
 
 
-@pytest.mark.parametrize("asynchronous", [False, True])
-def test_an_outcome_before_a_failing_sentence_passes(asynchronous: bool) -> None:
+OUTCOMES_BEFORE_A_FAILURE = [
     # Given the text in one delta, the first validator failed "A bad one." before
     # the last one released "Hi. ": that outcome said False (True in 1-character deltas).
-    guard = guard_with(
-        Ban("bad", on_fail="noop", chunker="sentence"),
-        Ban("Worse", on_fail="noop", chunker="line"),
-        Ban("stop", on_fail="noop", chunker="sentence"),
-        asynchronous=asynchronous,
-    )
-    text = "Hi. Hi.\nA bad one. Hi. "
+    (
+        lambda: [
+            Ban("bad", on_fail="noop", chunker="sentence"),
+            Ban("Worse", on_fail="noop", chunker="line"),
+            Ban("stop", on_fail="noop", chunker="sentence"),
+        ],
+        "Hi. Hi.\nA bad one. Hi. ",
+        9,
+        [("Hi. ", True), ("Hi.\nA bad one. Hi. ", False)],
+    ),
+    # A failure that releases nothing (a custom on_fail's None) right after "Hi. ".
+    (
+        lambda: [Ban("bad", on_fail=_none, chunker="word")],
+        "Hi. bad Bye.",
+        9,
+        [("Hi. ", True), ("Bye.", False)],
+    ),
+]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+@pytest.mark.parametrize(("make", "text", "cut", "expected"), OUTCOMES_BEFORE_A_FAILURE)
+def test_an_outcome_before_a_failure_passes(
+    make: Any, text: str, cut: int, expected: list[tuple[str, bool]], asynchronous: bool
+) -> None:
+    guard = guard_with(*make(), asynchronous=asynchronous)
 
     def verdicts(deltas: list[str]) -> list[tuple[str, bool]]:
         if not asynchronous:
@@ -892,11 +910,9 @@ def test_an_outcome_before_a_failing_sentence_passes(asynchronous: bool) -> None
                 return [outcome async for outcome in stream]
 
             outcomes = asyncio.run(collect())
-        return [(o.validated_output, o.validation_passed) for o in outcomes]
+        return [(o.validated_output, o.validation_passed) for o in outcomes if o.validated_output]
 
-    expected = [("Hi. ", True), ("Hi.\nA bad one. Hi. ", False)]
-    assert verdicts([text]) == expected
-    assert verdicts([text[:9], text[9:]]) == expected
+    assert verdicts([text]) == verdicts([text[:cut], text[cut:]]) == expected
 
 
 STOPS_BEHIND_EARLIER_FAILURES = [
