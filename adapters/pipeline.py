@@ -194,10 +194,7 @@ class _Failure:
 class Stage:
     """One validator of the pipeline: its chunk stream, its verdicts, what it released."""
 
-    def __init__(
-        self, validator: Validator, metadata: dict[str, Any], maps_back: bool = True
-    ) -> None:
-        """``maps_back``: a later stage may stop, so keep what :meth:`trim` needs."""
+    def __init__(self, validator: Validator, metadata: dict[str, Any]) -> None:
         self.validator = validator
         self.metadata = metadata
         self.state: Any = None
@@ -219,10 +216,10 @@ class Stage:
         self._seen = 0
         self.released = TextBuffer()
         self._failures: list[_Failure] = []
-        #: For each validated chunk the next stage may still stop in (with
-        #: ``maps_back``): where its release starts in the output, where the
-        #: chunk ends in the input; ``_kept`` their count after the last pruning.
-        self._maps_back = maps_back
+        #: For each validated chunk that a later stage may still stop in or
+        #: the last one not release yet: where its release starts in the
+        #: output, where the chunk ends in the input; ``_kept`` their count
+        #: after the last pruning (:meth:`forget_before`).
         self._starts = array("q")
         self._ends = array("q")
         self._kept = 0
@@ -433,9 +430,8 @@ class Stage:
     def _place(self, at: int, end: int) -> None:
         if self._failures and self._failures[-1].at < 0:
             self._failures[-1].at = at
-        if self._maps_back:
-            self._starts.append(at)
-            self._ends.append(end)
+        self._starts.append(at)
+        self._ends.append(end)
         self.done = end
 
     # -- after a stop ---------------------------------------------------------------
@@ -531,8 +527,7 @@ class Stage:
 def stages_for(validators: Sequence[Validator], metadata: dict[str, Any]) -> list[Stage]:
     """A fresh pipeline for one text or stream (checked with :func:`check_streamable`)."""
     check_streamable(validators)
-    last = len(validators) - 1
-    return [Stage(v, metadata, maps_back=i < last) for i, v in enumerate(validators)]
+    return [Stage(v, metadata) for v in validators]
 
 
 Step = Generator[tuple[Stage, str], ValidationResult, str]
@@ -570,20 +565,19 @@ def released_passed(stages: Sequence[Stage]) -> bool:
     """Whether the text the last stage has released so far holds no failure
     left in it (noop, a custom on_fail's ``None``).
 
-    A stage's failure counts once the chunk of the next stage that holds its
-    text has been released, and so on to the last stage: how far the earlier
-    stages ran ahead of the last one depends on the slicing, what the last one
-    released does not.  A failure that released nothing (a custom on_fail's
-    ``None``) counts once text after it is released.  Also forgets the records
-    no later call needs.
+    A failure counts once text of the last stage's output at or after the
+    failing text's place has been released: mapped back stage by stage, the
+    failing chunk starts before the end of the chunks released.  How far the
+    earlier stages (or the last one, in chunks that release nothing) ran
+    ahead depends on the slicing; what the last one released does not.  A
+    failure whose text was dropped later (or released nothing: a custom
+    on_fail's ``None``) counts once text after it is released, and every one
+    in the last outcome.  Also forgets the records no later call needs.
     """
-    if not stages:
-        return True
-    last = stages[-1]
-    last.show_before(len(last.released))
-    passed = not last.shown
-    end = last.done  # in the output of the stage at hand: how far the last stage released
-    for stage in reversed(stages[:-1]):
+    passed = True
+    # In the output of the stage at hand: the end of what the last one released.
+    end = len(stages[-1].released) if stages else 0
+    for stage in reversed(stages):
         stage.show_before(end)
         passed = passed and not stage.shown
         stage.forget_before(end)

@@ -883,6 +883,26 @@ OUTCOMES_BEFORE_A_FAILURE = [
         9,
         [("Hi. ", True), ("Hi.\nA bad one. Hi. ", False)],
     ),
+    # Failing text that a later validator drops (None, filter) after "Hi. ": the
+    # last one had validated past it, released nothing of it, and the outcome failed.
+    (
+        lambda: [
+            Ban("bad", on_fail="noop", chunker="word"),
+            Ban("one", on_fail=_none, chunker="sentence"),
+        ],
+        "Hi. A bad one. Bye.",
+        12,
+        [("Hi. ", True), ("Bye.", False)],
+    ),
+    (
+        lambda: [
+            Ban("bad", on_fail="noop", chunker="sentence"),
+            Ban("one", on_fail="filter", chunker="line"),
+        ],
+        "Hi.\nA bad one.\nBye.",
+        12,
+        [("Hi.\n", True), ("Bye.", False)],
+    ),
     # A failure that releases nothing (a custom on_fail's None) right after "Hi. ".
     (
         lambda: [Ban("bad", on_fail=_none, chunker="word")],
