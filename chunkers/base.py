@@ -72,11 +72,7 @@ class Layout:
     def spans(self) -> list[tuple[int, int]]:
         """``(start, end)`` of every chunk ``split_text`` returns: the cuts, then
         what ``flush`` returns."""
-        spans = [(c.start, c.end) for c in self.cuts]
-        spans += [(c.start, c.end) for c in self.closing]
-        if self.fragment:
-            spans.append(self.fragment)
-        return spans
+        return [(c.start, c.end) for c in self.cuts] + self.flushed()
 
     def flushed(self) -> list[tuple[int, int]]:
         """``(start, end)`` of the chunks ``flush`` returns."""
