@@ -45,7 +45,9 @@ after a line break), or after 16 characters without one. Each piece is measured
 once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
-tokenizers, its measure for a length function). When the estimate passes the
+tokenizers, its measure for a length function), and, for tokenizers, one token
+more for each piece cut off a run at 16 characters (a pre-token cut in two may
+take one token more whole than its parts do). When the estimate passes the
 limit, the held-back text is measured exactly (at most twice per chunk):
 if it is within the limit after all, counting goes on from there; else a chunk
 is decided over it, one pass per level and one measure of the chosen chunk. So
@@ -139,7 +141,16 @@ class _PieceMeter(_Meter):
         self.bound: Callable[[str], int] = _utf8 if measure.unit == "tokens" else measure
         self.text = text
         self.b = [0]  # piece boundaries (absolute); piece k is text[b[k]:b[k+1]]
-        self.cum = [0]  # measure of text[0:b[k]] as the sum of its pieces
+        #: measure of text[0:b[k]] as the sum of its pieces, plus one token for
+        #: each boundary before b[k] that cuts a run at _CAP characters (split
+        #: = 1 per such boundary)
+        self.cum = [0]
+        self.splits = [0]  # boundaries before b[k] that cut a run (cumulative)
+        #: Tokens are additive across the boundaries where tiktoken-style pre-
+        #: tokenizers start a token, but not inside a run: the tokens of a run
+        #: cut in two may outnumber those of its parts by one (".\n\n\n..."), so
+        #: the held-back text is bounded with one token more per such cut.
+        self.split = 1 if measure.unit == "tokens" else 0
         self.q: list[int] = []  # q[k]: bound of text[b[k]:b[k+1]+1]
         self.tail = ""  # text[b[-1]:fed]
         self.qmax = 0  # at least every q[k] (lets a crossing skip pieces by bisection)
@@ -153,24 +164,38 @@ class _PieceMeter(_Meter):
         cuts = [i + (s[i] in "\r\n") for i in map(re.Match.start, _BEFORE_WORD.finditer(s))]
         parts = list(map(s.__getitem__, map(slice, [0, *cuts], cuts)))
         tail = s[cuts[-1] :] if cuts else s
-        pieces = [
-            piece
-            for part in parts
-            if part
-            for piece in ((part,) if len(part) <= _CAP else _capped(part))
-        ]
+        if max(map(len, parts), default=0) <= _CAP:
+            pieces = [part for part in parts if part]
+            runs: list[int] = []  # pieces that end inside a run
+        else:
+            pieces, runs = [], []
+            for part in parts:
+                if len(part) > _CAP:
+                    capped = _capped(part)
+                    runs += range(len(pieces), len(pieces) + len(capped) - 1)
+                    pieces += capped
+                elif part:
+                    pieces.append(part)
         if len(tail) > _CAP:
             # (Sliced once at the end: dropping a piece at a time from the
             # front would copy the rest each time, quadratic in a long word.)
             last = (len(tail) - 1) // _CAP * _CAP
+            runs += range(len(pieces), len(pieces) + last // _CAP)
             pieces += [tail[i : i + _CAP] for i in range(0, last, _CAP)]
             tail = tail[last:]
         self.tail = tail
         self.fed += len(delta)
         if not pieces:
             return
-        self.cum += accumulate(self.m.sizes(pieces), initial=self.cum[-1])
+        sizes = self.m.sizes(pieces)
+        cut = [0] * len(pieces)
+        for i in runs:
+            cut[i] = self.split
+            sizes[i] += self.split
+        self.cum += accumulate(sizes, initial=self.cum[-1])
         del self.cum[-len(pieces) - 1]
+        self.splits += accumulate(cut, initial=self.splits[-1])
+        del self.splits[-len(pieces) - 1]
         self.b += accumulate(map(len, pieces), initial=self.b[-1])
         del self.b[-len(pieces) - 1]
         if self.bound is _utf8 and s.isascii():
@@ -192,7 +217,7 @@ class _PieceMeter(_Meter):
     def forget(self, p: int) -> None:
         k = bisect_right(self.b, p) - 1
         if k > 1024 and 2 * k > len(self.b):  # amortised: at least half the lists
-            del self.b[:k], self.cum[:k], self.q[:k]
+            del self.b[:k], self.cum[:k], self.splits[:k], self.q[:k]
             self._scan = None
 
     def _head(self, p: int, k0: int) -> int:
@@ -211,7 +236,9 @@ class _PieceMeter(_Meter):
         ke = bisect_right(b, e) - 1
         if ke < k0:
             return self.m(self.text(a, e))
-        total = self._head(a, k0) + self.cum[ke] - self.cum[k0]
+        # (Without the margin for runs cut: an estimate, not a bound.)
+        cum, splits = self.cum, self.splits
+        total = self._head(a, k0) + cum[ke] - cum[k0] - splits[ke] + splits[k0]
         if e > b[ke]:
             total += self.m(self.text(b[ke], e))
         return total

@@ -428,6 +428,16 @@ def test_whitespace_runs_before_words(
     assert all(fits(word) > ceiling for word in cut), cut
 
 
+def test_held_back_text_within_the_ceiling_where_a_run_is_cut() -> None:
+    # Before: 38 tokens held back under max_tokens=37.  ".\n\n..." is one
+    # pre-token, measured in pieces of at most 16 characters: 3 tokens, but 4
+    # as a whole (its newlines merge differently), so the sum of the pieces
+    # was one short.
+    text = " Hi." + "\n" * 19 + " \r" * 17
+    chunker = limit("structure", max_tokens=37, tokenizer=CL100K, fill=True)
+    check(chunker, text, list(text), CL100K)
+
+
 def test_an_unknown_encoding_lists_only_those_shipped() -> None:
     # Before: the list named every encoding bpe-openai knows, 'gpt2' and
     # 'p50k_base' included, which it cannot load without a download.
