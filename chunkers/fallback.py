@@ -22,7 +22,7 @@ from .fences import closed_to_cuts, inside
 from .registry import resolve_chunker
 from .stream import scanner_for
 
-__all__ = ["content_from", "fallback_cut", "levels_below", "resolve_levels"]
+__all__ = ["after_gap", "content_from", "fallback_cut", "levels_below", "resolve_levels"]
 
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
@@ -64,9 +64,10 @@ def fallback_cut(
     inside a fenced code block that closes in the window); else a whitespace
     lead on its own (so that the word after it is not cut); else a hard cut at
     ``limit``.  ``after_chunk``: the window starts right after a chunk, so
-    the whitespace before its first line break is the gap after that chunk,
-    not a line's indentation, and leads the segment (the line level keeps
-    indentation in its chunks).
+    the whitespace up to its last line break is the gap after that chunk, not
+    a line's indentation, and leads the segment (the line level keeps
+    indentation in its chunks; the paragraph level keeps a single line break
+    before a paragraph).
     """
     closed = (
         closed_to_cuts(window, None, _span_length, limit) if "`" in window or "~" in window else []
@@ -82,15 +83,23 @@ def fallback_cut(
         if last is not None:
             start = cuts[0].start
             if after_chunk and start == 0:
-                gap = window[: len(window) - len(window.lstrip())]
-                if "\n" not in gap:
-                    start = len(gap)
+                start = after_gap(window, last.end)
             # A line keeps its trailing blanks; a piece cut from a larger unit does not.
             return start, start + (len(window[start : last.end].rstrip()) or last.end - start)
     lead = len(window) - len(window.lstrip())
     if 0 < lead < len(window):
         return 0, lead  # whitespace that cannot travel with the word after it
     return 0, limit  # hard cut
+
+
+def after_gap(window: str, end: int) -> int:
+    """Where a chunk ending at ``end`` starts in a window that starts right
+    after a chunk: after the window's leading whitespace up to its last line
+    break (the gap after that chunk, which leads the next segment; a line's
+    indentation stays), or at 0 when that leaves nothing before ``end``."""
+    gap = window[: len(window) - len(window.lstrip())]
+    start = len(gap) if "\n" not in gap else gap.rfind("\n") + 1
+    return start if start < end else 0
 
 
 def _span_length(a: int, b: int) -> int:

@@ -64,7 +64,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
-from .fallback import levels_below, resolve_levels
+from .fallback import after_gap, levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
 from .paragraph import ParagraphChunker
@@ -444,7 +444,9 @@ class _SizedScanner(Scanner):
         p = self._p
         window = self._text(p, c)
         meter = self._meter
-        a, e, fence = self._cfg._cut(window, self._fence, lambda x, y: meter.est(p + x, p + y))
+        a, e, fence = self._cfg._cut(
+            window, self._fence, lambda x, y: meter.est(p + x, p + y), after_chunk=p > 0
+        )
         self._fence = fence
         self._emit(out, p + a, p + e)
 
@@ -552,6 +554,8 @@ class Sized(ChunkingStrategy):
         fence: Fence | None,
         est: Callable[[int, int], int],
         min_end: int = 0,
+        *,
+        after_chunk: bool = False,
     ) -> tuple[int, int, Fence | None]:
         """``(start, end, fence open at end)`` of the next chunk in ``window``.
 
@@ -560,7 +564,9 @@ class Sized(ChunkingStrategy):
         that fit and after ``min_end``; else a whitespace lead on its own (filled
         or not, so that the word after it is measured from its start), or the
         longest part of it within the limit when it alone is over; else a hard
-        cut.  ``window`` estimates over the limit.
+        cut.  ``window`` estimates over the limit.  ``after_chunk``: the window
+        starts right after a chunk (capped: the gap after it leads the segment,
+        as in :func:`.fallback.fallback_cut`; filled chunks are stripped anyway).
         """
         limit = self.limit
         closed = (
@@ -584,6 +590,8 @@ class Sized(ChunkingStrategy):
             if not ends:
                 continue
             start = lead if self.fill else cuts[0].start
+            if after_chunk and start == 0 and not self.fill:
+                start = after_gap(window, ends[-1])
             # The last end that estimates within the limit (est grows with the end).
             lo, hi = 0, len(ends)
             while lo < hi:

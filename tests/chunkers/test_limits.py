@@ -279,6 +279,28 @@ def test_whitespace_that_cannot_travel_with_the_next_word_is_a_segment_of_its_ow
     assert Bounded("word", 3).split_text("x" + " " * 7) == ["x", "   ", "   "]
 
 
+@pytest.mark.parametrize("measured", [False, True])
+@pytest.mark.parametrize("gap", ["\n", " \n", "\r\n", "\n  "])
+def test_the_line_break_after_a_cut_leads_the_next_segment_not_its_chunk(
+    gap: str, measured: bool
+) -> None:
+    # Before: ['aa', '\nmore words here'] with max_chars=17: the paragraph
+    # level keeps a single line break before a paragraph, and the cut after
+    # "aa" left it at the head of the next chunk.  Indentation stays.
+    text = f"aa{gap}more words here\n\n"
+    ceiling = 16 + len(gap)
+    chunker = (
+        limit("structure", max_chars=ceiling, length=lambda s: len(s))
+        if measured  # a Sized chunker, capped
+        else Bounded("structure", ceiling)
+    )
+    indent = gap[gap.rfind("\n") + 1 :]
+    assert [c.rstrip() for c in chunker.split_text(text)] == ["aa", f"{indent}more words here"]
+    pieces = stream(chunker, list(text))
+    assert [p.chunk for p in pieces if p.chunk is not None] == chunker.split_text(text)
+    assert "".join(p.segment for p in pieces) == text
+
+
 def test_bss_overlap_regression_never_exceeds_the_ceiling() -> None:
     # boundary-smart-splitter 1.0.2 returned ['alpha', 'aalpha'] here.
     chunker = limit("word", max_chars=5, chunk_size=2, overlap=1)
