@@ -40,6 +40,7 @@ from helpers.guardrails import (
     llm,
     slicings,
     two_part_slicings,
+    verdicts_by_release,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -816,15 +817,6 @@ def test_after_a_stop_the_verdict_and_history_depend_on_the_text_alone(
     for outcome, async_history in asyncio.run(async_paths()):
         assert outcome == reference
         assert async_history == history
-
-
-def verdicts_by_release(outcomes: list[Any]) -> dict[int, bool]:
-    """Each outcome but the last: released length so far -> its ``validation_passed``."""
-    verdicts, released = {}, 0
-    for outcome in outcomes[:-1]:
-        released += len(outcome.validated_output or "")
-        verdicts[released] = outcome.validation_passed
-    return verdicts
 
 
 def _none(value: Any, result: Any) -> None:

@@ -172,6 +172,15 @@ def joined(outcomes: Iterable[Any]) -> str:
     return "".join(o.validated_output or "" for o in outcomes)
 
 
+def verdicts_by_release(outcomes: Sequence[Any]) -> dict[int, bool]:
+    """Each outcome but the last: released length so far -> its ``validation_passed``."""
+    verdicts, released = {}, 0
+    for outcome in outcomes[:-1]:
+        released += len(outcome.validated_output or "")
+        verdicts[released] = outcome.validation_passed
+    return verdicts
+
+
 def validated_and_streamed(guard: Any, text: str, deltas: list[str]) -> Any:
     """``guard.validate(text)``, after checking that ``guarded_stream`` of
     ``deltas`` releases exactly its output and the plain ``guard(...,

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -34,7 +35,7 @@ import openai
 import pytest
 from guardrails.errors import ValidationError
 from guardrails_ai.types import ErrorSpan, FailResult
-from helpers.guardrails import MESSAGES, llm
+from helpers.guardrails import MESSAGES, llm, verdicts_by_release
 from helpers.server import (
     free_port,
     server_env,
@@ -198,16 +199,21 @@ def expected(guard: Any, text: str) -> Expected:
     return Expected("".join(released), passed, False)
 
 
-def stream(port: int, guard: str, text: str) -> tuple[str, list[dict[str, Any]]]:
-    """The joined ``delta.content`` and each event's ``guardrails`` field."""
-    events = client(port, guard).chat.completions.create(
+def events(port: int, guard: str, text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each event's ``delta.content`` and ``guardrails`` field."""
+    answer = client(port, guard).chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": text}], stream=True
     )
-    content, fields = [], []
-    for event in events:
-        content.append(event.choices[0].delta.content or "")
-        fields.append((event.model_extra or {}).get("guardrails") or {})
-    return "".join(content), fields
+    return [
+        (event.choices[0].delta.content or "", (event.model_extra or {}).get("guardrails") or {})
+        for event in answer
+    ]
+
+
+def stream(port: int, guard: str, text: str) -> tuple[str, list[dict[str, Any]]]:
+    """The joined ``delta.content`` and each event's ``guardrails`` field."""
+    received = events(port, guard, text)
+    return "".join(content for content, _ in received), [field for _, field in received]
 
 
 def raw_events(port: int, guard: str, text: str) -> tuple[int, list[str]]:
@@ -443,6 +449,30 @@ def test_streamed_and_whole_release_validated_text(
     else:  # the trailing fragment was validated too: both e-mail addresses are reported
         reasons = [summary["failure_reason"] for summary in summaries(fields)]
         assert reasons.count("Text contains personal data: e-mail address") == 2
+
+
+def test_each_event_verdict_depends_on_the_text_released_alone(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # Served, an event's validation_passed counts the failures in the text
+    # released so far, as in process, whatever the upstream's slicing: the
+    # verdicts at each released length agree with 1-character deltas.  (With
+    # fix and filter every outcome passes: Guardrails counts a fixed or
+    # filtered failure as passed.)
+    on_fail = "noop"
+    guard = guards[on_fail]
+    reference = verdicts_by_release(list(guarded_stream(guard, llm(list(TEXT)), messages=MESSAGES)))
+    assert True in reference.values() and False in reference.values()
+    for _ in range(3):  # the upstream slices each answer anew
+        received = events(servers.serve, on_fail, TEXT)
+        outcomes = [
+            SimpleNamespace(validated_output=content, validation_passed=field["validation_passed"])
+            for content, field in received
+        ]
+        verdicts = verdicts_by_release(outcomes)
+        shared = verdicts.keys() & reference.keys()
+        assert shared and {k: verdicts[k] for k in shared} == {k: reference[k] for k in shared}
+        assert received[-1][1]["validation_passed"] is expected(guard, TEXT).passed
 
 
 #: Dialogue: a quotation holding sentence ends (one chunk for the sentence
