@@ -42,7 +42,14 @@ runs to its end.
 
 from __future__ import annotations
 
-from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkingStrategy,
+    Grouped,
+    Sized,
+    SpecError,
+    SplitFlush,
+)
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
@@ -126,6 +133,16 @@ class PhraseJoins(ChunkingStrategy):
 
     def __repr__(self) -> str:
         return f"PhraseJoins({self.inner!r}, <{len(self.matcher.folded)} phrases>)"
+
+    def spec(self) -> dict[str, object]:
+        """Always ``SpecError``: the joins belong to a ``BannedPhrases`` and its
+        phrases, which a spec must not hold; write ``inner.spec()`` instead
+        (``BannedPhrases`` given that chunker joins its own phrases again)."""
+        raise SpecError(
+            f"chunker={self!r} is BannedPhrases' join of its phrases and has no spec of "
+            "its own; write its inner chunker (chunker.inner.spec()): BannedPhrases "
+            "joins its phrases again"
+        )
 
     def __eq__(self, other: object) -> bool:
         return (

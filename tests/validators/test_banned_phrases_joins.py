@@ -16,7 +16,13 @@ from guardrails_ai.chunkwise import BannedPhrases
 from guardrails_ai.chunkwise import _phrase_joins as joins
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise._phrases import PhraseMatcher
-from guardrails_ai.chunkwise.chunkers import ChunkStream, FixedSizeChunker, limit, split_spans
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkStream,
+    FixedSizeChunker,
+    SpecError,
+    limit,
+    split_spans,
+)
 
 PHRASES = ["free money", "get free", "act now now", "stop. now", "U.S. It", "a.m. Meeting"]
 
@@ -308,3 +314,14 @@ def test_every_guard_path_joins_across_a_line_break() -> None:
     finally:
         disable_validated_streaming()
     assert plain == awaited == "Offers:\n*** ****\n  ***** now.\nBye."
+
+
+def test_the_join_has_no_spec_and_says_which_one_to_write() -> None:
+    # Before: "give PhraseJoins an alias and register_alias() it", which would
+    # have written the phrases into the spec.
+    validator = BannedPhrases(["secret sauce"], chunker="line")
+    with pytest.raises(SpecError, match=r"chunker.inner.spec\(\)") as raised:
+        validator.chunker.spec()
+    assert "secret" not in str(raised.value) and "register_alias" not in str(raised.value)
+    again = BannedPhrases(["secret sauce"], chunker=validator.chunker.inner.spec())
+    assert again.chunker == validator.chunker
