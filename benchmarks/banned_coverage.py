@@ -149,6 +149,15 @@ def _fullwidth(phrase: str) -> list[str]:
     ]
 
 
+def _hyphenated(phrase: str) -> list[str]:
+    return [
+        phrase.replace(" ", "-"),
+        phrase.replace(" ", "\u2011"),  # non-breaking hyphen
+        phrase.replace(" ", "-\n"),  # broken at a line end
+        phrase.title().replace(" ", "-"),
+    ]
+
+
 ATTACKS: dict[str, Callable[[str], list[str]]] = {
     "markdown emphasis": _markdown,
     "cyrillic look-alikes (one letter)": _swap(_CYRILLIC, every=False),
@@ -163,6 +172,7 @@ ATTACKS: dict[str, Callable[[str], list[str]]] = {
     "strike-through overlays": _marked(_OVERLAYS),
     "turkish dotted/dotless i": _turkish,
     "full-width, zero-width, soft hyphen": _fullwidth,
+    "words joined by a hyphen": _hyphenated,
 }
 
 SENTENCES = ["They promised {} to everyone.", "{}!", "Is this {}?"]
@@ -191,7 +201,9 @@ BENIGN = [
     "bad_word_count = 0",
     "free__money is one identifier.",
     "Money for free? Never.",
-    "The kill-switch design was reviewed.",
+    "It was free \u2014 money came later.",
+    "Free--money is an odd spelling of a dash.",
+    "A kill -switch flag is a typo.",
     "A word that is bad is still a word.",
 ]
 

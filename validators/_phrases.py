@@ -15,8 +15,11 @@ without spaces between words (Chinese, Japanese, Thai...: ``免费的钱`` in
 may begin or end anywhere.  Markdown emphasis markers do not join words:
 one to three ``_`` before a phrase, after a non-word character, and ``_`` after
 it, before a non-word character, count as boundaries (``_free money_``,
-``__free__ money``; ``bad_x`` stays one word), and a whitespace run inside a
-phrase also matches when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
+``__free__ money``; ``bad_x`` stays one word).  Between the words of a
+phrase, a run of whitespace matches, or one hyphen that joins them
+(``free-money``, ``free-\\nmoney``; a hyphen in a phrase separates its words
+too), also when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
+Dashes between spaces and ``--`` separate clauses, as ``;`` does: they do not.
 Building the pattern is iterative: a phrase of any length compiles.  A
 blank letter (:data:`._normalize.BLANK_LETTERS`) is read both ways: dropped
 (inside a word) and as a space (between words); a text holding one is
@@ -54,11 +57,18 @@ _AFTER = f"(?!_*+{_LETTER})"
 _SPACELESS = f"[{SPACELESS_LETTERS}]"
 _BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_BEFORE})"
 _AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_AFTER})"
-# Whitespace inside a phrase, with emphasis markers stuck to it (possessive: no backtracking).
-_GAP = r"[*_~]*+\s++[*_~]*+"
+# Between the words of a phrase: a run of whitespace, or one hyphen (hyphen-
+# minus, U+2010; U+2011 folds to it) with no whitespace before it, as words
+# are joined ("free-money", "free-\nmoney" broken at a line end), with
+# emphasis markers stuck to it (possessive: no backtracking).  Dashes set off
+# by spaces and "--" are punctuation between clauses, as ";" is: no gap.
+_HYPHEN = "[\\-\u2010]"
+_SEPARATOR = f"(?:\\s++|{_HYPHEN}\\s*+)"
+_GAP = f"[*_~]*+{_SEPARATOR}[*_~]*+"
+# In a phrase: whitespace, or a hyphen between two words ("-5%" keeps its own).
+_WORDS = re.compile(f"\\s+|(?<=[^\\s\\-\u2010]){_HYPHEN}\\s*(?=[^\\s\\-\u2010])")
 _MARKERS = "*_~"
 _SPACE = object()  # trie key for a whitespace run
-_GAP_RE = re.compile(_GAP)
 _BLANKS = re.compile(f"[{BLANK_LETTERS}]")
 
 
@@ -72,8 +82,15 @@ class PhraseMatch:
 
 
 def fold_phrase(phrase: str) -> str:
-    """The folded phrase, its words joined by one space; emphasis markers around words dropped."""
-    return " ".join(w for w in (w.strip(_MARKERS) for w in fold(phrase).text.split()) if w)
+    """The folded phrase as :func:`_words_of` gives it."""
+    return _words_of(fold(phrase).text)
+
+
+def _words_of(folded: str) -> str:
+    """The words of ``folded`` (a folded phrase, or a match of one), separated
+    by whitespace or a hyphen between words, joined by one space; emphasis
+    markers around words dropped."""
+    return " ".join(w for w in (w.strip(_MARKERS) for w in _WORDS.split(folded)) if w)
 
 
 class _Node:
@@ -123,7 +140,7 @@ def _edge(key: object, below: str, partial: bool) -> str:
     if key is not _SPACE:
         return re.escape(str(key)) + below
     if partial:  # (the window may end inside the gap)
-        return f"[*_~]*+(?:\\Z|\\s++[*_~]*+{below})"
+        return f"[*_~]*+(?:\\Z|{_SEPARATOR}[*_~]*+{below})"
     return _GAP + below
 
 
@@ -169,7 +186,7 @@ class PhraseMatcher:
         found = []
         for m in self._regex.finditer(folded.text):
             start, end = m.span(1)
-            phrase = self.folded[_GAP_RE.sub(" ", m.group(1))]
+            phrase = self.folded[_words_of(m.group(1))]
             found.append(PhraseMatch(*folded.source_span(start, end), phrase))
         return found
 

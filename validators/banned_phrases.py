@@ -50,7 +50,11 @@ class BannedPhrases(ChunkedValidator):
     so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
     ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),
     ``\\ufb01x`` (ligature), ``b\\u0430d`` (Cyrillic a) and ``b\\u0336ad``
-    all match ``bad``/``fix``; whitespace inside a phrase matches any run.
+    all match ``bad``/``fix``; between the words of a phrase, a run of
+    whitespace matches, or one hyphen that joins them (``free-money``,
+    ``FREE\u2011money``, ``free-\nmoney``; a hyphen between words in a phrase
+    separates them too); a dash between spaces or ``--`` does not (it
+    separates clauses, as ``;`` does).
     Matches are located in the original text: the fix masks exactly the
     characters that spelled the phrase (invisible ones inside it included)
     and leaves every other character as it was.  Overlapping phrases are all

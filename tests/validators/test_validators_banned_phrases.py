@@ -59,6 +59,12 @@ def check(text: str) -> Any:
         ("It is a bad\u3164word.", "It is a ********."),
         ("It is a bad\uffa0word and b\u3164ad word.", "It is a ******** and **** ****."),
         ("It is a bad\u115fword.", "It is a ********."),
+        # a hyphen joining the words (before: passed), not a dash between clauses
+        ("A bad-word here.", "A ******** here."),
+        ("A bad \u2014 word; a BAD\u2011word.", "A bad \u2014 word; a ********."),
+        ("Guaranteed-\nreturns!", "***********\n*******!"),
+        ("**Bad**-word.", "************."),
+        ("Guaranteed--returns, bad - word, bad -word.", None),
         # whole words only
         ("Evildoers and medieval bad words are fine.", None),
         ("bad_word, bad-words and badword are fine.", None),
@@ -86,6 +92,26 @@ def test_scripts_without_spaces_have_no_word_edges(text: str, fixed: str | None)
     for size in (1, 2):
         deltas = [text[i : i + size] for i in range(0, len(text), size)]
         assert joined(run(guard_with(fix), deltas)) == (fixed or text)
+
+
+def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
+    fix = BannedPhrases(["e-mail me", "x\u2011ray", "-5%", "a--b"], on_fail="fix")
+    for text in ("E-Mail me", "e mail me", "e\u2010mail  me", "x-ray", "X RAY", "-5%", "a--b"):
+        masked = "".join(c if c.isspace() else "*" for c in text)
+        assert_verdict(fix.validate(f"Do {text}.", {}), f"Do {masked}.")
+    # (a hyphen not between two words is a character of the phrase)
+    assert_verdict(fix.validate("Do email me, x-rays, 5%, a-b.", {}), None)
+
+
+@pytest.mark.parametrize("chunker", ["line", "word", "sentence", "paragraph"])
+def test_a_hyphen_at_a_line_end_is_joined_in_any_slicing(chunker: str) -> None:
+    # "free-" ends a line (a chunk of its own under "line" and "word"): the
+    # chunk is held until the phrase is decided, as for a space.
+    guard = guard_with(BannedPhrases(["bad word"], on_fail="fix", chunker=chunker))
+    text = "Say bad-\nword now.\nOr bad -word.\n"
+    for size in (1, 2, 5, len(text)):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert joined(run(guard, deltas)) == "Say ****\n**** now.\nOr bad -word.\n"
 
 
 def test_error_spans_locate_matches_in_the_original() -> None:
