@@ -84,7 +84,7 @@ def test_the_chunk_before_a_phrase_is_released_without_it() -> None:
 
 
 WORDS = ["free", "FREE", "money", "Money", "get", "act", "now", "x", "**free**"]
-SEPARATORS = [" ", "\n", "\n\n", "\r\n", ". ", ".\n", "\n- ", "  \n", "! "]
+SEPARATORS = [" ", "\n", "\n\n", "\r\n", ". ", ".\n", "\n- ", "  \n", "! ", "-", "-\n", " - ", "--"]
 texts = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=30).map(
     "".join
 )
