@@ -6,14 +6,15 @@ addresses and cards glued to Japanese, Chinese and Korean words) filled
 with generated entities whose checksums are right (Luhn cards with real brand
 prefixes, mod-97 IBANs of the registry's lengths, phone numbers in each
 country's usual groupings, e-mail addresses with RFC 5322 local parts, IPv4 and
-IPv6 in their textual forms), and hard negatives: numbers that look like
+IPv6 in their textual forms, US Social Security numbers that can be issued),
+and hard negatives: numbers that look like
 personal data and are not (order numbers, ``2147483647``, ISBN-10s,
 ``000 000 0000``, versions ``1.2.3.4``, ``section 4.1.2.3``, ``6.1.7.1``, dates,
 random 13-digit strings that pass Luhn, checksum failures).
 
 ``labelled_set()`` is deterministic (a fixed seed): a list of
 ``(text, [(start, end, kind), ...])`` where ``kind`` is an entity name of
-``RedactPII`` (``email``, ``phone``, ``card``, ``iban``, ``ipv4``, ``ipv6``).
+``RedactPII`` (``email``, ``phone``, ``card``, ``iban``, ``ipv4``, ``ipv6``, ``ssn``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import string
 
 __all__ = ["KINDS", "labelled_set"]
 
-KINDS = ("email", "phone", "card", "iban", "ipv4", "ipv6")
+KINDS = ("email", "phone", "card", "iban", "ipv4", "ipv6", "ssn")
 Labelled = tuple[str, list[tuple[int, int, str]]]
 
 
@@ -201,6 +202,16 @@ def ipv6(rng: random.Random) -> str:
     return ":".join(["2001", "db8", *groups[2:]])
 
 
+def ssn(rng: random.Random) -> str:
+    area = rng.choice([n for n in range(1, 900) if n != 666])
+    return f"{area:03d}-{rng.randint(1, 99):02d}-{rng.randint(1, 9999):04d}"
+
+
+def ssn_written(rng: random.Random) -> str:
+    """An SSN written without dashes (only after an SSN label)."""
+    return ssn(rng).replace("-", rng.choice(["", " "]))
+
+
 _GENERATORS = {
     "email": email,
     "phone": phone,
@@ -208,6 +219,8 @@ _GENERATORS = {
     "iban": iban,
     "ipv4": ipv4,
     "ipv6": ipv6,
+    "ssn": ssn,
+    "ssn_written": ssn_written,
 }
 
 # Templates: each "{kind}" is filled with a generated entity of that kind.
@@ -246,6 +259,11 @@ _TEMPLATES = [
     "请联系{email}了解详情。",
     "메일은 {email}으로 보내 주세요.",
     "カード番号は{card}です。",
+    "My SSN is {ssn}, please keep it private.",
+    "Applicant: Anna Berg, SSN {ssn_written}, born 1990.",
+    "Social Security number: {ssn_written}",
+    "| Anna | {ssn} | {email} |",
+    "Tax form filed under {ssn} last April.",
 ]
 
 # Hard negatives: nothing here is personal data.
@@ -286,6 +304,10 @@ _NEGATIVES = [
     "The ratio was 192.168 to 1 in that test.",
     "Lines 120-145 and 200-230 changed.",
     "Count: 0123456789 items scanned.",
+    "Part 123-45-6789 is back in stock.",
+    "SSN 000-12-3456 and 666-45-6789 were never issued.",
+    "The range 100 20 3000 is a guess.",
+    "Ship 553221234 units by Monday.",
 ]
 
 
@@ -310,9 +332,10 @@ def labelled_set(seed: int = 20261201, rounds: int = 14) -> list[Labelled]:
                     text += rest.replace("}}", "}")
                     break
                 j = rest.index("}", i)
-                kind = rest[i + 1 : j]
+                generator = rest[i + 1 : j]
+                kind = generator.split("_")[0]
                 text += rest[:i].replace("}}", "}")
-                value = _GENERATORS[kind](rng)
+                value = _GENERATORS[generator](rng)
                 labels.append((len(text), len(text) + len(value), kind))
                 text += value
                 rest = rest[j + 1 :]

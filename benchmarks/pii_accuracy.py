@@ -53,6 +53,7 @@ _PLAIN = {
     "iban": re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b"),
     "ipv4": re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
     "ipv6": re.compile(r"(?<![\w:])(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}(?![\w:])"),
+    "ssn": re.compile(r"\b\d{3}-\d{2}-\d{4}\b"),
 }
 
 
@@ -71,6 +72,7 @@ def presidio() -> Detector | None:
             IbanRecognizer,
             IpRecognizer,
             PhoneRecognizer,
+            UsSsnRecognizer,
         )
     except Exception:
         return None
@@ -79,6 +81,7 @@ def presidio() -> Detector | None:
         "PHONE_NUMBER": "phone",
         "CREDIT_CARD": "card",
         "IBAN_CODE": "iban",
+        "US_SSN": "ssn",
     }
     recognizers = [
         EmailRecognizer(),
@@ -86,6 +89,7 @@ def presidio() -> Detector | None:
         CreditCardRecognizer(),
         IbanRecognizer(),
         IpRecognizer(),
+        UsSsnRecognizer(),
     ]
 
     def detect(text: str) -> list[Span]:

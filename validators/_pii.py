@@ -55,7 +55,12 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
   hexadecimal digits and a colon (the rest of an address that failed).  One
   with no decimal digit needs three groups or more (``dead:beef::cafe``; not
-  a path of code such as ``Add::add``).
+  a path of code such as ``Add::add``);
+* ``ssn``: a US Social Security number, ``123-45-6789``, with an area, group
+  and serial that can be issued (not ``000`` or ``666``; not ``00``; not
+  ``0000``); written with spaces or dots, as nine digits, or with an area
+  ``9xx`` (an ITIN), only after an SSN label (``ssn``, ``social security``,
+  ``itin``...); never after a label for a phone or another number.
 
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
@@ -144,6 +149,7 @@ PLACEHOLDERS: dict[str, str] = {
     "iban": "<IBAN>",
     "ipv4": "<IP_ADDRESS>",
     "ipv6": "<IP_ADDRESS>",
+    "ssn": "<SSN>",
 }
 
 #: Every entity name, in the order overlapping candidates are preferred.
@@ -209,6 +215,8 @@ _IBAN = _compile(
     r"(?<![.-])(?<!" + _W + r")[A-Z]{2}\d{2}"
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
+_SSN = _compile(r"(?<![.-])(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r"|[.\-]\d)")
+_SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
 _IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a
 # letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
@@ -231,6 +239,7 @@ _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
     "payment paid charged charge kreditkarte carte"
 )
+_SSN_LABELS = "ssn ssns itin social security sozialversicherungsnummer"
 _IP_LABELS = (
     "ip ips ipv4 host hostname server gateway gw dns resolver router subnet ping ssh connect "
     "connected proxy client peer node lan wan vpn whitelisted blocked"
@@ -251,6 +260,7 @@ _LABELS: dict[str, str] = {
         ("ip", _IP_LABELS),
         ("card", _CARD_LABELS),
         ("phone", _PHONE_LABELS),
+        ("ssn", _SSN_LABELS),
     )
     for word in words.split()
 }
@@ -286,7 +296,7 @@ def label_start(text: str, start: int) -> int:
 
 
 def _label(text: str, start: int) -> str:
-    """The kind of the label right before ``text[start:]``: phone, card, ip, other or ""."""
+    """The kind of the label right before ``text[start:]``: phone, card, ip, ssn, other or ""."""
     return _label_match(text, start)[1]
 
 
@@ -413,8 +423,10 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     if len(groups) > 1 and len(groups[-1]) == 1:
         return False  # an ISBN's check digit
     label = _label(text, start)
-    if label == "other":
-        return False
+    if label == "other" or (label == "ssn" and _SSN.fullmatch(candidate)):
+        return False  # (an SSN's shape after an SSN label: the ssn detector's)
+    if label != "phone" and _SSN_DASHED.fullmatch(candidate):
+        return False  # 078-05-1120: an SSN's shape, the ssn detector's
     if candidate.startswith(("+", "(+")):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
@@ -464,6 +476,22 @@ def _iban(candidate: str, text: str, start: int) -> bool:
     return iban_valid(candidate.replace(" ", ""))
 
 
+def _ssn(candidate: str, text: str, start: int) -> bool:
+    digits = _digits(candidate)
+    if digits[:3] in ("000", "666") or digits[3:5] == "00" or digits[5:] == "0000":
+        return False  # never issued (area, group, serial)
+    if len(set(digits)) == 1:
+        return False
+    label = _label(text, start)
+    if label == "ssn":
+        return True  # (an area 9xx: an ITIN, the taxpayer number of the same shape)
+    return (
+        label not in ("other", "phone")
+        and digits[0] != "9"
+        and _SSN_DASHED.fullmatch(candidate) is not None
+    )
+
+
 _PORT_OR_PREFIX = re.compile(r"(?::[0-9]{1,5}|/[0-9]{1,2})(?![0-9])")
 
 
@@ -504,6 +532,7 @@ _DETECTORS: dict[str, tuple[re.Pattern[str], Check]] = {
     "iban": (_IBAN, _iban),
     "ipv4": (_IPV4, _ipv4),
     "ipv6": (_IPV6, _ipv6),
+    "ssn": (_SSN, _ssn),
 }
 
 

@@ -45,6 +45,7 @@ _NAMES = {
     "iban": "IBAN",
     "ipv4": "IPv4 address",
     "ipv6": "IPv6 address",
+    "ssn": "US Social Security number",
 }
 
 
@@ -84,7 +85,10 @@ class RedactPII(ChunkedValidator):
       passing the ISO 7064 mod 97 check;
     * ``"ipv4"``, ``"ipv6"``: addresses the standard ``ipaddress`` module
       accepts; ``1.2.3.4`` after ``version``/``section``... is no address, and
-      four one-digit octets need an address label or a port.
+      four one-digit octets need an address label or a port;
+    * ``"ssn"``: US Social Security numbers ``123-45-6789`` that can be issued
+      (not ``000``, ``666``, ``00``, ``0000``); with spaces, as nine digits or
+      with an area ``9xx`` (an ITIN) only after an SSN label.
 
     A label that names another number (``order``, ``invoice``, ``ISBN``,
     ``ref``, ...) vetoes a number after it.  A candidate whose checksum fails

@@ -292,6 +292,14 @@ def test_iban_mod97(iban: str, valid: bool) -> None:
         ),
         ("at 10:30:00 the MAC 00:1A:2B:3C:4D:5E and std::vector and ::", []),
         ("x4111111111111111 and 4111111111111111x", []),  # glued to words
+        # US Social Security numbers: dashed alone, any other way after a label
+        ("Her number 536-22-1234 is on file.", [("ssn", "536-22-1234")]),
+        ("SSN: 536221234, ITIN 912-74-5678", [("ssn", "536221234"), ("ssn", "912-74-5678")]),
+        ("social security no. 536 22 1234", [("ssn", "536 22 1234")]),
+        ("SSN 078-05-1120", [("ssn", "078-05-1120")]),  # (not read as a phone number)
+        # never issued, another number's label, other shapes
+        ("SSN 000-12-3456, 666-12-3456, 536-00-1234, 536-22-0000 and 912-34-5678", []),
+        ("Part 536-22-1234, 536 22 1234, 536221234, 1536-22-1234, 536-22-12345", []),
     ],
 )
 def test_entities(text: str, expected: list[tuple[str, str]]) -> None:

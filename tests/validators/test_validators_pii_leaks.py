@@ -46,6 +46,7 @@ ENTITIES = [
     "98765 43210",
     "192.168.10.20",
     "2001:db8::8a2e:370:7334",
+    "536-22-1234",
 ]
 
 #: (before, after) the entity in each structure; ``{pad}`` is the run with no boundary.

@@ -212,6 +212,14 @@ SURROUNDED = [
     ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
     ("jo@example.com@ann@example.org", "<EMAIL>@<EMAIL>"),
     ("Mail a@b.com@c.org now.", "Mail <EMAIL>@c.org now."),
+    # US Social Security numbers (before: passed, or "<PHONE>" for an area 0xx)
+    ("My SSN is 536-22-1234.", "My SSN is <SSN>."),
+    ("SSN: 078-05-1120, ITIN 912 74 5678.", "SSN: <SSN>, ITIN <SSN>."),
+    (
+        "| Ann | 536221234 |\nSocial security no. 536221234",
+        "| Ann | 536221234 |\nSocial security no. <SSN>",
+    ),
+    ("社会保障番号は536-22-1234です。", "社会保障番号は<SSN>です。"),
 ]
 
 
@@ -260,10 +268,10 @@ def test_no_false_positives_on_code(text: str) -> None:
     ("kwargs", "error", "message"),
     [
         (
-            {"entities": ["email", "ssn"]},
+            {"entities": ["email", "passport"]},
             ValueError,
-            r"entities: unknown 'ssn'; valid names are 'email', 'phone', 'card', 'iban', "
-            r"'ipv4', 'ipv6'",
+            r"entities: unknown 'passport'; valid names are 'email', 'phone', 'card', 'iban', "
+            r"'ipv4', 'ipv6', 'ssn'",
         ),
         ({"entities": "email"}, TypeError, r"entities must be a list of str, got str 'email'"),
         ({"entities": []}, ValueError, r"entities must not be empty"),
