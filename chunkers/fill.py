@@ -248,7 +248,8 @@ class _PieceMeter(_Meter):
         at or before ``c - 2``) measured exactly is within the limit after all, count on
         from ``b`` with that measure (at most
         :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
-        block that may still fit) and return true: the estimate was high (the
+        block that may still fit; twice more when runs were cut in it, each cut
+        counted one token high) and return true: the estimate was high (the
         unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
@@ -260,6 +261,8 @@ class _PieceMeter(_Meter):
         # no new boundary there (inside a long piece), up to c, counting one
         # token more for the token c may split.
         k = bisect_right(self.b, c - 2) - 1
+        if k >= 0 and self.splits[k] > self.splits[max(bisect_right(self.b, p) - 1, 0)]:
+            most *= 2  # runs cut in the held-back text count high: measure more often
         at = self.b[k] if k >= 0 else p
         last = anchor[1] if done and anchor is not None else p
         split = 0
