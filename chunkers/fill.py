@@ -141,16 +141,15 @@ class _PieceMeter(_Meter):
         self.bound: Callable[[str], int] = _utf8 if measure.unit == "tokens" else measure
         self.text = text
         self.b = [0]  # piece boundaries (absolute); piece k is text[b[k]:b[k+1]]
-        #: measure of text[0:b[k]] as the sum of its pieces, plus one token for
-        #: each boundary before b[k] that cuts a run at _CAP characters (split
-        #: = 1 per such boundary)
+        #: measure of text[0:b[k]] as the sum of its pieces, plus ``margin`` for
+        #: each boundary before b[k] that cuts a run at _CAP characters
         self.cum = [0]
-        self.splits = [0]  # boundaries before b[k] that cut a run (cumulative)
+        self.splits = [0]  # how many boundaries before b[k] cut a run
         #: Tokens are additive across the boundaries where tiktoken-style pre-
         #: tokenizers start a token, but not inside a run: the tokens of a run
         #: cut in two may outnumber those of its parts by one (".\n\n\n..."), so
         #: the held-back text is bounded with one token more per such cut.
-        self.split = 1 if measure.unit == "tokens" else 0
+        self.margin = 1 if measure.unit == "tokens" else 0
         self.q: list[int] = []  # q[k]: bound of text[b[k]:b[k+1]+1]
         self.tail = ""  # text[b[-1]:fed]
         self.qmax = 0  # at least every q[k] (lets a crossing skip pieces by bisection)
@@ -190,8 +189,8 @@ class _PieceMeter(_Meter):
         sizes = self.m.sizes(pieces)
         cut = [0] * len(pieces)
         for i in runs:
-            cut[i] = self.split
-            sizes[i] += self.split
+            cut[i] = 1
+            sizes[i] += self.margin
         self.cum += accumulate(sizes, initial=self.cum[-1])
         del self.cum[-len(pieces) - 1]
         self.splits += accumulate(cut, initial=self.splits[-1])
@@ -238,7 +237,7 @@ class _PieceMeter(_Meter):
             return self.m(self.text(a, e))
         # (Without the margin for runs cut: an estimate, not a bound.)
         cum, splits = self.cum, self.splits
-        total = self._head(a, k0) + cum[ke] - cum[k0] - splits[ke] + splits[k0]
+        total = self._head(a, k0) + cum[ke] - cum[k0] - self.margin * (splits[ke] - splits[k0])
         if e > b[ke]:
             total += self.m(self.text(b[ke], e))
         return total
@@ -261,7 +260,8 @@ class _PieceMeter(_Meter):
         # no new boundary there (inside a long piece), up to c, counting one
         # token more for the token c may split.
         k = bisect_right(self.b, c - 2) - 1
-        if k >= 0 and self.splits[k] > self.splits[max(bisect_right(self.b, p) - 1, 0)]:
+        splits = self.splits
+        if self.margin and k >= 0 and splits[k] > splits[max(bisect_right(self.b, p) - 1, 0)]:
             most *= 2  # runs cut in the held-back text count high: measure more often
         at = self.b[k] if k >= 0 else p
         last = anchor[1] if done and anchor is not None else p

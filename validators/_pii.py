@@ -239,7 +239,7 @@ _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
     "payment paid charged charge kreditkarte carte"
 )
-_SSN_LABELS = "ssn ssns itin social security sozialversicherungsnummer"
+_SSN_LABELS = "ssn ssns itin social security"
 _IP_LABELS = (
     "ip ips ipv4 host hostname server gateway gw dns resolver router subnet ping ssh connect "
     "connected proxy client peer node lan wan vpn whitelisted blocked"
