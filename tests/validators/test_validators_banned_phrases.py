@@ -229,6 +229,9 @@ _PIECES = [
     "!",
     "\n",
     "fine",
+    "bad-",
+    "-",
+    "guaranteed-\n",
 ]
 
 
