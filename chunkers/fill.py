@@ -187,14 +187,17 @@ class _PieceMeter(_Meter):
         if not pieces:
             return
         sizes = self.m.sizes(pieces)
-        cut = [0] * len(pieces)
-        for i in runs:
-            cut[i] = 1
-            sizes[i] += self.margin
+        if runs:
+            cut = [0] * len(pieces)
+            for i in runs:
+                cut[i] = 1
+                sizes[i] += self.margin
+            self.splits += accumulate(cut, initial=self.splits[-1])
+            del self.splits[-len(pieces) - 1]
+        else:
+            self.splits += [self.splits[-1]] * len(pieces)
         self.cum += accumulate(sizes, initial=self.cum[-1])
         del self.cum[-len(pieces) - 1]
-        self.splits += accumulate(cut, initial=self.splits[-1])
-        del self.splits[-len(pieces) - 1]
         self.b += accumulate(map(len, pieces), initial=self.b[-1])
         del self.b[-len(pieces) - 1]
         if self.bound is _utf8 and s.isascii():
@@ -247,8 +250,8 @@ class _PieceMeter(_Meter):
         at or before ``c - 2``) measured exactly is within the limit after all, count on
         from ``b`` with that measure (at most
         :data:`_ANCHORS` times per ``p``, three times more when ``code``: a code
-        block that may still fit; twice more when runs were cut in it, each cut
-        counted one token high) and return true: the estimate was high (the
+        block that may still fit; twice more when runs cut in it count over 5%
+        of the limit high, one token per cut) and return true: the estimate was high (the
         unfinished word counted by its bytes)."""
         anchor = self.anchor
         done = anchor[3] if anchor is not None and anchor[0] == p else 0
@@ -261,8 +264,13 @@ class _PieceMeter(_Meter):
         # token more for the token c may split.
         k = bisect_right(self.b, c - 2) - 1
         splits = self.splits
-        if self.margin and k >= 0 and splits[k] > splits[max(bisect_right(self.b, p) - 1, 0)]:
-            most *= 2  # runs cut in the held-back text count high: measure more often
+        if self.margin and k >= 0:
+            # Runs cut in the held-back text count high: when by more than 5%
+            # of the limit (long runs: base64, a row of "=", line breaks),
+            # measure more often, else the chunk ends that much early.
+            cuts = splits[k] - splits[max(bisect_right(self.b, p) - 1, 0)]
+            if cuts * 20 > self.limit:
+                most *= 2
         at = self.b[k] if k >= 0 else p
         last = anchor[1] if done and anchor is not None else p
         split = 0
