@@ -144,12 +144,12 @@ _UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
 #: Entity name -> the placeholder a fix puts in its place.
 PLACEHOLDERS: dict[str, str] = {
     "email": "<EMAIL>",
+    "ssn": "<SSN>",  # (before phone: 078-05-1120 has the shape of both)
     "phone": "<PHONE>",
     "card": "<CARD>",
     "iban": "<IBAN>",
     "ipv4": "<IP_ADDRESS>",
     "ipv6": "<IP_ADDRESS>",
-    "ssn": "<SSN>",
 }
 
 #: Every entity name, in the order overlapping candidates are preferred.
@@ -423,10 +423,8 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     if len(groups) > 1 and len(groups[-1]) == 1:
         return False  # an ISBN's check digit
     label = _label(text, start)
-    if label == "other" or (label == "ssn" and _SSN.fullmatch(candidate)):
-        return False  # (an SSN's shape after an SSN label: the ssn detector's)
-    if label != "phone" and _SSN_DASHED.fullmatch(candidate):
-        return False  # 078-05-1120: an SSN's shape, the ssn detector's
+    if label == "other":
+        return False
     if candidate.startswith(("+", "(+")):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):

@@ -240,6 +240,17 @@ def test_rest_of_a_failed_address_is_no_address() -> None:
     assert check("Mail first.jo@example.com").fix_value == "Mail <EMAIL>"
 
 
+def test_a_number_of_both_shapes_is_redacted_by_either_detector() -> None:
+    # 078-05-1120 is both an SSN and a trunk-0 phone number: named <SSN> when
+    # both look, and still redacted when only phone numbers are (a first fix
+    # made the phone detector give that shape up, which leaked it there, and
+    # left 066-60-0000, no SSN, to no detector at all).
+    assert check("Mail 078-05-1120 now.").fix_value == "Mail <SSN> now."
+    assert check("Mail 066-60-0000 now.").fix_value == "Mail <PHONE> now."
+    phones = RedactPII(entities=["phone"], on_fail="fix")
+    assert check("Mail 078-05-1120 now.", phones).fix_value == "Mail <PHONE> now."
+
+
 def test_entities_subset() -> None:
     only_email = RedactPII(entities=["email"], on_fail="fix")
     result = check("a@example.com 4111111111111111", only_email)
@@ -270,8 +281,8 @@ def test_no_false_positives_on_code(text: str) -> None:
         (
             {"entities": ["email", "passport"]},
             ValueError,
-            r"entities: unknown 'passport'; valid names are 'email', 'phone', 'card', 'iban', "
-            r"'ipv4', 'ipv6', 'ssn'",
+            r"entities: unknown 'passport'; valid names are 'email', 'ssn', 'phone', 'card', "
+            r"'iban', 'ipv4', 'ipv6'",
         ),
         ({"entities": "email"}, TypeError, r"entities must be a list of str, got str 'email'"),
         ({"entities": []}, ValueError, r"entities must not be empty"),
