@@ -62,11 +62,12 @@ _AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_AFTER})"
 # are joined ("free-money", "free-\nmoney" broken at a line end), with
 # emphasis markers stuck to it (possessive: no backtracking).  Dashes set off
 # by spaces and "--" are punctuation between clauses, as ";" is: no gap.
-_HYPHEN = "[\\-\u2010]"
-_SEPARATOR = f"(?:\\s++|{_HYPHEN}\\s*+)"
+_HYPHENS = "\\-\u2010"
+_SEPARATOR = f"(?:\\s++|[{_HYPHENS}]\\s*+)"
 _GAP = f"[*_~]*+{_SEPARATOR}[*_~]*+"
 # In a phrase: whitespace, or a hyphen between two words ("-5%" keeps its own).
-_WORDS = re.compile(f"\\s+|(?<=[^\\s\\-\u2010]){_HYPHEN}\\s*(?=[^\\s\\-\u2010])")
+_WORD_CHAR = f"[^\\s{_HYPHENS}]"
+_WORDS = re.compile(f"\\s+|(?<={_WORD_CHAR})[{_HYPHENS}]\\s*(?={_WORD_CHAR})")
 _MARKERS = "*_~"
 _SPACE = object()  # trie key for a whitespace run
 _BLANKS = re.compile(f"[{BLANK_LETTERS}]")

@@ -107,11 +107,13 @@ def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
 def test_a_hyphen_at_a_line_end_is_joined_in_any_slicing(chunker: str) -> None:
     # "free-" ends a line (a chunk of its own under "line" and "word"): the
     # chunk is held until the phrase is decided, as for a space.
-    guard = guard_with(BannedPhrases(["bad word"], on_fail="fix", chunker=chunker))
+    validator = BannedPhrases(["bad word"], on_fail="fix", chunker=chunker)
+    guard, async_guard = guard_with(validator), guard_with(validator, asynchronous=True)
     text = "Say bad-\nword now.\nOr bad -word.\n"
     for size in (1, 2, 5, len(text)):
         deltas = [text[i : i + size] for i in range(0, len(text), size)]
         assert joined(run(guard, deltas)) == "Say ****\n**** now.\nOr bad -word.\n"
+        assert joined(asyncio.run(arun(async_guard, deltas))) == joined(run(guard, deltas))
 
 
 def test_error_spans_locate_matches_in_the_original() -> None:

@@ -55,6 +55,10 @@ RUNS = {
     "slash-joined phones": "415-555-0123/",
     "grouped": "4111 1111 1111 1111 ",
     "phrases": "free money ",
+    "hyphenated phrases": "free-money ",
+    "phrase starts at line ends": "free-\n",
+    "ssns": "536-22-1234 ",
+    "labelled ssns": "SSN 536221234 ",
 }
 
 
