@@ -163,7 +163,7 @@ class _PieceMeter(_Meter):
         cuts = [i + (s[i] in "\r\n") for i in map(re.Match.start, _BEFORE_WORD.finditer(s))]
         parts = list(map(s.__getitem__, map(slice, [0, *cuts], cuts)))
         tail = s[cuts[-1] :] if cuts else s
-        if max(map(len, parts), default=0) <= _CAP:
+        if len(s) <= _CAP or max(map(len, parts), default=0) <= _CAP:
             pieces = [part for part in parts if part]
             runs: list[int] = []  # pieces that end inside a run
         else:
@@ -194,6 +194,8 @@ class _PieceMeter(_Meter):
                 sizes[i] += self.margin
             self.splits += accumulate(cut, initial=self.splits[-1])
             del self.splits[-len(pieces) - 1]
+        elif len(pieces) == 1:
+            self.splits.append(self.splits[-1])
         else:
             self.splits += [self.splits[-1]] * len(pieces)
         self.cum += accumulate(sizes, initial=self.cum[-1])
