@@ -122,7 +122,7 @@ _SPECS: dict[str, _Spec] = {
         " december",
     ),
     "es": _Spec(
-        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox",
+        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej",
         final="etc pág núm",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
         " tel av avda cía",
@@ -133,7 +133,7 @@ _SPECS: dict[str, _Spec] = {
         " octubre noviembre diciembre",
     ),
     "pt": _Spec(
-        prefix="sr sra srta dr dra prof eng exmo exma",
+        prefix="sr sra srta dr dra prof eng exmo exma ex",
         final="etc pág",
         medial="jan fev mar abr mai jun jul ago set out nov dez av tel",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
@@ -142,7 +142,7 @@ _SPECS: dict[str, _Spec] = {
         " novembro dezembro",
     ),
     "fr": _Spec(
-        prefix="m mm mme mmes mlle mlles dr pr me cf env",
+        prefix="m mm mme mmes mlle mlles dr pr me cf env ex",
         final="etc",
         medial="av bd ste janv févr avr juil sept oct nov déc",
         starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
@@ -151,7 +151,7 @@ _SPECS: dict[str, _Spec] = {
         " décembre",
     ),
     "it": _Spec(
-        prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr",
+        prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es",
         final="ecc pag cap",
         medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
@@ -197,7 +197,7 @@ _SPECS: dict[str, _Spec] = {
         starters="бұл ол олар біз мен сен сіз бірақ және егер",
     ),
     "sk": _Spec(
-        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č",
+        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p",
         final="atď a.s s.r.o spol tis mil",
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
         ordinals=ORDINAL_ALWAYS,
@@ -216,8 +216,8 @@ _SPECS: dict[str, _Spec] = {
         translate=":\u0589",  # the Armenian full stop, often typed as ":"
     ),
     "ar": _Spec(),
-    "hi": _Spec(),
-    "mr": _Spec(),
+    "hi": _Spec(prefix="डॉ"),
+    "mr": _Spec(prefix="डॉ प्रा सौ कु"),
     "ja": _Spec(),
     "zh": _Spec(),
 }

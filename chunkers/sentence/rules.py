@@ -105,8 +105,12 @@ starters and the ordinal rule below.
   - a number of one or two digits before a capitalised word is an ordinal
     that does not end it, always in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) and before a month name in every
-    language (``am 12. Juni``);
+    language (``am 12. Juni``), unless a label of one to three letters and a
+    period come before the number (``Zimmer Nr. 5. Morgen``: a count);
+  - a time written spaced in lower case (``a las 9 p. m.``) is one
+    ``TIME`` abbreviation: no list item opens at its ``m.``;
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
+    not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
     ends it also before a lower-case word right after the whitespace
     (``Use npm. npm is great.``, ``ann says hi. ann says hi.``); a ``!`` or
     ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
@@ -259,6 +263,9 @@ _GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
 _GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
+#: A label of one to three letters and a period (``Nr.``, ``N°.``) right
+#: before a number, after a space or the start of the text searched.
+_LABEL_BEFORE = re.compile(r"(?<!\S)[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
@@ -794,6 +801,8 @@ class SentenceRules:
                 return j == e and not (bang or ellipsis or closer) and self._plain_word(at)
             cat = _MARKER
         word, _, spaced, item = self._word_before(at)
+        if cat == _MARKER and word in ("a", "p") and buf.startswith("m.", j):
+            return False  # "a las 5 p. m.": a time written spaced, not "m." of a list
         ellipsis = ellipsis or spaced
         if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
@@ -813,6 +822,8 @@ class SentenceRules:
         if not word:
             return True
         kind = self._abbreviations.get(word.lower())
+        if kind is None and word == "m" and self._spaced_time(k):
+            word, kind = buf[k - 4 : k], TIME  # "5 p. m. Nadie"
         if kind is None and ("'" in word or "\u2019" in word):
             kind = self._abbreviations.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
         if kind is None:
@@ -822,7 +833,13 @@ class SentenceRules:
                 kind = MEDIAL
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
                 return False  # "Rs. 500", "N°. 5": a unit or label before a number
-            elif cat == _UPPER and len(word) <= 2 and word.isdigit() and self._ordinal(buf, j):
+            elif (
+                cat == _UPPER
+                and len(word) <= 2
+                and word.isdigit()
+                and not self._labelled(at - len(word))
+                and self._ordinal(buf, j)
+            ):
                 return False  # "am 12. Juni": an ordinal
             else:
                 return True
@@ -889,6 +906,7 @@ class SentenceRules:
         word, at_start, spaced, _ = self._word_before(at)
         return (
             not spaced
+            and not self._after_initial(at - len(word))
             and _PLAIN_WORD.fullmatch(word) is not None
             and word not in self._abbreviations
             and not (at_start and _LIST_MARK.fullmatch(word) is not None)
@@ -939,6 +957,42 @@ class SentenceRules:
         return all(
             w.rstrip(",").lower() in TIME_LEADS or not any(c.isalnum() for c in w)
             for w in lead[:-1]
+        )
+
+    def _after_initial(self, word: int) -> bool:
+        """Whether the word at absolute offset ``word`` follows one letter, a
+        period and a space within the current chunk: the second half of a
+        spaced abbreviation (``p. ex.``, ``p. ej.``), never a plain word."""
+        buf, k = self._buf, word - self._base
+        lo = (self._start if self._start is not None else word) - self._base
+        return (
+            k - 3 >= max(lo, 0)
+            and buf[k - 2 : k] == ". "
+            and buf[k - 3].isalpha()
+            and (k - 3 == lo or not buf[k - 4].isalnum())
+        )
+
+    def _spaced_time(self, k: int) -> bool:
+        """Whether the ``m`` before the period at ``buf[k]`` ends a time
+        written spaced and in lower case (``a. m.``, ``p. m.``: Spanish
+        style), as a word of its own within the current chunk."""
+        buf, lo = self._buf, self._start
+        if lo is None or k - 4 < lo - self._base or buf[k - 4 : k - 1] not in ("a. ", "p. "):
+            return False
+        return k - 4 == lo - self._base or not buf[k - 5].isalnum()
+
+    def _labelled(self, number: int) -> bool:
+        """Whether the number starting at absolute offset ``number`` follows a
+        label of one to three letters and a period within the current chunk
+        (``Nr. 5``, ``S. 12``, ``č. 3``): a count, never an ordinal, so that
+        ``Zimmer Nr. 5. Morgen`` ends after ``5.`` in every language."""
+        buf, base, chunk = self._buf, self._base, self._start
+        found = _LABEL_BEFORE.search(buf, max(number - base - 8, 0), number - base)
+        return (
+            chunk is not None
+            and found is not None
+            and found.end() == number - base
+            and found.start() >= chunk - base
         )
 
     def _ordinal(self, buf: str, j: int) -> bool:

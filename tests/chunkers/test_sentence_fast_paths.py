@@ -126,14 +126,16 @@ def test_line_break_proofs_are_taken_after_crlf_and_long_lines() -> None:
 # months, other scripts' terminators, closing quotes, CJK closers, elisions).
 LANGUAGE_WORDS = [
     "12", "3", "Juni", "N\u00b0", "\uff13", "Det", "z", "B", "bzw", "\u043f\u0440\u043e\u0444",
-    "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc",
+    "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc", "Nr. 5", "p. m", "p. ex",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
     "\u3002\u300d", "\uff01\u300b", "\uff0e", "\u061f", "!", ".\u00a0\u00bb", "!\u202f\u00bb",
 ]  # fmt: skip
 LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 "]
-LANGUAGE_NEXT = ["Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579"]
+LANGUAGE_NEXT = [
+    "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
+]  # fmt: skip
 
 
 def language_grid() -> str:
@@ -141,7 +143,7 @@ def language_grid() -> str:
     return "\n\n".join("".join(row) for row in rows)
 
 
-@pytest.mark.parametrize("language", ["auto", "de", "da", "hy", "el", "ru", "ja", "en"])
+@pytest.mark.parametrize("language", ["auto", "de", "da", "hy", "el", "ru", "ja", "en", "es"])
 def test_fast_paths_agree_with_the_rules_in_every_language(language: str) -> None:
     text = language_grid()
     step = 211

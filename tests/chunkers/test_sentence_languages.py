@@ -127,6 +127,27 @@ EXAMPLES = [
     ("auto", "Wait! - she called after him. He stopped.",
      ["Wait! - she called after him.", "He stopped."]),
     ("auto", "Wait! — Then he stopped.", ["Wait!", "— Then he stopped."]),
+    # A number after a label and a period counts, and is no ordinal.
+    ("de", "Er schläft in Zimmer Nr. 5. Morgen fährt er.",
+     ["Er schläft in Zimmer Nr. 5.", "Morgen fährt er."]),
+    ("da", "Vi bor i nr. 7. Det er et rødt hus.", ["Vi bor i nr. 7.", "Det er et rødt hus."]),
+    ("sk", "Pozri si tabuľku č. 2. Je v prílohe.", ["Pozri si tabuľku č. 2.", "Je v prílohe."]),
+    ("de", "Das steht auf S. 12. Lies es.", ["Das steht auf S. 12.", "Lies es."]),
+    ("de", "Wir sahen uns am 12. Juni.", ["Wir sahen uns am 12. Juni."]),
+    # Times written spaced (Spanish style): "p. m." is one time, never a list item.
+    ("es", "Cenamos a las 9 p. m. con mis tíos.", ["Cenamos a las 9 p. m. con mis tíos."]),
+    ("auto", "Salimos a las 7 a. m. y volvimos tarde.",
+     ["Salimos a las 7 a. m. y volvimos tarde."]),
+    ("es", "Cerramos a las 8 p. m. Mañana abrimos.",
+     ["Cerramos a las 8 p. m.", "Mañana abrimos."]),
+    # The second half of a spaced abbreviation ("p. ej.") is no plain word.
+    ("auto", "Trae fruta, p. ej. uvas o peras.", ["Trae fruta, p. ej. uvas o peras."]),
+    ("fr", "Prends des fruits, p. ex. des poires.", ["Prends des fruits, p. ex. des poires."]),
+    ("pt", "Leve frutas, p. ex. uvas.", ["Leve frutas, p. ex. uvas."]),
+    ("it", "Porta frutta, ad es. uva e pere.", ["Porta frutta, ad es. uva e pere."]),
+    ("sk", "Pozdravil som p. Kováča. Usmial sa.", ["Pozdravil som p. Kováča.", "Usmial sa."]),
+    ("mr", "डॉ. जोशी उद्या येतील. त्यांना भेटा.", ["डॉ. जोशी उद्या येतील.", "त्यांना भेटा."]),
+    ("hi", "डॉ. वर्मा कल आएँगे। उनसे मिलो।", ["डॉ. वर्मा कल आएँगे।", "उनसे मिलो।"]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
@@ -169,7 +190,7 @@ TOKENS = [
     "Wort", "und", "Juni", "12", "3", "z.", "B.", "bzw.", "Co.", "Det", "napr.", "проф.", "Иванов",
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
-    "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk",
+    "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
 ]  # fmt: skip
 MARKS = ["", "", ".", "!", "?", ":", ";", "։", "।", "؟", "。", "．", "“", "»", '."', "...", "‼"]
 GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]
