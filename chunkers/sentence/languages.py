@@ -122,7 +122,7 @@ _SPECS: dict[str, _Spec] = {
         " december",
     ),
     "es": _Spec(
-        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej",
+        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee",
         final="etc pág núm",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
         " tel av avda cía",

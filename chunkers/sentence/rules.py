@@ -106,7 +106,10 @@ starters and the ordinal rule below.
     that does not end it, always in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) and before a month name in every
     language (``am 12. Juni``), unless a label of one to three letters and a
-    period come before the number (``Zimmer Nr. 5. Morgen``: a count);
+    period come before the number (``Zimmer Nr. 5. Morgen``: a count) and no
+    month name follows (``am Mo. 5. Mai``); in the languages that write
+    ordinals so, the day and month of a date written with periods and spaces
+    do not end it either (``am 3. 10. 1990``, ``am 5. 6. kommt``);
   - a time written spaced in lower case (``a las 9 p. m.``) is one
     ``TIME`` abbreviation: no list item opens at its ``m.``;
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
@@ -263,9 +266,10 @@ _GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
 _GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
-#: A label of one to three letters and a period (``Nr.``, ``N°.``) right
-#: before a number, after a space or the start of the text searched.
-_LABEL_BEFORE = re.compile(r"(?<!\S)[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
+#: A label of one to three letters and a period (``Nr.``, ``N°.``) and the
+#: day of a date (``5.``), right before a number (see ``_after``).
+_LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
+_DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
@@ -833,14 +837,10 @@ class SentenceRules:
                 kind = MEDIAL
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
                 return False  # "Rs. 500", "N°. 5": a unit or label before a number
-            elif (
-                cat == _UPPER
-                and len(word) <= 2
-                and word.isdigit()
-                and not self._labelled(at - len(word))
-                and self._ordinal(buf, j)
-            ):
-                return False  # "am 12. Juni": an ordinal
+            elif len(word) <= 2 and word.isdigit() and cat == _UPPER:
+                return not self._ordinal(buf, j, at - len(word))  # "am 12. Juni" goes on
+            elif len(word) <= 2 and word.isdigit() and cat == _DIGIT:
+                return not self._in_date(buf, j, at - len(word))  # "am 5. 6. 2020" goes on
             else:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
@@ -981,29 +981,59 @@ class SentenceRules:
             return False
         return k - 4 == lo - self._base or not buf[k - 5].isalnum()
 
+    def _ordinal(self, buf: str, j: int, number: int) -> bool:
+        """Whether the number of one or two digits starting at absolute offset
+        ``number``, and a period, before the capitalised word at ``buf[j]`` is
+        an ordinal (see ``Language.ordinals``): always before a month name,
+        and in languages that write ordinals so, unless a label precedes it
+        (:meth:`_labelled`).  Raises ``IndexError`` when ``buf`` ends before
+        the word does."""
+        if self._ordinals not in (ORDINAL_ALWAYS, ORDINAL_MONTHS):
+            return False
+        if _word_at(buf, j).lower() in MONTHS:
+            return True
+        return self._ordinals == ORDINAL_ALWAYS and not self._labelled(number)
+
+    def _in_date(self, buf: str, j: int, number: int) -> bool:
+        """Whether the number of one or two digits starting at absolute offset
+        ``number``, and a period, is the day or month of a date written with
+        periods and spaces (``5. 6. 2020``, ``am 5. 6. kommt``) in a language
+        that writes ordinals so: a day number and a period follow, or a day
+        and a period precede within the current chunk and a year of two or
+        four digits follows.  Raises ``IndexError`` when ``buf`` ends before
+        that is decided."""
+        if self._ordinals != ORDINAL_ALWAYS:
+            return False
+        n = j
+        while buf[n].isdigit() and n - j < 5:
+            n += 1
+        if n - j <= 2 and buf[n] == "." and buf[n + 1].isspace():
+            return True
+        if n - j not in (2, 4) or buf[n].isalpha():
+            return False
+        return self._after(_DAY_BEFORE, number)
+
     def _labelled(self, number: int) -> bool:
         """Whether the number starting at absolute offset ``number`` follows a
         label of one to three letters and a period within the current chunk
         (``Nr. 5``, ``S. 12``, ``č. 3``): a count, never an ordinal, so that
-        ``Zimmer Nr. 5. Morgen`` ends after ``5.`` in every language."""
-        buf, base, chunk = self._buf, self._base, self._start
-        found = _LABEL_BEFORE.search(buf, max(number - base - 8, 0), number - base)
-        return (
-            chunk is not None
-            and found is not None
-            and found.end() == number - base
-            and found.start() >= chunk - base
-        )
+        ``Zimmer Nr. 5. Morgen`` ends after ``5.`` (``am Mo. 5. Mai`` does
+        not: before a month name the number is a day)."""
+        return self._after(_LABEL_BEFORE, number)
 
-    def _ordinal(self, buf: str, j: int) -> bool:
-        """Whether a number of one or two digits and a period before the
-        capitalised word at ``buf[j]`` is an ordinal (see ``Language.ordinals``).
-        Raises ``IndexError`` when ``buf`` ends before the word does."""
-        if self._ordinals == ORDINAL_ALWAYS:
-            return True
-        if self._ordinals != ORDINAL_MONTHS:
+    def _after(self, pattern: re.Pattern[str], at: int) -> bool:
+        """Whether a match of ``pattern`` (at most 8 characters) ends at
+        absolute offset ``at`` and starts a word within the current chunk
+        (after whitespace or at the chunk's start: what the buffer holds
+        before the chunk is never read)."""
+        if self._start is None:
             return False
-        return _word_at(buf, j).lower() in MONTHS
+        buf, lo = self._buf, self._start - self._base
+        found = pattern.search(buf, max(at - self._base - 8, lo, 0), at - self._base)
+        if found is None or found.end() != at - self._base:
+            return False
+        k = found.start()
+        return k == lo or (k > 0 and buf[k - 1].isspace())
 
     def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens

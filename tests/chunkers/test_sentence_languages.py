@@ -134,6 +134,14 @@ EXAMPLES = [
     ("sk", "Pozri si tabuľku č. 2. Je v prílohe.", ["Pozri si tabuľku č. 2.", "Je v prílohe."]),
     ("de", "Das steht auf S. 12. Lies es.", ["Das steht auf S. 12.", "Lies es."]),
     ("de", "Wir sahen uns am 12. Juni.", ["Wir sahen uns am 12. Juni."]),
+    ("de", "Der Kurs ist am Di. 4. März. Komm mit.", ["Der Kurs ist am Di. 4. März.", "Komm mit."]),
+    # Dates written with periods and spaces, where ordinals are written so.
+    ("de", "Sie kam am 3. 10. 1990 an. Alle jubelten.",
+     ["Sie kam am 3. 10. 1990 an.", "Alle jubelten."]),
+    ("sk", "Dňa 7. 9. sme odišli. Bolo teplo.", ["Dňa 7. 9. sme odišli.", "Bolo teplo."]),
+    ("da", "Det skete 1. 5. 2022. Vi husker det.", ["Det skete 1. 5. 2022.", "Vi husker det."]),
+    ("es", "Viajó a EE. UU. con su hija. Volvió feliz.",
+     ["Viajó a EE. UU. con su hija.", "Volvió feliz."]),
     # Times written spaced (Spanish style): "p. m." is one time, never a list item.
     ("es", "Cenamos a las 9 p. m. con mis tíos.", ["Cenamos a las 9 p. m. con mis tíos."]),
     ("auto", "Salimos a las 7 a. m. y volvimos tarde.",
