@@ -134,7 +134,8 @@ LANGUAGE_MARKS = [
 ]  # fmt: skip
 LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 "]
 LANGUAGE_NEXT = [
-    "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma", "1990 x", "10. x",
+    "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
+    "1990 x", "10. x",
 ]  # fmt: skip
 
 
