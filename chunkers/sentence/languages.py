@@ -112,7 +112,7 @@ _SPECS: dict[str, _Spec] = {
         " november dezember",
     ),
     "da": _Spec(
-        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht",
+        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs",
         final="osv m.m mv nr kr inkl ekskl",
         medial="kl tlf st s",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
@@ -133,18 +133,18 @@ _SPECS: dict[str, _Spec] = {
         " octubre noviembre diciembre",
     ),
     "pt": _Spec(
-        prefix="sr sra srta dr dra prof eng exmo exma ex",
+        prefix="sr sra srta dr dra prof eng exmo exma ex profa",
         final="etc pág",
-        medial="jan fev mar abr mai jun jul ago set out nov dez av tel",
+        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
         " não que quando onde hoje ontem também então depois",
         months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
         " novembro dezembro",
     ),
     "fr": _Spec(
-        prefix="m mm mme mmes mlle mlles dr pr me cf env ex",
+        prefix="m mm mme mmes mlle mlles dr pr me cf ex",
         final="etc",
-        medial="av bd ste janv févr avr juil sept oct nov déc",
+        medial="av bd ste janv févr avr juil sept oct nov déc env",
         starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
         " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors",
         months="janvier février mars avril mai juin juillet août septembre octobre novembre"
@@ -153,7 +153,7 @@ _SPECS: dict[str, _Spec] = {
     "it": _Spec(
         prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es",
         final="ecc pag cap",
-        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
@@ -169,7 +169,7 @@ _SPECS: dict[str, _Spec] = {
         " november december",
     ),
     "pl": _Spec(
-        prefix="dr prof mgr inż hab tzw np m.in ok ul",
+        prefix="dr prof mgr inż hab tzw np m.in ok ul zob",
         final="itd itp",
         medial="godz tel pl",
         starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
@@ -182,7 +182,7 @@ _SPECS: dict[str, _Spec] = {
         final="т.д т.п др руб коп стр рис дол",
         medial="т.г куб млн млрд тыс гл",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
-        " почему как сегодня вчера в на по",
+        " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь",
         months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
     ),
     "bg": _Spec(

@@ -110,8 +110,10 @@ starters and the ordinal rule below.
     month name follows (``am Mo. 5. Mai``); in the languages that write
     ordinals so, the day and month of a date written with periods and spaces
     do not end it either (``am 3. 10. 1990``, ``am 5. 6. kommt``);
-  - a time written spaced in lower case (``a las 9 p. m.``) is one
-    ``TIME`` abbreviation: no list item opens at its ``m.``;
+  - a dotted abbreviation of two letters written spaced is looked up as one
+    (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
+    ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at the
+    ``m.`` of a time (``a las 9 p. m.``);
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
     ends it also before a lower-case word right after the whitespace
@@ -826,8 +828,10 @@ class SentenceRules:
         if not word:
             return True
         kind = self._abbreviations.get(word.lower())
-        if kind is None and word == "m" and self._spaced_time(k):
-            word, kind = buf[k - 4 : k], TIME  # "5 p. m. Nadie"
+        if kind is None and len(word) == 1 and word.isalpha():
+            kind = self._spaced_abbreviation(k)
+            if kind is not None:
+                word = buf[k - 4 : k]  # "т. д.", "z. B.", "5 p. m."
         if kind is None and ("'" in word or "\u2019" in word):
             kind = self._abbreviations.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
         if kind is None:
@@ -972,14 +976,23 @@ class SentenceRules:
             and (k - 3 == lo or not buf[k - 4].isalnum())
         )
 
-    def _spaced_time(self, k: int) -> bool:
-        """Whether the ``m`` before the period at ``buf[k]`` ends a time
-        written spaced and in lower case (``a. m.``, ``p. m.``: Spanish
-        style), as a word of its own within the current chunk."""
+    def _spaced_abbreviation(self, k: int) -> int | None:
+        """The kind of the dotted abbreviation written spaced (``т. д.``,
+        ``z. B.``, ``p. m.``) whose last letter is right before the period at
+        ``buf[k]``, its first letter a word of its own within the current
+        chunk; ``None`` if the two letters are none.  In upper case, only a
+        ``PREFIX`` (``z. B.``): ``A. M. Turing`` and ``M. M. Hansen`` are
+        initials."""
         buf, lo = self._buf, self._start
-        if lo is None or k - 4 < lo - self._base or buf[k - 4 : k - 1] not in ("a. ", "p. "):
-            return False
-        return k - 4 == lo - self._base or not buf[k - 5].isalnum()
+        if lo is None or k - 4 < lo - self._base or buf[k - 3 : k - 1] != ". ":
+            return None
+        first = buf[k - 4]
+        if not first.isalpha() or (k - 4 > lo - self._base and buf[k - 5].isalnum()):
+            return None
+        kind = self._abbreviations.get(f"{first}.{buf[k - 1]}".lower())
+        if kind == PREFIX or (first.islower() and buf[k - 1].islower()):
+            return kind
+        return None
 
     def _ordinal(self, buf: str, j: int, number: int) -> bool:
         """Whether the number of one or two digits starting at absolute offset

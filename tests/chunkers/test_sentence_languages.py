@@ -148,6 +148,18 @@ EXAMPLES = [
      ["Salimos a las 7 a. m. y volvimos tarde."]),
     ("es", "Cerramos a las 8 p. m. Mañana abrimos.",
      ["Cerramos a las 8 p. m.", "Mañana abrimos."]),
+    # A dotted abbreviation written spaced is looked up as one; in upper case,
+    # only a PREFIX ("z. B."): other pairs of capitals are initials.
+    ("ru", "Купили хлеб, сыр и т. д. Потом ушли.", ["Купили хлеб, сыр и т. д.", "Потом ушли."]),
+    ("de", "Nimm Obst, z. B. Die Birnen dort.", ["Nimm Obst, z. B. Die Birnen dort."]),
+    ("en", "A. B. Cole wrote it. He left.", ["A. B. Cole wrote it.", "He left."]),
+    ("da", "Vi købte øl m. m. Det var sjovt.", ["Vi købte øl m. m.", "Det var sjovt."]),
+    ("ru", "Это было в XIX в. Тогда жили иначе.", ["Это было в XIX в.", "Тогда жили иначе."]),
+    ("fr", "Il a 30 ans env. Il vit seul.", ["Il a 30 ans env.", "Il vit seul."]),
+    ("pl", "Zob. s. 4 w raporcie.", ["Zob. s. 4 w raporcie."]),
+    ("it", "Nel sec. XVIII il porto crebbe.", ["Nel sec. XVIII il porto crebbe."]),
+    ("pt", "A Profa. Ana chegou no séc. XXI.", ["A Profa. Ana chegou no séc. XXI."]),
+    ("da", "Vi ses i morgen, dvs. lørdag.", ["Vi ses i morgen, dvs. lørdag."]),
     # The second half of a spaced abbreviation ("p. ej.") is no plain word.
     ("auto", "Trae fruta, p. ej. uvas o peras.", ["Trae fruta, p. ej. uvas o peras."]),
     ("fr", "Prends des fruits, p. ex. des poires.", ["Prends des fruits, p. ex. des poires."]),
