@@ -153,6 +153,7 @@ class SentenceChunker(ChunkingStrategy):
             lang.ordinals,
             lang.continuations,
             QUOTE_LEADS if self.quotes else (),
+            typed=lang.code == AUTO,
         )
         if self.quotes:
             QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)

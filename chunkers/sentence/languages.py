@@ -29,7 +29,8 @@ Devanagari ``।`` ``॥``, Arabic ``؟`` ``۔``, Ethiopic ``።`` ``፧``, Myan
 ``။``, the Greek question mark, ``‼`` ``⁇`` ``⁈`` ``⁉``) end a sentence like
 ``!`` in every language: none of them means anything else.
 
-``language="auto"`` (the default) is safe for mixed text: the English tables
+``language="auto"`` (the default) is safe for mixed text: the marks of
+:data:`SCRIPT_TYPED` right after a letter of their script, the English tables
 extended by the abbreviations of every other language that are no English word
 (``bzw``, ``Srta``, ``проф``...; not ``Set`` or ``on``), the starters of every
 language, and the month rule for ordinals.  A named language uses its own
@@ -63,6 +64,7 @@ __all__ = [
     "ORDINAL_MONTHS",
     "ORDINAL_NEVER",
     "SCRIPT_TERMINATORS",
+    "SCRIPT_TYPED",
     "Language",
     "language",
 ]
@@ -221,6 +223,17 @@ _SPECS: dict[str, _Spec] = {
     "ja": _Spec(),
     "zh": _Spec(),
 }
+
+#: ASCII marks that the text of a script writes for its own terminator (the
+#: letters of the script as a character class, the mark, the terminator):
+#: "auto" reads the mark as that terminator right after a letter of the
+#: script, or after such a letter and up to two closers (``Ես եկա: Դու``,
+#: ``Πού πας; Πάω``), where a named language maps every such mark
+#: (``Language.translate``).
+SCRIPT_TYPED: tuple[tuple[str, str, str], ...] = (
+    ("\u0531-\u0556\u0561-\u0587\u055b-\u055f", ":", "\u0589"),  # Armenian
+    ("\u0370-\u03ff\u1f00-\u1fff", ";", "\u037e"),  # Greek
+)
 
 #: The language codes ``SentenceChunker(language=...)`` accepts, besides ``"auto"``.
 LANGUAGES: tuple[str, ...] = tuple(sorted(_SPECS))

@@ -52,7 +52,7 @@ from .fast_path import (
     nothing,
     searches,
 )
-from .languages import ORDINAL_MONTHS
+from .languages import ORDINAL_MONTHS, SCRIPT_TYPED
 from .marks import (
     CJK_CLOSERS,
     CJK_TERMINATORS,
@@ -130,12 +130,48 @@ _new = tuple.__new__
 _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
+#: Per script of :data:`SCRIPT_TYPED`: its mark after a letter of the script
+#: and up to two closers (group 1), and the terminator it stands for.
+_TYPED = tuple(
+    (re.compile(f"(?<=[{letters}])[{re.escape(CLOSERS)}]{{0,2}}({re.escape(mark)})"), term)
+    for letters, mark, term in SCRIPT_TYPED
+)
+# (Named one by one: two ``in`` tests cost half a loop on the per-delta path;
+# a script with another mark is to be added here too, or this fails at import.)
+_TYPED_COLON, _TYPED_SEMICOLON = sorted({mark for _, mark, _ in SCRIPT_TYPED})
+#: What of the text before a mark the patterns read: a letter and two closers.
+_TYPED_LOOKBACK = 3
+
+
+def typed_terminators(before: str, delta: str) -> str:
+    """``delta`` with each mark of :data:`SCRIPT_TYPED` that follows a letter
+    of its script, and up to two closers, replaced by the terminator it
+    stands for (``Ես եկա: Դու``, ``Πού πας; Πάω``); ``before``: at least the
+    last three characters before ``delta`` (all of them when fewer).  The
+    length stays that of ``delta``; each mark is decided by the three
+    characters before it, whatever the deltas.  O(len(delta))."""
+    tail = before[-_TYPED_LOOKBACK:]
+    text = tail + delta
+    chars: list[str] | None = None
+    for pattern, term in _TYPED:
+        for m in pattern.finditer(text):
+            at = m.start(1) - len(tail)
+            if at >= 0:
+                if chars is None:
+                    chars = list(delta)
+                chars[at] = term
+    return delta if chars is None else "".join(chars)
+
+
 class SentenceScanner(SentenceRules, Scanner):
     """Accurate sentence boundaries for one stream (rules in the module docstring).
 
     ``abbreviations`` maps canonical abbreviations to their kind (see
     :func:`~.abbreviations.abbreviation_table`); ``starters``, ``ordinals``
-    and ``continuations`` are those of the language (see :mod:`.languages`).
+    and ``continuations`` are those of the language (see :mod:`.languages`);
+    ``typed``: each mark of :data:`.languages.SCRIPT_TYPED` right after a
+    letter of its script is read as the terminator it stands for (see
+    :func:`typed_terminators`).
     ``quote_leads`` (see :data:`.quotes.QUOTE_LEADS`): quotation marks, each
     with the context after it, that the search also finds, as it finds
     candidates, and lists in ``marks`` (one inside a closers run that a
@@ -151,7 +187,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
         "_no_newline",
         "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
-        "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_wide",
+        "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_typed", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
         "layer_cuts", "layer_due", "marks", "undecided",
     )  # fmt: skip
@@ -163,8 +199,10 @@ class SentenceScanner(SentenceRules, Scanner):
         ordinals: int = ORDINAL_MONTHS,
         continuations: frozenset[str] = frozenset(),
         quote_leads: tuple[tuple[str, str], ...] = (),
+        typed: bool = False,
     ) -> None:
         self._abbreviations = abbreviations
+        self._typed = typed
         self._starters = starters
         self._ordinals = ordinals
         # The forms a continuation is written in before a sentence would start.
@@ -239,6 +277,9 @@ class SentenceScanner(SentenceRules, Scanner):
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
             return _NO_CUTS
+        if self._typed and (_TYPED_COLON in delta or _TYPED_SEMICOLON in delta):
+            # (The window always holds the last LOOKBEHIND characters fed.)
+            delta = typed_terminators(self._buf[-_TYPED_LOOKBACK:], delta)
         buf = self._buf + delta
         n = len(buf)
         if n > _LONG and not self._long and len(delta) > _LONG:
