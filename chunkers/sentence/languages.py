@@ -103,7 +103,7 @@ _SPECS: dict[str, _Spec] = {
     "en": _Spec(),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
-        " d.h u.a z.t o.ä u.ä abs",
+        " d.h u.a z.t o.ä u.ä abs gem",
         final="usw etc nr bzgl",
         medial="str tel jh jhd mio mrd tsd hrsg bd s",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
@@ -116,7 +116,7 @@ _SPECS: dict[str, _Spec] = {
     "da": _Spec(
         prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs",
         final="osv m.m mv nr kr inkl ekskl",
-        medial="kl tlf st s",
+        medial="kl tlf st s mio mia",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
         " da nu her efter før hvis når i på til med ja nej",
         ordinals=ORDINAL_ALWAYS,
@@ -127,7 +127,7 @@ _SPECS: dict[str, _Spec] = {
         prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee",
         final="etc pág núm",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel av avda cía",
+        " tel av avda cía art",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después",
@@ -137,7 +137,7 @@ _SPECS: dict[str, _Spec] = {
     "pt": _Spec(
         prefix="sr sra srta dr dra prof eng exmo exma ex profa",
         final="etc pág",
-        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc",
+        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
         " não que quando onde hoje ontem também então depois",
         months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
@@ -146,7 +146,7 @@ _SPECS: dict[str, _Spec] = {
     "fr": _Spec(
         prefix="m mm mme mmes mlle mlles dr pr me cf ex",
         final="etc",
-        medial="av bd ste janv févr avr juil sept oct nov déc env",
+        medial="av bd ste janv févr avr juil sept oct nov déc env art",
         starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
         " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors",
         months="janvier février mars avril mai juin juillet août septembre octobre novembre"
@@ -155,7 +155,7 @@ _SPECS: dict[str, _Spec] = {
     "it": _Spec(
         prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es",
         final="ecc pag cap",
-        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
@@ -173,7 +173,7 @@ _SPECS: dict[str, _Spec] = {
     "pl": _Spec(
         prefix="dr prof mgr inż hab tzw np m.in ok ul zob",
         final="itd itp",
-        medial="godz tel pl",
+        medial="godz tel pl tys mln mld r",
         starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
         " dlaczego jak dziś wczoraj w na",
         months="stycznia lutego marca kwietnia maja czerwca lipca sierpnia września"
@@ -193,7 +193,7 @@ _SPECS: dict[str, _Spec] = {
         starters="това този тази той тя те ние аз ти вие но и а или ако не че когато къде",
     ),
     "kk": _Spec(
-        prefix="проф акад мыс",
+        prefix="проф акад мыс ж",
         final="т.б т.с.с",
         medial="ж.б ғ",
         starters="бұл ол олар біз мен сен сіз бірақ және егер",
@@ -201,6 +201,7 @@ _SPECS: dict[str, _Spec] = {
     "sk": _Spec(
         prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p",
         final="atď a.s s.r.o spol tis mil",
+        medial="r",
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"

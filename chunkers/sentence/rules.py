@@ -99,9 +99,11 @@ starters and the ordinal rule below.
     initial (``I.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
-    ``MEDIAL`` abbreviations;
+    ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
+    space is a unit, ``FINAL`` (``5 g. The``, ``100 kr. Det``);
   - a word of one to three letters before a number is a label
-    (``Rs. 500``, ``Gr. 5``, ``N°. 5``) and does not end it;
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
+    without an elision before an apostrophe) and does not end it;
   - a number of one or two digits before a capitalised word is an ordinal
     that does not end it, always in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) and before a month name in every
@@ -833,10 +835,13 @@ class SentenceRules:
             if kind is not None:
                 word = buf[k - 4 : k]  # "т. д.", "z. B.", "5 p. m."
         if kind is None and ("'" in word or "\u2019" in word):
-            kind = self._abbreviations.get(re.split("['\u2019]", word)[-1].lower())  # "l'Avv."
+            word = re.split("['\u2019]", word)[-1]  # "l'Avv.", "l'art. 12"
+            kind = self._abbreviations.get(word.lower())
         if kind is None:
             if len(word) == 1 and word.isalpha():
-                kind = MEDIAL  # an initial
+                # A lower-case letter after a number is a unit ("5 g. Stir"),
+                # any other an initial.
+                kind = FINAL if word.islower() and self._after_number(at - 1) else MEDIAL
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
@@ -975,6 +980,13 @@ class SentenceRules:
             and buf[k - 3].isalpha()
             and (k - 3 == lo or not buf[k - 4].isalnum())
         )
+
+    def _after_number(self, word: int) -> bool:
+        """Whether the word at absolute offset ``word`` follows a digit and a
+        space within the current chunk."""
+        buf, k = self._buf, word - self._base
+        lo = (self._start if self._start is not None else word) - self._base
+        return k - 2 >= max(lo, 0) and buf[k - 1] == " " and buf[k - 2].isdigit()
 
     def _spaced_abbreviation(self, k: int) -> int | None:
         """The kind of the dotted abbreviation written spaced (``т. д.``,

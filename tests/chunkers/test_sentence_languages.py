@@ -165,6 +165,17 @@ EXAMPLES = [
     ("it", "Nel sec. XVIII il porto crebbe.", ["Nel sec. XVIII il porto crebbe."]),
     ("pt", "A Profa. Ana chegou no séc. XXI.", ["A Profa. Ana chegou no séc. XXI."]),
     ("da", "Vi ses i morgen, dvs. lørdag.", ["Vi ses i morgen, dvs. lørdag."]),
+    # A lower-case letter after a number is a unit; a word after an elision is
+    # read without it; abbreviations of law texts and amounts.
+    ("ru", "Билет стоил 300 р. Недорого.", ["Билет стоил 300 р.", "Недорого."]),
+    ("en", "Add 20 g. Stir well.", ["Add 20 g.", "Stir well."]),
+    ("kk", "Ол 2001 ж. Астанаға келді.", ["Ол 2001 ж. Астанаға келді."]),
+    ("pl", "W 2004 r. Polska weszła do Unii.", ["W 2004 r. Polska weszła do Unii."]),
+    ("fr", "Lisez l'art. 9 du règlement.", ["Lisez l'art. 9 du règlement."]),
+    ("it", "Leggi l'art. 7 del contratto.", ["Leggi l'art. 7 del contratto."]),
+    ("de", "Das ist gem. § 4 zulässig.", ["Das ist gem. § 4 zulässig."]),
+    ("pl", "Zebrali 3 tys. zł na cel.", ["Zebrali 3 tys. zł na cel."]),
+    ("da", "Det kostede 2 mio. kr. i alt.", ["Det kostede 2 mio. kr. i alt."]),
     # The second half of a spaced abbreviation ("p. ej.") is no plain word.
     ("auto", "Trae fruta, p. ej. uvas o peras.", ["Trae fruta, p. ej. uvas o peras."]),
     ("fr", "Prends des fruits, p. ex. des poires.", ["Prends des fruits, p. ex. des poires."]),
