@@ -100,7 +100,7 @@ starters and the ordinal rule below.
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
-    space is a unit, ``FINAL`` (``5 g. The``, ``100 kr. Det``);
+    space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``);
   - a word of one to three letters before a number is a label
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
     without an elision before an apostrophe) and does not end it;
