@@ -262,7 +262,7 @@ _ITEM_BULLETS = frozenset(ITEM_BULLETS)
 #: arithmetic or emphasis): one before a marker opens a list item anywhere.
 _LIST_BULLETS = frozenset(ITEM_BULLETS) - frozenset("-*+")
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
-_DOTTED = re.compile(r"[A-Za-z]{1,2}(?:\.[A-Za-z]{1,2})+")
+_DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
 _PLAIN_WORD = re.compile(r"[a-z]{2,}")
 # Words before a period glued to the next word (see ``_glued_ends``).

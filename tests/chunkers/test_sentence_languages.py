@@ -176,6 +176,9 @@ EXAMPLES = [
     ("de", "Das ist gem. § 4 zulässig.", ["Das ist gem. § 4 zulässig."]),
     ("pl", "Zebrali 3 tys. zł na cel.", ["Zebrali 3 tys. zł na cel."]),
     ("da", "Det kostede 2 mio. kr. i alt.", ["Det kostede 2 mio. kr. i alt."]),
+    # Dotted forms in any script.
+    ("mr", "हे इ.स. १८५७ मध्ये घडले. नंतर शांतता आली.",
+     ["हे इ.स. १८५७ मध्ये घडले.", "नंतर शांतता आली."]),
     # The second half of a spaced abbreviation ("p. ej.") is no plain word.
     ("auto", "Trae fruta, p. ej. uvas o peras.", ["Trae fruta, p. ej. uvas o peras."]),
     ("fr", "Prends des fruits, p. ex. des poires.", ["Prends des fruits, p. ex. des poires."]),
