@@ -915,7 +915,7 @@ class SentenceRules:
         word, at_start, spaced, _ = self._word_before(at)
         return (
             not spaced
-            and not self._after_initial(at - len(word))
+            and not self._initial_before(at - len(word) - self._base)  # ("p. ex.")
             and _PLAIN_WORD.fullmatch(word) is not None
             and word not in self._abbreviations
             and not (at_start and _LIST_MARK.fullmatch(word) is not None)
@@ -968,12 +968,12 @@ class SentenceRules:
             for w in lead[:-1]
         )
 
-    def _after_initial(self, word: int) -> bool:
-        """Whether the word at absolute offset ``word`` follows one letter, a
-        period and a space within the current chunk: the second half of a
-        spaced abbreviation (``p. ex.``, ``p. ej.``), never a plain word."""
-        buf, k = self._buf, word - self._base
-        lo = (self._start if self._start is not None else word) - self._base
+    def _initial_before(self, k: int) -> bool:
+        """Whether one letter, a period and a space end right before
+        ``buf[k]``, the letter a word of its own within the current chunk
+        (``p. ex``, ``z. B``)."""
+        buf = self._buf
+        lo = (self._start - self._base) if self._start is not None else k
         return (
             k - 3 >= max(lo, 0)
             and buf[k - 2 : k] == ". "
@@ -995,14 +995,11 @@ class SentenceRules:
         chunk; ``None`` if the two letters are none.  In upper case, only a
         ``PREFIX`` (``z. B.``): ``A. M. Turing`` and ``M. M. Hansen`` are
         initials."""
-        buf, lo = self._buf, self._start
-        if lo is None or k - 4 < lo - self._base or buf[k - 3 : k - 1] != ". ":
+        if not self._initial_before(k - 1):
             return None
-        first = buf[k - 4]
-        if not first.isalpha() or (k - 4 > lo - self._base and buf[k - 5].isalnum()):
-            return None
-        kind = self._abbreviations.get(f"{first}.{buf[k - 1]}".lower())
-        if kind == PREFIX or (first.islower() and buf[k - 1].islower()):
+        first, last = self._buf[k - 4], self._buf[k - 1]
+        kind = self._abbreviations.get(f"{first}.{last}".lower())
+        if kind == PREFIX or (first.islower() and last.islower()):
             return kind
         return None
 
