@@ -12,9 +12,10 @@ in no table: see :mod:`.rules`):
   (``etc.``, ``No.`` before a word rather than a number), so a
   capitalised next word starts a new sentence; a digit does not (``No. 5``);
 * :data:`TIME`: a time of day (``a.m.``, ``p.m.``): as :data:`FINAL`, except
-  before a title (a :data:`PREFIX` abbreviation) when the time opens its
-  sentence, after none but the words of :data:`TIME_LEADS` (``At 5 a.m. Mr.
-  Smith left`` goes on; ``He left at 6 P.M. Mr. Smith stayed`` ends);
+  before a time zone (:data:`TIME_ZONES`: ``10 a.m. EST``), and before a title
+  (a :data:`PREFIX` abbreviation) when the time opens its sentence, after none
+  but the words of :data:`TIME_LEADS` (``At 5 a.m. Mr. Smith left`` goes on;
+  ``He left at 6 P.M. Mr. Smith stayed`` ends);
 * :data:`MEDIAL`: it may do either (``U.S.``, ``Inc.``, ``Jan.``): the sentence
   ends only if the next word is one that typically opens a sentence (see
   :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
@@ -37,6 +38,7 @@ __all__ = [
     "SENTENCE_STARTERS",
     "TIME",
     "TIME_LEADS",
+    "TIME_ZONES",
     "abbreviation_table",
 ]
 
@@ -62,6 +64,8 @@ _MEDIAL = """
     u.s u.s.a u.k e.u u.n d.c n.y l.a ph.d m.d b.a m.a b.sc m.sc d.phil i.v a.d b.c
     al ave blvd rd hwy hr hrs sq oz lb lbs min max govt intl natl mfg mgr
     med esp incl excl avg misc ref refs ibid resp tbsp tsp yrs wks pg pgs seq abbr adj adv orig
+    temp pt pts qty amt appt asst attn bldg mgmt pkg pct hosp yr wk mo mos equiv sched req reqs
+    std prev
 """
 
 
@@ -98,6 +102,15 @@ GLUED_STARTERS: frozenset[str] = frozenset(
     """
     the this that these those there here it he she we they you my our your his her its
     their today
+    """.split()
+)
+
+#: Time zones written after a time (``10:30 a.m. EST``): the time's
+#: period ends no sentence before one.
+TIME_ZONES: frozenset[str] = frozenset(
+    """
+    UTC GMT EST EDT CST CDT MST MDT PST PDT AKST AKDT HST CET CEST EET EEST WET WEST BST IST
+    JST KST AEST AEDT ACST AWST NZST NZDT
     """.split()
 )
 

@@ -147,7 +147,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS
+from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS, TIME_ZONES
 from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -829,6 +829,8 @@ class SentenceRules:
             return cat == _UPPER or cat == _MARKER
         if not word:
             return True
+        if word in TIME_ZONES:
+            return True  # ("9 a.m. EST. Join": not "est.", established)
         kind = self._abbreviations.get(word.lower())
         if kind is None and len(word) == 1 and word.isalpha():
             kind = self._spaced_abbreviation(k)
@@ -856,7 +858,9 @@ class SentenceRules:
             return False
         if kind == FINAL:
             return True
-        if kind == TIME:  # "At 5 a.m. Mr. Smith left" goes on
+        if kind == TIME:  # "At 5 a.m. Mr. Smith left", "10 a.m. EST" go on
+            if _word_at(buf, j) in TIME_ZONES:
+                return False
             return not (self._title_at(buf, j) and self._time_opens(at, word))
         if cat == _MARKER:
             return False

@@ -55,6 +55,15 @@ CASES: dict[str, list[Case]] = {
             ["He earned a Ph.D.", "Then he taught."],
         ),
         (
+            # A time zone after a time goes on; one that ends a sentence ends it.
+            "The demo starts at 11 a.m. PST sharp. Join by 10:55 a.m. CET. Bring a laptop.",
+            [
+                "The demo starts at 11 a.m. PST sharp.",
+                "Join by 10:55 a.m. CET.",
+                "Bring a laptop.",
+            ],
+        ),
+        (
             # A time that ends its clause ends the sentence before a title too;
             # one that opens its sentence goes on to the title, its subject.
             "Doors open at 6 a.m. Mr. Diaz unlocks them. The talk ends at 4 p.m. Guests leave.",
@@ -82,6 +91,15 @@ CASES: dict[str, list[Case]] = {
         (
             "They founded Brightline Ltd. However, it failed.",
             ["They founded Brightline Ltd.", "However, it failed."],
+        ),
+        (
+            # Abbreviations before a lower-case word go on; before a starter they end.
+            "Check the temp. reading and log 3 pts. per run. Then rest a few mos. It helps.",
+            [
+                "Check the temp. reading and log 3 pts. per run.",
+                "Then rest a few mos.",
+                "It helps.",
+            ],
         ),
     ],
     "initials": [
@@ -482,7 +500,8 @@ FRAGMENTS = [
     "...", ". . .", "\u2026", "....", "?!", "!!!", "?", "!", ".",
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
-    "At 5", "Then, at", "Dr.Jo@x.io", "\uff45\uff0e\uff43", "late\uff0eThen",
+    "At 5", "Then, at", "Dr.Jo@x.io", "EST", "UTC.", "temp.", "pts.",
+    "\uff45\uff0e\uff43", "late\uff0eThen",
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",
     "\r", " \n", "\r\n", " b) ", " 2) ", "word.12 ", ").3 4 ", "\u2043", " x" * 17,
