@@ -230,10 +230,16 @@ _SPECS: dict[str, _Spec] = {
 #: "auto" reads the mark as that terminator right after a letter of the
 #: script, or after such a letter and up to two closers (``Ես եկա: Դու``,
 #: ``Πού πας; Πάω``), where a named language maps every such mark
-#: (``Language.translate``).
+#: (``Language.translate``).  The letters never hold a terminator: a mark
+#: after one it produced (``ύ;;``) stays a mark, whatever the deltas.
 SCRIPT_TYPED: tuple[tuple[str, str, str], ...] = (
     ("\u0531-\u0556\u0561-\u0587\u055b-\u055f", ":", "\u0589"),  # Armenian
-    ("\u0370-\u03ff\u1f00-\u1fff", ";", "\u037e"),  # Greek
+    (
+        "\u0370-\u0373\u0376\u0377\u037b-\u037d\u037f\u0386\u0388-\u03ff"
+        "\u1f00-\u1fbc\u1fbe\u1fc2-\u1fcc\u1fd0-\u1fdb\u1fe0-\u1fec\u1ff2-\u1ffc",
+        ";",
+        "\u037e",
+    ),  # Greek
 )
 
 #: The language codes ``SentenceChunker(language=...)`` accepts, besides ``"auto"``.

@@ -8,6 +8,7 @@ language.  The fast paths are checked against the rules in every language in
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from helpers.chunking import check_stream, sliced, stream
@@ -16,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
-from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES
+from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES, SCRIPT_TYPED
 
 ALL = ["auto", *LANGUAGES]
 
@@ -110,6 +111,7 @@ EXAMPLES = [
     ("auto", "Πού είσαι; Σε περιμένω.", ["Πού είσαι;", "Σε περιμένω."]),
     ("auto", "Ratio 3: Then 4; Then five.", ["Ratio 3: Then 4; Then five."]),
     ("auto", "Word Ես: Then α; Next.", ["Word Ես:", "Then α;", "Next."]),
+    ("auto", "Ναι;; Όχι; ; Ίσως", ["Ναι;; Όχι;", "; Ίσως"]),
     ("auto", "मैं घर जा रहा हूँ। तुम कहाँ हो?", ["मैं घर जा रहा हूँ।", "तुम कहाँ हो?"]),
     ("hi", "वह आया॥ हम खुश हैं।", ["वह आया॥", "हम खुश हैं।"]),
     ("ar", "هل ستأتي غدا؟ سأنتظرك هناك.", ["هل ستأتي غدا؟", "سأنتظرك هناك."]),
@@ -200,6 +202,13 @@ def test_language_rules(language: str, text: str, sentences: list[str]) -> None:
     # Streamed one character at a time: the same sentences.
     chunks = [p.chunk for p in stream(chunker, list(text)) if p.chunk is not None]
     assert chunks == sentences
+
+
+def test_a_typed_terminator_is_no_letter_of_its_script() -> None:
+    # A mark after the terminator another mark became stays a mark, in any slicing.
+    for letters, mark, term in SCRIPT_TYPED:
+        assert re.fullmatch(f"[{letters}]", term) is None, term
+        assert re.fullmatch(f"[{letters}]", mark) is None, mark
 
 
 def test_the_language_is_checked_and_named() -> None:
