@@ -139,7 +139,12 @@ plain word before a lower-case word (``The med. staff`` holds only because
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``);
 a time that opens its sentence after a word missing from ``TIME_LEADS`` is
-cut before a title (``Early on at 5 a.m. Mr. Smith left``)."""
+cut before a title (``Early on at 5 a.m. Mr. Smith left``); an abbreviation
+glued to the end of a compound is not one (``language="de"``: ``Hauptstr. 5``
+is cut before ``5``); a spaced time in upper case is cut (``5 P. M.``); in
+languages that write ordinals with a period, a number of one or two digits
+ending a sentence before a capitalised word does not end it (``Es war 1. 5.
+22. Wir``), unless a label precedes it (``Nr. 5. Wir``)."""
 
 from __future__ import annotations
 
