@@ -131,9 +131,21 @@ _RUN, _CLOSE, _SPACE, _DECIDE = range(4)
 
 
 #: Per script of :data:`SCRIPT_TYPED`: its mark after a letter of the script
-#: and up to two closers (group 1), and the terminator it stands for.
+#: and up to two closers (the mark first, so that a search skips to each mark
+#: at C speed and only then looks behind it), and the terminator it stands for.
 _TYPED = tuple(
-    (re.compile(f"(?<=[{letters}])[{re.escape(CLOSERS)}]{{0,2}}({re.escape(mark)})"), term)
+    (
+        re.compile(
+            re.escape(mark)
+            + "(?:"
+            + "|".join(
+                f"(?<=[{letters}]{f'[{re.escape(CLOSERS)}]' * n}{re.escape(mark)})"
+                for n in range(3)
+            )
+            + ")"
+        ),
+        term,
+    )
     for letters, mark, term in SCRIPT_TYPED
 )
 # (Named one by one: two ``in`` tests cost half a loop on the per-delta path;
@@ -149,17 +161,19 @@ def typed_terminators(before: str, delta: str) -> str:
     stands for (``Ես եկա: Դու``, ``Πού πας; Πάω``); ``before``: at least the
     last three characters before ``delta`` (all of them when fewer).  The
     length stays that of ``delta``; each mark is decided by the three
-    characters before it, whatever the deltas.  O(len(delta))."""
+    characters before it, whatever the deltas.  O(len(delta)): a delta and
+    the three characters before it of Latin-1 only cost one encoding, others
+    one search per script."""
     tail = before[-_TYPED_LOOKBACK:]
+    if latin1(delta) and latin1(tail):
+        return delta  # (the letters of every script here are above U+00FF)
     text = tail + delta
     chars: list[str] | None = None
     for pattern, term in _TYPED:
-        for m in pattern.finditer(text):
-            at = m.start(1) - len(tail)
-            if at >= 0:
-                if chars is None:
-                    chars = list(delta)
-                chars[at] = term
+        for m in pattern.finditer(text, len(tail)):
+            if chars is None:
+                chars = list(delta)
+            chars[m.start() - len(tail)] = term
     return delta if chars is None else "".join(chars)
 
 
