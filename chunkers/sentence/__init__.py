@@ -154,6 +154,7 @@ class SentenceChunker(ChunkingStrategy):
             lang.continuations,
             QUOTE_LEADS if self.quotes else (),
             typed=lang.code == AUTO,
+            compounds=lang.compounds,
         )
         if self.quotes:
             QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)

@@ -259,6 +259,7 @@ def searches(
     sentence_starters: frozenset[str] = SENTENCE_STARTERS,
     continuations: frozenset[str] = frozenset(),
     quote_leads: tuple[tuple[str, str], ...] = (),
+    compounds: frozenset[str] = frozenset(),
 ) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The candidate searches (``LEAD`` then ``AFTER`` or ``AFTER_ALL``)
     that also prove, in the same match, what the rules decide in the common
@@ -268,7 +269,9 @@ def searches(
 
     ``abbreviations``: the abbreviations (their lower-case keys);
     ``sentence_starters``: the language's sentence starters;
-    ``continuations``: the forms of the words that never open a sentence (no
+    ``compounds``: abbreviations that also end compound words (no cut is
+    proven after a word ending in one); ``continuations``: the forms of the
+    words that never open a sentence (no
     cut is proven before one, nor before a word the window may end in).  A
     search finds the same candidates as ``LEAD + AFTER`` (``AFTER_ALL``);
     then the kind of the named group that matched (:func:`group_proofs`; the
@@ -341,6 +344,11 @@ def searches(
     """
     lower4 = re.compile(f"[{LATIN1_LOWER}]{{4}}")
     suffixes = sorted({w[-4:] for w in abbreviations if lower4.fullmatch(w[-4:])})
+    # A compound ending: its last four characters, a letter before a shorter one.
+    compound_ends = sorted(
+        (re.escape(w[-4:]) if len(w) >= 4 else f"[{LATIN1_LOWER}]{{{4 - len(w)}}}{re.escape(w)}")
+        for w in compounds
+    )
     short = [
         sorted(w for w in abbreviations if re.fullmatch(f"[{LATIN1_LOWER}]{{{size}}}", w))
         for size in (2, 3)
@@ -474,7 +482,8 @@ def searches(
             after, skipped_lower = _SPACED, f"{spaces}{lower}"
         return f"{re.escape(lead)}(?:{fast}{after}(?!{skipped_lower})(?:{body}){footnote})"
 
-    long_ends = f"(?:[ivx]{{4}}|{one_of(suffixes)})" if suffixes else "[ivx]{4}"
+    long_ends = "|".join(["[ivx]{4}", *([one_of(suffixes)] if suffixes else []), *compound_ends])
+    long_ends = f"(?:{long_ends})"
     # A word of four lower-case letters or more, not a long abbreviation.
     word_end_period = f"(?<=[{LATIN1_LOWER}]{{4}}\\.)(?<!{long_ends}\\.)"
     period = [

@@ -19,6 +19,8 @@ A :class:`Language` is data only, read by the rules of :mod:`.rules`:
   Capitalised or in upper case after a terminator (``language="en"`` has
   none; a language whose ``And`` or ``Und`` never starts a sentence would list
   it); "auto" and every language take English's too;
+* ``compounds``: abbreviations that also end compound words, which are then
+  that abbreviation (German ``Hauptstr. 5`` is ``str.``, a street);
 * ``translate``: characters that this language writes as a terminator and
   others do not, mapped one to one onto the terminator they stand for before
   the text is scanned (Armenian ``:`` is ``։``, Greek ``;`` is ``;``); the
@@ -85,6 +87,7 @@ class Language:
     ordinals: int
     translate: Mapping[int, int]
     continuations: frozenset[str] = frozenset()
+    compounds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class _Spec:
     translate: str = ""  # pairs: "ab" maps "a" to "b"
     months: str = ""
     continuations: str = ""
+    compounds: str = ""
 
 
 _SPECS: dict[str, _Spec] = {
@@ -106,6 +110,7 @@ _SPECS: dict[str, _Spec] = {
         " d.h u.a z.t o.ä u.ä abs gem",
         final="usw etc nr bzgl",
         medial="str tel jh jhd mio mrd tsd hrsg bd s",
+        compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
         " wie wo warum wer man nun jetzt bitte ja nein",
@@ -278,6 +283,15 @@ def _continuations(spec: _Spec) -> frozenset[str]:
     return words
 
 
+def _compounds(spec: _Spec, table: Mapping[str, int]) -> frozenset[str]:
+    words = frozenset(spec.compounds.split())
+    for word in words:
+        # (The searches exclude a compound's last four characters: see fast_path.)
+        if not (word in table and word.isalpha() and word.islower() and len(word) >= 3):
+            raise ValueError(f"compound {word!r}: an abbreviation of the tables, 3 letters or more")
+    return words
+
+
 @cache
 def _build(code: str) -> Language:
     if code != AUTO:
@@ -291,6 +305,7 @@ def _build(code: str) -> Language:
             spec.ordinals if spec.ordinals != ORDINAL_NEVER else ORDINAL_MONTHS,
             {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
             _continuations(_SPECS["en"]) | _continuations(spec),
+            _compounds(spec, table),
         )
     table = dict(DEFAULT_ABBREVIATIONS)
     starters = set(SENTENCE_STARTERS)
@@ -300,8 +315,15 @@ def _build(code: str) -> Language:
                 continue
             table.setdefault(word, kind)
         starters.update(spec.starters.split())
+    compounds = frozenset().union(*(_compounds(spec, table) for spec in _SPECS.values()))
     return Language(
-        AUTO, table, frozenset(starters), ORDINAL_MONTHS, {}, _continuations(_SPECS["en"])
+        AUTO,
+        table,
+        frozenset(starters),
+        ORDINAL_MONTHS,
+        {},
+        _continuations(_SPECS["en"]),
+        compounds,
     )
 
 

@@ -101,6 +101,8 @@ starters and the ordinal rule below.
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
     space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``);
+  - a word ending in an abbreviation of ``Language.compounds`` after a letter
+    is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``);
   - a word of one to three letters before a number is a label
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
     without an elision before an apostrophe) and does not end it;
@@ -139,12 +141,11 @@ plain word before a lower-case word (``The med. staff`` holds only because
 a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``);
 a time that opens its sentence after a word missing from ``TIME_LEADS`` is
-cut before a title (``Early on at 5 a.m. Mr. Smith left``); an abbreviation
-glued to the end of a compound is not one (``language="de"``: ``Hauptstr. 5``
-is cut before ``5``); a spaced time in upper case is cut (``5 P. M.``); in
-languages that write ordinals with a period, a number of one or two digits
-ending a sentence before a capitalised word does not end it (``Es war 1. 5.
-22. Wir``), unless a label precedes it (``Nr. 5. Wir``)."""
+cut before a title (``Early on at 5 a.m. Mr. Smith left``); a spaced time in
+upper case is cut (``5 P. M.``); in languages that write ordinals with a
+period, a number of one or two digits ending a sentence before a capitalised
+word does not end it (``Es war 1. 5. 22. Wir``, ``in der Hauptstr. 12.
+Komm``), unless a label of one to three letters precedes it (``Nr. 5. Wir``)."""
 
 from __future__ import annotations
 
@@ -575,6 +576,7 @@ class SentenceRules:
     _abbreviations: Mapping[str, int]
     _starters: frozenset[str]
     _continuations: frozenset[str]
+    _compounds: frozenset[str]
     _ordinals: int
     _word_offset: int
     _word_read: tuple[str, bool, bool, tuple[int, int] | None]
@@ -844,6 +846,8 @@ class SentenceRules:
         if kind is None and ("'" in word or "\u2019" in word):
             word = re.split("['\u2019]", word)[-1]  # "l'Avv.", "l'art. 12"
             kind = self._abbreviations.get(word.lower())
+        if kind is None and self._compounds:
+            kind = self._compound_kind(word)  # "Hauptstr. 5"
         if kind is None:
             if len(word) == 1 and word.isalpha():
                 # A lower-case letter after a number is a unit ("5 g. Stir"),
@@ -976,6 +980,16 @@ class SentenceRules:
             w.rstrip(",").lower() in TIME_LEADS or not any(c.isalnum() for c in w)
             for w in lead[:-1]
         )
+
+    def _compound_kind(self, word: str) -> int | None:
+        """The kind of the abbreviation of ``Language.compounds`` that ends
+        the compound ``word`` after a letter (``Hauptstr`` is ``str``), or
+        ``None``."""
+        low = word.lower()
+        for end in self._compounds:
+            if len(low) > len(end) and low.endswith(end) and low[-len(end) - 1].isalpha():
+                return self._abbreviations.get(end)
+        return None
 
     def _initial_before(self, k: int) -> bool:
         """Whether one letter, a period and a space end right before

@@ -183,7 +183,9 @@ class SentenceScanner(SentenceRules, Scanner):
     ``abbreviations`` maps canonical abbreviations to their kind (see
     :func:`~.abbreviations.abbreviation_table`); ``starters``, ``ordinals``
     and ``continuations`` are those of the language (see :mod:`.languages`);
-    ``typed``: each mark of :data:`.languages.SCRIPT_TYPED` right after a
+    ``compounds``: abbreviations that also end compound words
+    (``Language.compounds``); ``typed``: each mark of
+    :data:`.languages.SCRIPT_TYPED` right after a
     letter of its script is read as the terminator it stands for (see
     :func:`typed_terminators`).
     ``quote_leads`` (see :data:`.quotes.QUOTE_LEADS`): quotation marks, each
@@ -196,7 +198,7 @@ class SentenceScanner(SentenceRules, Scanner):
     """
 
     __slots__ = (
-        "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_content_end",
+        "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_compounds", "_content_end",
         "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item", "_last",
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
         "_no_newline",
@@ -214,9 +216,11 @@ class SentenceScanner(SentenceRules, Scanner):
         continuations: frozenset[str] = frozenset(),
         quote_leads: tuple[tuple[str, str], ...] = (),
         typed: bool = False,
+        compounds: frozenset[str] = frozenset(),
     ) -> None:
         self._abbreviations = abbreviations
         self._typed = typed
+        self._compounds = compounds
         self._starters = starters
         self._ordinals = ordinals
         # The forms a continuation is written in before a sentence would start.
@@ -229,6 +233,7 @@ class SentenceScanner(SentenceRules, Scanner):
             starters,
             self._continuations,
             quote_leads,
+            compounds,
         )
         self._leads = LEADS + "".join(c for c, _ in quote_leads)
         self._quote_marks = frozenset(c for c, _ in quote_leads)

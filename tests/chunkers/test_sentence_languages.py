@@ -178,6 +178,13 @@ EXAMPLES = [
     ("de", "Das ist gem. § 4 zulässig.", ["Das ist gem. § 4 zulässig."]),
     ("pl", "Zebrali 3 tys. zł na cel.", ["Zebrali 3 tys. zł na cel."]),
     ("da", "Det kostede 2 mio. kr. i alt.", ["Det kostede 2 mio. kr. i alt."]),
+    # An abbreviation that ends a compound (German "-str." for "-straße").
+    ("de", "Wir wohnen in der Lindenstr. 8 im Hof. Klingeln!",
+     ["Wir wohnen in der Lindenstr. 8 im Hof.", "Klingeln!"]),
+    ("auto", "Das Büro ist in der Marktstr. 3 oben. Danke.",
+     ["Das Büro ist in der Marktstr. 3 oben.", "Danke."]),
+    ("de", "Wir bogen in die Lindenstr. Dann hielten wir.",
+     ["Wir bogen in die Lindenstr.", "Dann hielten wir."]),
     # Dotted forms in any script.
     ("mr", "हे इ.स. १८५७ मध्ये घडले. नंतर शांतता आली.",
      ["हे इ.स. १८५७ मध्ये घडले.", "नंतर शांतता आली."]),

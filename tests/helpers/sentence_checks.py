@@ -59,6 +59,7 @@ def rules_only(
     starters: frozenset[str] = frozenset(),
     continuations: frozenset[str] = frozenset(),
     quote_leads: tuple[tuple[str, str], ...] = (),
+    compounds: frozenset[str] = frozenset(),
 ) -> tuple[re.Pattern[str], ...]:
     """Searches that find the same candidates (and quotation marks) and
     settle none of them."""
