@@ -102,7 +102,8 @@ starters and the ordinal rule below.
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
     space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``);
   - a word ending in an abbreviation of ``Language.compounds`` after a letter
-    is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``);
+    is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``),
+    and a label before a number (``Hauptstr. 12. Komm`` ends after ``12.``);
   - a word of one to three letters before a number is a label
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
     without an elision before an apostrophe) and does not end it;
@@ -144,8 +145,8 @@ a time that opens its sentence after a word missing from ``TIME_LEADS`` is
 cut before a title (``Early on at 5 a.m. Mr. Smith left``); a spaced time in
 upper case is cut (``5 P. M.``); in languages that write ordinals with a
 period, a number of one or two digits ending a sentence before a capitalised
-word does not end it (``Es war 1. 5. 22. Wir``, ``in der Hauptstr. 12.
-Komm``), unless a label of one to three letters precedes it (``Nr. 5. Wir``)."""
+word does not end it (``Es war 1. 5. 22. Wir``), unless a label precedes it
+(``Nr. 5. Wir``, ``Hauptstr. 12. Komm``)."""
 
 from __future__ import annotations
 
@@ -1063,8 +1064,22 @@ class SentenceRules:
         label of one to three letters and a period within the current chunk
         (``Nr. 5``, ``S. 12``, ``č. 3``): a count, never an ordinal, so that
         ``Zimmer Nr. 5. Morgen`` ends after ``5.`` (``am Mo. 5. Mai`` does
-        not: before a month name the number is a day)."""
-        return self._after(_LABEL_BEFORE, number)
+        not: before a month name the number is a day); or a compound ending
+        in an abbreviation of ``Language.compounds`` (``Hauptstr. 12``)."""
+        if self._after(_LABEL_BEFORE, number):
+            return True
+        if not self._compounds or self._start is None:
+            return False
+        buf, lo = self._buf, max(self._start - self._base, 0)
+        k = number - self._base - 1  # (the space before the number)
+        if k - 1 < lo or buf[k] != " " or buf[k - 1] != ".":
+            return False
+        reach = max(lo, k - 1 - _WORD_MAX)
+        space = buf.rfind(" ", reach, k - 1)
+        if space < 0 and reach != lo:
+            return False  # (a word longer than _WORD_MAX)
+        word = buf[space + 1 if space >= 0 else lo : k - 1]
+        return word.isalpha() and self._compound_kind(word) is not None
 
     def _after(self, pattern: re.Pattern[str], at: int) -> bool:
         """Whether a match of ``pattern`` (at most 8 characters) ends at

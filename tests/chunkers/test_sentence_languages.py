@@ -185,6 +185,8 @@ EXAMPLES = [
      ["Das Büro ist in der Marktstr. 3 oben.", "Danke."]),
     ("de", "Wir bogen in die Lindenstr. Dann hielten wir.",
      ["Wir bogen in die Lindenstr.", "Dann hielten wir."]),
+    ("de", "Sie wohnt in der Parkstr. 14. Komm vorbei.",
+     ["Sie wohnt in der Parkstr. 14.", "Komm vorbei."]),
     # Dotted forms in any script.
     ("mr", "हे इ.स. १८५७ मध्ये घडले. नंतर शांतता आली.",
      ["हे इ.स. १८५७ मध्ये घडले.", "नंतर शांतता आली."]),
