@@ -117,8 +117,8 @@ starters and the ordinal rule below.
     do not end it either (``am 3. 10. 1990``, ``am 5. 6. kommt``);
   - a dotted abbreviation of two letters written spaced is looked up as one
     (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
-    ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at the
-    ``m.`` of a time (``a las 9 p. m.``);
+    ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at its
+    second letter (``a las 9 p. m.``: not the ``m.`` of a list);
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
     ends it also before a lower-case word right after the whitespace
@@ -817,8 +817,8 @@ class SentenceRules:
                 return j == e and not (bang or ellipsis or closer) and self._plain_word(at)
             cat = _MARKER
         word, _, spaced, item = self._word_before(at)
-        if cat == _MARKER and word in ("a", "p") and buf.startswith("m.", j):
-            return False  # "a las 5 p. m.": a time written spaced, not "m." of a list
+        if cat == _MARKER and len(word) == 1 and f"{word}.{buf[j]}" in self._abbreviations:
+            return False  # "a las 5 p. m.": a spaced abbreviation's first half, no list
         ellipsis = ellipsis or spaced
         if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
