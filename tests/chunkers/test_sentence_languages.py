@@ -12,11 +12,12 @@ import re
 
 import pytest
 from helpers.chunking import check_stream, sliced, stream
-from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, stream_work
+from helpers.cost import MAX_DOUBLING, MAX_WORK_PER_CHAR, CountingPattern, Work, stream_work
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
 from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES, SCRIPT_TYPED
 
 ALL = ["auto", *LANGUAGES]
@@ -299,6 +300,32 @@ def test_streaming_work_grows_linearly_in_every_language(
     assert one.calls > 0, "no pattern was counted: the proxies are not in use"
     assert two.total / one.total <= MAX_DOUBLING, (one, two)
     assert two.total <= MAX_WORK_PER_CHAR * 200 * KB, two
+
+
+@pytest.mark.parametrize("unit", ["Ա:", "Ա»»:", "ύ;", "Ա: ", "é:"])
+@pytest.mark.parametrize("size", [1, 3, 64, None], ids=["1", "3", "64", "whole"])
+def test_typed_terminators_cost_linear_work(
+    monkeypatch: pytest.MonkeyPatch, unit: str, size: int | None
+) -> None:
+    # Runs of marks after letters of their script, cut at every delta end:
+    # the typed-terminator searches read each character a bounded number of times.
+    work = Work()
+    counted = tuple((CountingPattern(p, work), term) for p, term in scanning._TYPED)
+    monkeypatch.setattr(scanning, "_TYPED", counted)
+
+    def examined(n: int) -> int:
+        work.examined = 0
+        text = unit * (n // len(unit))
+        step = size or len(text)
+        stream = ChunkStream(SentenceChunker())
+        for i in range(0, len(text), step):
+            stream.feed(text[i : i + step])
+        stream.close()
+        return work.examined
+
+    one, two = examined(10 * KB), examined(20 * KB)
+    assert two <= MAX_DOUBLING * max(one, 1), (one, two)
+    assert two <= 2 * len(scanning._TYPED) * 20 * KB, two
 
 
 def test_a_validator_takes_a_language_through_its_chunker() -> None:

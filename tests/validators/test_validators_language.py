@@ -58,3 +58,42 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
     (validator,) = rebuilt._validators
     chunker = validator.chunker
     assert getattr(chunker, "inner", chunker) == SentenceChunker(language="de")
+
+
+# Armenian written with ":" for its full stop, as LLMs often do: the default
+# chunker ("auto") reads it as a full stop after an Armenian letter, and every
+# Guard path hands the validator the text as written.
+ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 3:1 here."
+ARMENIAN_SENTENCES = ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "guard_stream"])
+@pytest.mark.parametrize("size", [1, 3, len(ARMENIAN)])
+def test_auto_ends_armenian_sentences_at_a_typed_colon_through_a_guard(
+    guarded: bool, size: int
+) -> None:
+    from helpers.guardrails import Record, guard_with, joined, run
+
+    record = Record()
+    guard = guard_with(record)
+    deltas = [ARMENIAN[i : i + size] for i in range(0, len(ARMENIAN), size)]
+    released = joined(run(guard, deltas, guarded=guarded))
+    if guarded:
+        assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES
+        assert released == ARMENIAN
+    else:  # (Guardrails' own runner never validates the trailing fragment)
+        assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES[:2]
+        assert ARMENIAN.startswith(released)
+
+
+def test_auto_ends_armenian_sentences_at_a_typed_colon_through_an_async_guard() -> None:
+    import asyncio
+
+    from helpers.guardrails import Record, arun, guard_with, joined
+
+    record = Record()
+    guard = guard_with(record, asynchronous=True)
+    deltas = [ARMENIAN[i : i + 2] for i in range(0, len(ARMENIAN), 2)]
+    released = joined(asyncio.run(arun(guard, deltas)))
+    assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES
+    assert released == ARMENIAN
