@@ -73,7 +73,7 @@ class SentenceChunker(ChunkingStrategy):
     number rules of a language (see :mod:`.languages`): ``"auto"``
     (the default, safe for mixed text: English plus every other language's
     unambiguous abbreviations, and the terminators of every script), or one of
-    ``ar bg da de el en es fr hi hy it ja kk mr nl pl pt ru sk zh``; for
+    ``am ar bg da de el en es fa fr hi hy it ja kk mr my nl pl pt ru sk ur zh``; for
     example ``language="de"`` keeps ``am 12. Juni`` and ``z. B. Wasser``
     whole, ``language="hy"`` ends sentences at ``:`` as at the Armenian full stop.
 

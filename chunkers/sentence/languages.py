@@ -223,10 +223,14 @@ _SPECS: dict[str, _Spec] = {
         medial="թ",
         translate=":\u0589",  # the Armenian full stop, often typed as ":"
     ),
+    "am": _Spec(),
     "ar": _Spec(),
+    "fa": _Spec(),
     "hi": _Spec(prefix="डॉ"),
     "mr": _Spec(prefix="डॉ प्रा सौ कु"),
     "ja": _Spec(),
+    "my": _Spec(),
+    "ur": _Spec(),
     "zh": _Spec(),
 }
 

@@ -199,6 +199,15 @@ EXAMPLES = [
     ("sk", "Pozdravil som p. Kováča. Usmial sa.", ["Pozdravil som p. Kováča.", "Usmial sa."]),
     ("mr", "डॉ. जोशी उद्या येतील. त्यांना भेटा.", ["डॉ. जोशी उद्या येतील.", "त्यांना भेटा."]),
     ("hi", "डॉ. वर्मा कल आएँगे। उनसे मिलो।", ["डॉ. वर्मा कल आएँगे।", "उनसे मिलो।"]),
+    # Languages whose only rule is their script's terminators (and English's tables).
+    ("am", "ዛሬ ወደ ገበያ ሄደ። ለምን ዘገየህ፧ ዋጋው 2.5 ብር ነው።",
+     ["ዛሬ ወደ ገበያ ሄደ።", "ለምን ዘገየህ፧", "ዋጋው 2.5 ብር ነው።"]),
+    ("fa", "قیمت ۲٫۵ تومان است. نسخهٔ 3.11 آمد؟ بله!",
+     ["قیمت ۲٫۵ تومان است.", "نسخهٔ 3.11 آمد؟", "بله!"]),
+    ("ur", "آج موسم اچھا ہے۔ Python 3.12 آ گیا ہے۔ واقعی؟",
+     ["آج موسم اچھا ہے۔", "Python 3.12 آ گیا ہے۔", "واقعی؟"]),
+    ("my", "ဒီနေ့ ရာသီဥတု ကောင်းတယ်။ ဈေးနှုန်း 3.5 ဒေါ်လာ ဖြစ်တယ်။",
+     ["ဒီနေ့ ရာသီဥတု ကောင်းတယ်။", "ဈေးနှုန်း 3.5 ဒေါ်လာ ဖြစ်တယ်။"]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
