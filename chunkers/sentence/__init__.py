@@ -155,6 +155,7 @@ class SentenceChunker(ChunkingStrategy):
             QUOTE_LEADS if self.quotes else (),
             typed=lang.code == AUTO,
             compounds=lang.compounds,
+            plain_words=lang.plain_words,
         )
         if self.quotes:
             QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)

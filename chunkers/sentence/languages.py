@@ -21,6 +21,11 @@ A :class:`Language` is data only, read by the rules of :mod:`.rules`:
   it); "auto" and every language take English's too;
 * ``compounds``: abbreviations that also end compound words, which are then
   that abbreviation (German ``Hauptstr. 5`` is ``str.``, a street);
+* ``plain_words``: whether a word missing from the tables (two ASCII
+  lower-case letters or more) ends a sentence before a lower-case word
+  (``Use npm. npm is great.``): English and "auto" only, where a sentence
+  may begin with a lower-case name; in the other languages an abbreviation
+  missing from the tables is likelier (``pag. 12 e segg. per``);
 * ``translate``: characters that this language writes as a terminator and
   others do not, mapped one to one onto the terminator they stand for before
   the text is scanned (Armenian ``:`` is ``։``, Greek ``;`` is ``;``); the
@@ -36,7 +41,10 @@ Devanagari ``।`` ``॥``, Arabic ``؟`` ``۔``, Ethiopic ``።`` ``፧``, Myan
 extended by the abbreviations of every other language that are no English word
 (``bzw``, ``Srta``, ``проф``...; not ``Set`` or ``on``), the starters of every
 language, and the month rule for ordinals.  A named language uses its own
-tables plus the English ones (LLM answers mix in English names and terms).
+tables plus the English ones (LLM answers mix in English names and terms),
+less the English abbreviations that are words of the language: its starters
+and month names (Danish ``det``, ``med``, ``maj``: ``Jeg ved det. Peter kom.``
+ends).
 
 To add a language: one :class:`Language` entry in :data:`_SPECS` below
 (abbreviations by kind, starters, the ordinal rule), then examples of your own
@@ -62,6 +70,7 @@ __all__ = [
     "AUTO",
     "LANGUAGES",
     "MONTHS",
+    "MONTH_ABBREVIATIONS",
     "ORDINAL_ALWAYS",
     "ORDINAL_MONTHS",
     "ORDINAL_NEVER",
@@ -88,6 +97,7 @@ class Language:
     translate: Mapping[int, int]
     continuations: frozenset[str] = frozenset()
     compounds: frozenset[str] = frozenset()
+    plain_words: bool = True
 
 
 @dataclass(frozen=True)
@@ -107,9 +117,9 @@ _SPECS: dict[str, _Spec] = {
     "en": _Spec(),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
-        " d.h u.a z.t o.ä u.ä abs gem",
+        " d.h u.a z.t o.ä u.ä abs gem fa geb",
         final="usw etc nr bzgl",
-        medial="str tel jh jhd mio mrd tsd hrsg bd s",
+        medial="str tel jh jhd mio mrd tsd hrsg bd s febr mär okt dez",
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
@@ -119,8 +129,8 @@ _SPECS: dict[str, _Spec] = {
         " november dezember",
     ),
     "da": _Spec(
-        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs",
-        final="osv m.m mv nr kr inkl ekskl",
+        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs ift vha",
+        final="osv m.m mm mv nr kr inkl ekskl",
         medial="kl tlf st s mio mia",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
         " da nu her efter før hvis når i på til med ja nej",
@@ -130,9 +140,9 @@ _SPECS: dict[str, _Spec] = {
     ),
     "es": _Spec(
         prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee",
-        final="etc pág núm",
+        final="etc pág núm sigs hs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel av avda cía art",
+        " tel av avda cía art doc",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después",
@@ -140,7 +150,7 @@ _SPECS: dict[str, _Spec] = {
         " octubre noviembre diciembre",
     ),
     "pt": _Spec(
-        prefix="sr sra srta dr dra prof eng exmo exma ex profa",
+        prefix="sr sra srta dr dra prof eng exmo exma ex profa aprox",
         final="etc pág",
         medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
@@ -160,7 +170,7 @@ _SPECS: dict[str, _Spec] = {
     "it": _Spec(
         prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es",
         final="ecc pag cap",
-        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg sgg",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
@@ -169,7 +179,8 @@ _SPECS: dict[str, _Spec] = {
     "nl": _Spec(
         prefix="dhr mevr mr dr prof ir drs ing bijv m.a.w",
         final="enz",
-        medial="aanw vnw blz nr st jl",
+        medial="aanw vnw blz nr st str jl",
+        compounds="str",
         starters="de het een dit dat deze die er hij zij ze wij we ik je jij maar en of als"
         " toen nu hier daar vandaag",
         months="januari februari maart april mei juni juli augustus september oktober"
@@ -185,7 +196,8 @@ _SPECS: dict[str, _Spec] = {
         " października listopada grudnia",
     ),
     "ru": _Spec(
-        prefix="г гг т.е т.к т.н напр проф акад доц ул пр пгт им см",
+        prefix="г гг т.е т.к т.н напр проф акад доц ул пр пгт им см просп пер наб пл ср зам гр"
+        " кв корп",
         final="т.д т.п др руб коп стр рис дол",
         medial="т.г куб млн млрд тыс гл",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
@@ -204,9 +216,9 @@ _SPECS: dict[str, _Spec] = {
         starters="бұл ол олар біз мен сен сіз бірақ және егер",
     ),
     "sk": _Spec(
-        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p",
+        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p ul cca",
         final="atď a.s s.r.o spol tis mil",
-        medial="r",
+        medial="r hod str",
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"
@@ -262,11 +274,17 @@ MONTHS: frozenset[str] = frozenset(
     "january february march april may june july august september october november december".split()
 )
 
+#: Their abbreviations, read before a period: the first three or four letters
+#: of a month name (``am 3. Okt.``, ``le 5. févr.``).
+MONTH_ABBREVIATIONS: frozenset[str] = frozenset(
+    month[:size] for month in MONTHS for size in (3, 4) if len(month) > size
+)
+
 # Abbreviations of other languages that are English words (or too short to
 # tell apart from one) stay out of "auto".
 _ENGLISH_LOOKALIKES = frozenset(
     "on me set mar may dom gen ing tel env pag cap ago ave cia ok pr hr fr av bd ste ud vd"
-    " ir mm mr dr st nr pl ul ang arch mag out".split()
+    " ir mm mr dr st nr pl ul ang arch mag out doc".split()
 )
 
 
@@ -300,7 +318,8 @@ def _compounds(spec: _Spec, table: Mapping[str, int]) -> frozenset[str]:
 def _build(code: str) -> Language:
     if code != AUTO:
         spec = _SPECS[code]
-        table = dict(DEFAULT_ABBREVIATIONS)
+        words = frozenset(spec.starters.split()) | frozenset(spec.months.split())
+        table = {w: kind for w, kind in DEFAULT_ABBREVIATIONS.items() if w not in words}
         table.update(_own_table(spec))
         return Language(
             code,
@@ -310,6 +329,7 @@ def _build(code: str) -> Language:
             {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
             _continuations(_SPECS["en"]) | _continuations(spec),
             _compounds(spec, table),
+            plain_words=code == "en",
         )
     table = dict(DEFAULT_ABBREVIATIONS)
     starters = set(SENTENCE_STARTERS)

@@ -121,7 +121,8 @@ starters and the ordinal rule below.
     second letter (``a las 9 p. m.``: not the ``m.`` of a list);
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
-    ends it also before a lower-case word right after the whitespace
+    ends it also before a lower-case word right after the whitespace, in
+    English and "auto" (``Language.plain_words``)
     (``Use npm. npm is great.``, ``ann says hi. ann says hi.``); a ``!`` or
     ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
     said``), nor a ``.`` after a capitalised word, an acronym, a number, a
@@ -155,7 +156,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS, TIME_ZONES
-from .languages import MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
+from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
     CJK_QUOTE_CLOSERS,
@@ -578,6 +579,7 @@ class SentenceRules:
     _starters: frozenset[str]
     _continuations: frozenset[str]
     _compounds: frozenset[str]
+    _plain_words: bool
     _ordinals: int
     _word_offset: int
     _word_read: tuple[str, bool, bool, tuple[int, int] | None]
@@ -925,10 +927,12 @@ class SentenceRules:
         or more (openers stripped: no dotted form, initial, number, name or
         acronym), in none of the language's abbreviation tables, not a list
         marker opening its chunk (``iv.``), not the last dot of a spaced
-        ellipsis."""
+        ellipsis; never in a language without them (``Language.plain_words``:
+        ``language="it"`` keeps ``e segg. per`` whole)."""
         word, at_start, spaced, _ = self._word_before(at)
         return (
-            not spaced
+            self._plain_words
+            and not spaced
             and not self._initial_before(at - len(word) - self._base)  # ("p. ex.")
             and _PLAIN_WORD.fullmatch(word) is not None
             and word not in self._abbreviations
@@ -1030,13 +1034,14 @@ class SentenceRules:
     def _ordinal(self, buf: str, j: int, number: int) -> bool:
         """Whether the number of one or two digits starting at absolute offset
         ``number``, and a period, before the capitalised word at ``buf[j]`` is
-        an ordinal (see ``Language.ordinals``): always before a month name,
-        and in languages that write ordinals so, unless a label precedes it
-        (:meth:`_labelled`).  Raises ``IndexError`` when ``buf`` ends before
-        the word does."""
+        an ordinal (see ``Language.ordinals``): always before a month name
+        or its abbreviation (``am 3. Okt.``), and in languages that write
+        ordinals so, unless a label precedes it (:meth:`_labelled`).  Raises
+        ``IndexError`` when ``buf`` ends before the word does."""
         if self._ordinals not in (ORDINAL_ALWAYS, ORDINAL_MONTHS):
             return False
-        if _word_at(buf, j).lower() in MONTHS:
+        word = _word_at(buf, j).lower()
+        if word in MONTHS or (word in MONTH_ABBREVIATIONS and buf[j + len(word)] == "."):
             return True
         return self._ordinals == ORDINAL_ALWAYS and not self._labelled(number)
 

@@ -201,9 +201,9 @@ class SentenceScanner(SentenceRules, Scanner):
         "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_compounds", "_content_end",
         "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item", "_last",
         "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
-        "_no_newline",
-        "_ordinals", "_pending", "_pending_kind", "_phase", "_pos", "_proofs", "_quote_marks",
-        "_resume", "_run_end", "_search", "_space_end", "_start", "_starters", "_typed", "_wide",
+        "_no_newline", "_ordinals", "_pending", "_pending_kind", "_phase", "_plain_words", "_pos",
+        "_proofs", "_quote_marks", "_resume", "_run_end", "_search", "_space_end", "_start",
+        "_starters", "_typed", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
         "layer_cuts", "layer_due", "marks", "undecided",
     )  # fmt: skip
@@ -217,8 +217,10 @@ class SentenceScanner(SentenceRules, Scanner):
         quote_leads: tuple[tuple[str, str], ...] = (),
         typed: bool = False,
         compounds: frozenset[str] = frozenset(),
+        plain_words: bool = True,
     ) -> None:
         self._abbreviations = abbreviations
+        self._plain_words = plain_words
         self._typed = typed
         self._compounds = compounds
         self._starters = starters

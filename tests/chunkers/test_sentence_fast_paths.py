@@ -128,6 +128,7 @@ LANGUAGE_WORDS = [
     "12", "3", "Juni", "N\u00b0", "\uff13", "Det", "z", "B", "bzw", "\u043f\u0440\u043e\u0444",
     "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc", "Nr. 5", "p. m", "p. ex",
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
+    "segg", "det",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
@@ -136,7 +137,7 @@ LANGUAGE_MARKS = [
 LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 "]
 LANGUAGE_NEXT = [
     "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
-    "1990 x", "10. x",
+    "1990 x", "10. x", "Okt. x", "per",
 ]  # fmt: skip
 
 
@@ -145,7 +146,7 @@ def language_grid() -> str:
     return "\n\n".join("".join(row) for row in rows)
 
 
-@pytest.mark.parametrize("language", ["auto", "de", "da", "hy", "el", "ru", "ja", "en", "es"])
+@pytest.mark.parametrize("language", ["auto", "de", "da", "hy", "el", "ru", "ja", "en", "es", "it"])
 def test_fast_paths_agree_with_the_rules_in_every_language(language: str) -> None:
     text = language_grid()
     step = 211

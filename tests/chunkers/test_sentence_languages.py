@@ -208,6 +208,28 @@ EXAMPLES = [
      ["آج موسم اچھا ہے۔", "Python 3.12 آ گیا ہے۔", "واقعی؟"]),
     ("my", "ဒီနေ့ ရာသီဥတု ကောင်းတယ်။ ဈေးနှုန်း 3.5 ဒေါ်လာ ဖြစ်တယ်။",
      ["ဒီနေ့ ရာသီဥတု ကောင်းတယ်။", "ဈေးနှုန်း 3.5 ဒေါ်လာ ဖြစ်တယ်။"]),
+    # A named language drops the English abbreviations that are its own words
+    # (Danish "det", "maj"), and only English takes a word missing from the
+    # tables for a plain word before a lower-case one.
+    ("da", "Jeg ved det. Peter kom. Vi ses i maj. Mette kommer.",
+     ["Jeg ved det.", "Peter kom.", "Vi ses i maj.", "Mette kommer."]),
+    ("it", "Vedi pag. 12 e segg. per i dettagli.", ["Vedi pag. 12 e segg. per i dettagli."]),
+    ("sk", "Stretneme sa o 10. hod. ráno. Príď.", ["Stretneme sa o 10. hod. ráno.", "Príď."]),
+    ("en", "Use npm. npm is great.", ["Use npm.", "npm is great."]),
+    # Abbreviations of addresses, firms, amounts and references; a day number
+    # before a month's abbreviation is an ordinal in every language.
+    ("ru", "Он живёт на просп. Мира. Там тихо.", ["Он живёт на просп. Мира.", "Там тихо."]),
+    ("de", "Die Fa. Keller liefert. Gut so.", ["Die Fa. Keller liefert.", "Gut so."]),
+    ("auto", "Er kam am 3. Okt. nach Hause. Wir freuten uns.",
+     ["Er kam am 3. Okt. nach Hause.", "Wir freuten uns."]),
+    ("da", "Vi har æbler, pærer mm. på lager. Firmaet voksede ift. sidste år.",
+     ["Vi har æbler, pærer mm. på lager.", "Firmaet voksede ift. sidste år."]),
+    ("es", "Lea la pág. 20 y sigs. Gracias. Abrimos a las 10 hs. Llegue antes.",
+     ["Lea la pág. 20 y sigs.", "Gracias.", "Abrimos a las 10 hs.", "Llegue antes."]),
+    ("nl", "Hij woont aan de Hoofdstr. 4. Hij is aardig.",
+     ["Hij woont aan de Hoofdstr. 4.", "Hij is aardig."]),
+    ("sk", "Stretli sme sa na ul. Dlhej pri škole.", ["Stretli sme sa na ul. Dlhej pri škole."]),
+    ("pt", "Custa aprox. 5 reais. É barato.", ["Custa aprox. 5 reais.", "É barato."]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
@@ -260,6 +282,7 @@ TOKENS = [
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
+    "Okt.", "det.", "segg.",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
