@@ -108,9 +108,10 @@ starters and the ordinal rule below.
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
     without an elision before an apostrophe) and does not end it;
   - a number of one or two digits before a capitalised word is an ordinal
-    that does not end it, always in languages that write ordinals so
-    (``language="de"``: ``der 3. Platz``) and before a month name in every
-    language (``am 12. Juni``), unless a label of one to three letters and a
+    that does not end it, in languages that write ordinals so
+    (``language="de"``: ``der 3. Platz``) unless the word is a sentence
+    starter (``ist 42. Das heißt``), and before a month name or its
+    abbreviation in every language (``am 12. Juni``, ``am 3. Okt.``), unless a label of one to three letters and a
     period come before the number (``Zimmer Nr. 5. Morgen``: a count) and no
     month name follows (``am Mo. 5. Mai``); in the languages that write
     ordinals so, the day and month of a date written with periods and spaces
@@ -146,8 +147,9 @@ a time that opens its sentence after a word missing from ``TIME_LEADS`` is
 cut before a title (``Early on at 5 a.m. Mr. Smith left``); a spaced time in
 upper case is cut (``5 P. M.``); in languages that write ordinals with a
 period, a number of one or two digits ending a sentence before a capitalised
-word does not end it (``Es war 1. 5. 22. Wir``), unless a label precedes it
-(``Nr. 5. Wir``, ``Hauptstr. 12. Komm``)."""
+word does not end it (``Bývam na ul. Hlavnej 5. Príď``), unless a label
+precedes it (``Nr. 5. Komm``, ``Hauptstr. 12. Komm``) or a sentence starter
+follows (``Es war 1. 5. 22. Wir``)."""
 
 from __future__ import annotations
 
@@ -880,9 +882,11 @@ class SentenceRules:
         following = _word_at(buf, j)
         if not following or (len(following) == 1 and buf[j + 1] == "."):
             return False
-        return following.lower() in self._starters and (
-            len(following) == 1 or following[1:].islower()
-        )
+        return self._starter(following)
+
+    def _starter(self, word: str) -> bool:
+        """Whether ``word`` (capitalised) is one of the language's sentence starters."""
+        return word.lower() in self._starters and (len(word) == 1 or word[1:].islower())
 
     def _glued_ends(self, at: int) -> bool:
         """Whether a lone ``.`` at ``at`` glued to the next word ends a
@@ -1036,14 +1040,20 @@ class SentenceRules:
         ``number``, and a period, before the capitalised word at ``buf[j]`` is
         an ordinal (see ``Language.ordinals``): always before a month name
         or its abbreviation (``am 3. Okt.``), and in languages that write
-        ordinals so, unless a label precedes it (:meth:`_labelled`).  Raises
-        ``IndexError`` when ``buf`` ends before the word does."""
+        ordinals so, unless a label precedes it (:meth:`_labelled`) or the word
+        is a sentence starter of two letters or more (``ist 42. Das heißt``).
+        Raises ``IndexError`` when ``buf`` ends before the word does."""
         if self._ordinals not in (ORDINAL_ALWAYS, ORDINAL_MONTHS):
             return False
-        word = _word_at(buf, j).lower()
-        if word in MONTHS or (word in MONTH_ABBREVIATIONS and buf[j + len(word)] == "."):
+        word = _word_at(buf, j)
+        low = word.lower()
+        if low in MONTHS or (low in MONTH_ABBREVIATIONS and buf[j + len(word)] == "."):
             return True
-        return self._ordinals == ORDINAL_ALWAYS and not self._labelled(number)
+        if self._ordinals != ORDINAL_ALWAYS or self._labelled(number):
+            return False
+        # An ordinal comes before a noun or an adjective, never before an
+        # article or a pronoun ("Die Antwort ist 42. Das heißt").
+        return len(word) < 2 or not self._starter(word)
 
     def _in_date(self, buf: str, j: int, number: int) -> bool:
         """Whether the number of one or two digits starting at absolute offset

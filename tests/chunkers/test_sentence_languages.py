@@ -230,6 +230,12 @@ EXAMPLES = [
      ["Hij woont aan de Hoofdstr. 4.", "Hij is aardig."]),
     ("sk", "Stretli sme sa na ul. Dlhej pri škole.", ["Stretli sme sa na ul. Dlhej pri škole."]),
     ("pt", "Custa aprox. 5 reais. É barato.", ["Custa aprox. 5 reais.", "É barato."]),
+    # A number before a sentence starter of two letters or more is no ordinal.
+    ("de", "Die Antwort ist 42. Das heißt viel.", ["Die Antwort ist 42.", "Das heißt viel."]),
+    ("da", "Se side 5. Der står det.", ["Se side 5.", "Der står det."]),
+    ("sk", "Výsledok je 12. To je veľa.", ["Výsledok je 12.", "To je veľa."]),
+    ("sk", "Chodí do 5. A triedy.", ["Chodí do 5. A triedy."]),
+    ("de", "Er kam zum 2. Mal zu uns.", ["Er kam zum 2. Mal zu uns."]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
