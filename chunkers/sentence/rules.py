@@ -108,14 +108,15 @@ starters and the ordinal rule below.
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
     without an elision before an apostrophe) and does not end it;
   - a number of one or two digits before a capitalised word is an ordinal
-    that does not end it, in languages that write ordinals so
+    that does not end it: before a month name or its abbreviation in every
+    language (``am 12. Juni``, ``am 3. Okt.``, ``am Mo. 5. Mai``), and
+    before any other word in languages that write ordinals so
     (``language="de"``: ``der 3. Platz``) unless the word is a sentence
-    starter (``ist 42. Das heißt``), and before a month name or its
-    abbreviation in every language (``am 12. Juni``, ``am 3. Okt.``), unless a label of one to three letters and a
-    period come before the number (``Zimmer Nr. 5. Morgen``: a count) and no
-    month name follows (``am Mo. 5. Mai``); in the languages that write
-    ordinals so, the day and month of a date written with periods and spaces
-    do not end it either (``am 3. 10. 1990``, ``am 5. 6. kommt``);
+    starter (``ist 42. Das heißt``) or a label of one to three letters and a
+    period come before the number (``Zimmer Nr. 5. Morgen``: a count); in
+    the languages that write ordinals so, the day and month of a date
+    written with periods and spaces do not end it either
+    (``am 3. 10. 1990``, ``am 5. 6. kommt``);
   - a dotted abbreviation of two letters written spaced is looked up as one
     (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
     ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at its
