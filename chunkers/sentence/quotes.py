@@ -15,7 +15,8 @@ The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
   (the start of the text, whitespace, an opening bracket, a dash, another
   quotation mark, ``*`` or ``_``: :data:`~.marks.QUOTE_OPEN_AFTER`) and
   something other than whitespace follows (``"Stop`` and ``'Well``, not the
-  ``"`` of ``6 3/4" pipe`` nor the apostrophe of ``don't``); a guillemet may
+  ``"`` of ``6 3/4" pipe`` nor the apostrophe of ``don't``), and for a single
+  mark no digit (the apostrophe of ``the '90s``); a guillemet may
   be followed by a space (``« Bonjour »``); CJK brackets (``「`` ``『``) open
   anywhere;
 * a *closing* mark of the open quotation (``"`` for ``"``, ``”`` for ``“``,
@@ -103,9 +104,12 @@ _ALL_MARKS = "".join(sorted(set(_CLOSES) | set(_CLOSED_BY)))
 _SPACED = re.escape(SPACED_QUOTES)
 _BRACKETS = re.escape(BRACKET_QUOTES)
 _PLAIN = re.escape("".join(c for c in _ALL_MARKS if c not in SPACED_QUOTES + BRACKET_QUOTES))
+# A single quotation mark before a digit opens nothing: it is an apostrophe
+# (``the '90s``, ``class of '23``).
+_NO_NUMBER = "(?!(?<=['\u2018])\\d)"
 # What precedes a mark that may open (a negative lookbehind, so that the start
-# of the text counts): whitespace or one of QUOTE_OPEN_AFTER.
-_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"
+# of the text counts): whitespace or one of QUOTE_OPEN_AFTER; and what follows.
+_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].){_NO_NUMBER}"
 _OPENS_NOT = f"(?<=[^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"  # (the converse)
 _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 # A spaced closer (``»``) before whitespace closes (``« Viens. » Puis``: the
@@ -158,7 +162,7 @@ def _quiet(opener: str, closers: str) -> str:
     )
     # (Not after a terminator or a closer: a mark right after one may end the
     # chunk before it, as a closer of its run.)
-    start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].)"
+    start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].){_NO_NUMBER}"
     if opener in BRACKET_QUOTES:
         return f"{start}{content}[{closers}]"
     if opener in SPACED_QUOTES:

@@ -54,6 +54,11 @@ EXAMPLES = [
     ),
     # A quotation that ends its sentence, then another.
     ('"Ready?" "Yes." Go.', ['"Ready?"', '"Yes."', "Go."]),
+    # A single mark before a digit is an apostrophe (a year, a decade).
+    (
+        "We loved the '90s. Music was louder. Class of \u201823. We won.",
+        ["We loved the '90s.", "Music was louder.", "Class of \u201823.", "We won."],
+    ),
     # Single quotes; apostrophes inside words open and close nothing.
     (
         "'Really? I can't believe it! It's true?' asked Sam. Nobody knew.",
@@ -148,7 +153,7 @@ def test_simple_mode_has_no_quotation_rule() -> None:
 QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
-    "《", "》", "〈", "〉", "！",
+    "《", "》", "〈", "〉", "！", "'90s",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",

@@ -103,6 +103,8 @@ def quoted_layout(
             else:
                 may_close = not before.isspace() and ends_word
                 may_open = may_open and not after.isspace()
+                # (A single mark before a digit is an apostrophe: "the '90s".)
+                may_open = may_open and not (c in "'\u2018" and after.isdecimal())
         if may_close and any(o in opened for o in closed_by.get(c, [])):
             opener = next(o for o in closed_by[c] if o in opened)
             episode = opened.pop(opener)
