@@ -117,9 +117,9 @@ _SPECS: dict[str, _Spec] = {
     "en": _Spec(),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
-        " d.h u.a z.t o.ä u.ä abs gem fa geb",
+        " d.h u.a z.t o.ä u.ä abs gem fa geb gebr",
         final="usw etc nr bzgl",
-        medial="str tel jh jhd mio mrd tsd hrsg bd s febr mär okt dez",
+        medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez",
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
@@ -129,7 +129,8 @@ _SPECS: dict[str, _Spec] = {
         " november dezember",
     ),
     "da": _Spec(
-        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs ift vha",
+        prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs ift vha ifm iht"
+        " skt chr afd sdr ndr",
         final="osv m.m mm mv nr kr inkl ekskl",
         medial="kl tlf st s mio mia",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
@@ -139,10 +140,11 @@ _SPECS: dict[str, _Spec] = {
         " december",
     ),
     "es": _Spec(
-        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee",
+        prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee sta sto pza excmo"
+        " excma ilmo ilma arq",
         final="etc pág núm sigs hs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel av avda cía art doc",
+        " tel av avda cía art doc izq dcha",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después",
@@ -168,9 +170,11 @@ _SPECS: dict[str, _Spec] = {
         " décembre",
     ),
     "it": _Spec(
-        prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es",
+        prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es egr"
+        " gent.mo gent.ma spett.le ill.mo ch.mo mons sen dep cfr vol artt",
         final="ecc pag cap",
-        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg sgg",
+        medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg"
+        " sgg gg",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
@@ -196,10 +200,10 @@ _SPECS: dict[str, _Spec] = {
         " października listopada grudnia",
     ),
     "ru": _Spec(
-        prefix="г гг т.е т.к т.н напр проф акад доц ул пр пгт им см просп пер наб пл ср зам гр"
-        " кв корп",
+        prefix="т.е т.к т.н напр проф акад доц ул пр пгт им см просп пер наб пл ср зам гр кв"
+        " корп пос оз тов св табл",
         final="т.д т.п др руб коп стр рис дол",
-        medial="т.г куб млн млрд тыс гл",
+        medial="г гг т.г куб млн млрд тыс гл",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
         " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь",
         months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
@@ -281,7 +285,7 @@ MONTH_ABBREVIATIONS: frozenset[str] = frozenset(
 )
 
 # Abbreviations of other languages that are English words (or too short to
-# tell apart from one) stay out of "auto".
+# tell apart from one), or month names, stay out of "auto".
 _ENGLISH_LOOKALIKES = frozenset(
     "on me set mar may dom gen ing tel env pag cap ago ave cia ok pr hr fr av bd ste ud vd"
     " ir mm mr dr st nr pl ul ang arch mag out doc".split()
@@ -335,8 +339,8 @@ def _build(code: str) -> Language:
     starters = set(SENTENCE_STARTERS)
     for spec in _SPECS.values():
         for word, kind in _own_table(spec).items():
-            if word in _ENGLISH_LOOKALIKES or (len(word) < 3 and word.isascii()):
-                continue
+            if word in _ENGLISH_LOOKALIKES or word in MONTHS or (len(word) < 3 and word.isascii()):
+                continue  # (nor a month name of another language: "am 5. Mai. Bis")
             table.setdefault(word, kind)
         starters.update(spec.starters.split())
     compounds = frozenset().union(*(_compounds(spec, table) for spec in _SPECS.values()))

@@ -852,6 +852,9 @@ class SentenceRules:
         if kind is None and ("'" in word or "\u2019" in word):
             word = re.split("['\u2019]", word)[-1]  # "l'Avv.", "l'art. 12"
             kind = self._abbreviations.get(word.lower())
+        if kind is None and ".-" in word:
+            word = word.rsplit(".-", 1)[1]  # "Dipl.-Ing.", "Dr.-Ing.": the last title
+            kind = self._abbreviations.get(word.lower())
         if kind is None and self._compounds:
             kind = self._compound_kind(word)  # "Hauptstr. 5"
         if kind is None:

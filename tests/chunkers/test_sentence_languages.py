@@ -230,6 +230,22 @@ EXAMPLES = [
      ["Hij woont aan de Hoofdstr. 4.", "Hij is aardig."]),
     ("sk", "Stretli sme sa na ul. Dlhej pri škole.", ["Stretli sme sa na ul. Dlhej pri škole."]),
     ("pt", "Custa aprox. 5 reais. É barato.", ["Custa aprox. 5 reais.", "É barato."]),
+    # Titles, places and years before a name: "г." (year or town) ends only
+    # before a starter; a hyphenated title is its last part; "auto" takes no
+    # month name for another language's abbreviation.
+    ("it", "Egr. Dott. Bianchi, ecco il testo. Mons. Verdi è uscito.",
+     ["Egr. Dott. Bianchi, ecco il testo.", "Mons. Verdi è uscito."]),
+    ("ru", "Это было в 1990 г. Потом всё изменилось. Он живёт в г. Твери.",
+     ["Это было в 1990 г.", "Потом всё изменилось.", "Он живёт в г. Твери."]),
+    ("ru", "Пришёл тов. Иванов. Он опоздал.", ["Пришёл тов. Иванов.", "Он опоздал."]),
+    ("es", "El Excmo. Sr. Alcalde llegó. Todos aplaudieron.",
+     ["El Excmo. Sr. Alcalde llegó.", "Todos aplaudieron."]),
+    ("da", "Han bor i Skt. Petersborg. Det er koldt.",
+     ["Han bor i Skt. Petersborg.", "Det er koldt."]),
+    ("de", "Herr Dipl.-Ing. Schulz plant das Haus. Es war 50 v. Chr. in Rom.",
+     ["Herr Dipl.-Ing. Schulz plant das Haus.", "Es war 50 v. Chr. in Rom."]),
+    ("auto", "Wir treffen uns am Mo. 5. Mai. Bis dann.",
+     ["Wir treffen uns am Mo. 5. Mai.", "Bis dann."]),
     # A number before a sentence starter of two letters or more is no ordinal.
     ("de", "Die Antwort ist 42. Das heißt viel.", ["Die Antwort ist 42.", "Das heißt viel."]),
     ("da", "Se side 5. Der står det.", ["Se side 5.", "Der står det."]),
