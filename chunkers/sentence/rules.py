@@ -96,7 +96,9 @@ starters and the ordinal rule below.
     not open its sentence, before a title too (``He left at 6 P.M. Mr. Smith
     stayed``; ``At 5 a.m. Mr. Smith left`` goes on), ``MEDIAL`` before a
     capitalised sentence starter (``The``, ``It``...) that is not itself an
-    initial (``I.``);
+    initial (``I.``); a word is looked up without an elision before an
+    apostrophe (``l'Avv.``), and a hyphenated title by its last part
+    (``Dipl.-Ing.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
@@ -105,8 +107,7 @@ starters and the ordinal rule below.
     is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``),
     and a label before a number (``Hauptstr. 12. Komm`` ends after ``12.``);
   - a word of one to three letters before a number is a label
-    (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``: a word is read
-    without an elision before an apostrophe) and does not end it;
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``) and does not end it;
   - a number of one or two digits before a capitalised word is an ordinal
     that does not end it: before a month name or its abbreviation in every
     language (``am 12. Juni``, ``am 3. Okt.``, ``am Mo. 5. Mai``), and
