@@ -17,7 +17,9 @@ whitespace travels with it (``Cut.stop``).  The language
 starters and the ordinal rule below.
 
 * A CJK terminator run ends a sentence, no whitespace needed, unless it is a
-  full-width ``.`` between digits (a decimal point), a title mark closes it
+  full-width ``.`` between digits (a decimal point), in a name written in
+  full-width forms, or after a full-width capital that opens the chunk or is
+  one of dotted initials (a label, initials), a title mark closes it
   (``《...》``), or a quotation mark closes it right before a kana
   (``「...。」と``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
@@ -124,9 +126,9 @@ starters and the ordinal rule below.
     second letter (``a las 9 p. m.``: not the ``m.`` of a list);
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
-    ends it also before a lower-case word right after the whitespace, in
-    English and "auto" (``Language.plain_words``)
-    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``); a ``!`` or
+    ends it also before a lower-case word right after the whitespace
+    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``), in English
+    and "auto" only (``Language.plain_words``); a ``!`` or
     ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
     said``), nor a ``.`` after a capitalised word, an acronym, a number, a
     dotted form, an initial or a word of other scripts (``Calif. and``,
@@ -387,6 +389,11 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
 def _latin_alnum(c: str) -> bool:
     """Whether ``c`` is an ASCII letter or digit, or its full-width form."""
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
+
+
+def _full_width_capital(c: str) -> bool:
+    """Whether ``c`` is a full-width Latin capital letter."""
+    return "\uff21" <= c <= "\uff3a"
 
 
 #: Most unseen characters (:func:`_unseen`) read past around a full-width dot
@@ -716,11 +723,16 @@ class SentenceRules:
         yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D or U+300F before a kana (a particle such as U+3068)."""
+        U+300D or U+300F before a kana (a particle such as U+3068); a
+        full-width full stop after a full-width capital that opens the chunk
+        (a label: ``\uff31\uff0e``) or is one of dotted initials
+        (``\uff2e\uff0e\uff39\uff0e``)."""
         buf, base = self._buf, self._base
         i, a = at - base, run_end - base
         b = closers_end - base
         if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
+            if buf[i] == "\uff0e" and self._full_width_initial(buf, i - 1):
+                return True  # (a label or initials: "Q." and "N.Y." in full-width forms)
             before, after = _shown(buf, i - 1, -1), _shown(buf, a, 1)
             if not (_latin_alnum(before) and _latin_alnum(after)):
                 return False
@@ -743,6 +755,20 @@ class SentenceRules:
                 and "\u3041" <= buf[b] <= "\u309f"
             )
         return False
+
+    def _full_width_initial(self, buf: str, j: int) -> bool:
+        """Whether the full-width capital at ``buf[j]``, before a full-width
+        full stop, opens the chunk or is one of dotted initials: a full stop
+        and another capital come before it, or another capital and a full
+        stop after that stop.  Raises ``IndexError`` when the window ends
+        before that is decided."""
+        if j < 0 or not _full_width_capital(buf[j]):
+            return False
+        if self._start == self._base + j:
+            return True
+        if j >= 2 and buf[j - 1] == "\uff0e" and _full_width_capital(buf[j - 2]):
+            return True
+        return _full_width_capital(buf[j + 2]) and buf[j + 3] == "\uff0e"
 
     def _term_ends(
         self,

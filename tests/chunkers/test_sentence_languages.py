@@ -33,6 +33,12 @@ EXAMPLES = [
     ("auto", "Mail ｊｏ＠ｅｘ．ｃｏｍ now. Next.", ["Mail ｊｏ＠ｅｘ．ｃｏｍ now.", "Next."]),
     ("ja", "ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．次へ。", ["ｗｗｗ．ｅｘａｍｐｌｅ．ｊｐ．", "次へ。"]),
     ("auto", "It was late．Then we left．", ["It was late．", "Then we left．"]),
+    # ... and after a full-width capital opening the chunk (a label) or one
+    # of dotted initials; another capital before it makes it a full stop.
+    ("ja", "Ｑ．何ですか？Ａ．本です。", ["Ｑ．何ですか？", "Ａ．本です。"]),
+    ("auto", "彼はＮ．Ｙ．に住んでいる。仕事は忙しい。",
+     ["彼はＮ．Ｙ．に住んでいる。", "仕事は忙しい。"]),
+    ("ja", "これはＡＢＣ．次へ。", ["これはＡＢＣ．", "次へ。"]),
     # ... before a capital too after "@" and a domain, and invisible characters
     # around the dot are read past; the ideographic full stop goes on in a domain only.
     ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
@@ -304,7 +310,7 @@ TOKENS = [
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
-    "Okt.", "det.", "segg.",
+    "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
