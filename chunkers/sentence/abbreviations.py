@@ -21,6 +21,10 @@ in no table: see :mod:`.rules`):
   :data:`SENTENCE_STARTERS`: ``The``, ``It``, ``However``...), so
   ``the U.S. Army`` stays whole while ``in the U.S. It was`` splits.
 
+A unit of :data:`UNITS` right after a number and a space is :data:`FINAL`
+whatever its kind (``It took 2 hrs. Too long.``; elsewhere ``hr.`` may be
+``Hr. Jensen``).
+
 User-supplied abbreviations are :data:`MEDIAL` unless the defaults already
 know them; they extend the defaults and never replace them.
 """
@@ -39,6 +43,7 @@ __all__ = [
     "TIME",
     "TIME_LEADS",
     "TIME_ZONES",
+    "UNITS",
     "abbreviation_table",
 ]
 
@@ -79,6 +84,12 @@ def _table() -> dict[str, int]:
 
 #: The built-in abbreviations, canonical form -> kind.
 DEFAULT_ABBREVIATIONS: Mapping[str, int] = _table()
+
+#: Units of measure, which end a sentence before a capitalised word when they
+#: follow a number and a space (``5 lbs. Too``), whatever their kind.
+UNITS: frozenset[str] = frozenset(
+    "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz tbsp tsp pt pts qty pct".split()
+)
 
 #: Words that typically open a sentence (lower case): after a :data:`MEDIAL`
 #: abbreviation, a capitalised word from this list starts a new sentence.

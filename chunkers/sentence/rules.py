@@ -161,7 +161,16 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from .abbreviations import FINAL, GLUED_STARTERS, MEDIAL, PREFIX, TIME, TIME_LEADS, TIME_ZONES
+from .abbreviations import (
+    FINAL,
+    GLUED_STARTERS,
+    MEDIAL,
+    PREFIX,
+    TIME,
+    TIME_LEADS,
+    TIME_ZONES,
+    UNITS,
+)
 from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
@@ -901,8 +910,8 @@ class SentenceRules:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:
             return False
-        if kind == FINAL:
-            return True
+        if kind == FINAL or (word.lower() in UNITS and self._after_number(at - len(word))):
+            return True  # ("etc. The", "It took 2 hrs. Too long")
         if kind == TIME:  # "At 5 a.m. Mr. Smith left", "10 a.m. EST" go on
             if _word_at(buf, j) in TIME_ZONES:
                 return False

@@ -101,6 +101,11 @@ CASES: dict[str, list[Case]] = {
                 "It helps.",
             ],
         ),
+        (
+            # A unit after a number ends its sentence before any capitalised word.
+            "The drive took 2 hrs. Traffic was bad. Hr. Olsen drove 5 yrs. ago.",
+            ["The drive took 2 hrs.", "Traffic was bad.", "Hr. Olsen drove 5 yrs. ago."],
+        ),
     ],
     "initials": [
         (
@@ -500,7 +505,7 @@ FRAGMENTS = [
     "...", ". . .", "\u2026", "....", "?!", "!!!", "?", "!", ".",
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
-    "At 5", "Then, at", "Dr.Jo@x.io", "EST", "UTC.", "temp.", "pts.",
+    "At 5", "Then, at", "Dr.Jo@x.io", "EST", "UTC.", "temp.", "pts.", "2 hrs.",
     "\uff45\uff0e\uff43", "late\uff0eThen",
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",

@@ -26,7 +26,7 @@ WORDS = [
     "word", "Word", "the", "The", "It", "and", "\u00fcber", "\u00dcber", "caf\u00e9",
     "\u00e9l", "stra\u00dfe", "\u0130", "viii", "iv", "b", "B", "J", "Dr", "e.g", "U.S",
     "etc", "Approx", "Dept", "Blk", "Rs", "2024", "12", "3.14", "x)", "y]", "A4", "vs", "it", "p",
-    "q", "Q",
+    "q", "Q", "5 hrs",
 ]  # fmt: skip
 MARKS = [
     ".", ".", "!", "?", "...", "\u2026", "?!", "\u3002", '"', "\u201d", ")", "[2]", "**", '."',
