@@ -86,8 +86,11 @@ starters and the ordinal rule below.
 * A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
   ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
-* An ellipsis (``..``, ``...``, ``....``, ``…``, the last dot of ``. . .``)
-  ends the sentence only before a capitalised or uncased word.
+* An ellipsis (``..``, ``...``, ``....``, ``…``) ends the sentence only
+  before a capitalised or uncased word.  A spaced one (``. . .``) never
+  does (``It stopped . . . Then it went on``), unless it has four dots
+  (``word . . . . Next``), or three after a period glued to a word, which
+  then ends the sentence (``word. . . . Next``: the dots open the next).
 * A single ``.`` looks at the word before it:
 
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
