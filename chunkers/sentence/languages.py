@@ -111,10 +111,11 @@ class _Spec:
     months: str = ""
     continuations: str = ""
     compounds: str = ""
+    plain_words: bool = False
 
 
 _SPECS: dict[str, _Spec] = {
-    "en": _Spec(),
+    "en": _Spec(plain_words=True),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
         " d.h u.a z.t o.ä u.ä abs gem fa geb gebr",
@@ -333,7 +334,7 @@ def _build(code: str) -> Language:
             {ord(a): ord(b) for a, b in zip(*[iter(spec.translate)] * 2, strict=True)},
             _continuations(_SPECS["en"]) | _continuations(spec),
             _compounds(spec, table),
-            plain_words=code == "en",
+            plain_words=spec.plain_words,
         )
     table = dict(DEFAULT_ABBREVIATIONS)
     starters = set(SENTENCE_STARTERS)

@@ -15,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from helpers.sentence_checks import assert_streamed_as_the_rules_decide, grid, rules_only_in
@@ -132,3 +134,12 @@ def test_a_continuation_must_be_a_short_lower_case_word() -> None:
     spec = dataclasses.replace(languages._SPECS["en"], continuations="And")
     with pytest.raises(ValueError, match="lower-case letters only"):
         languages._continuations(spec)
+
+
+def test_the_language_example_of_contributing_is_the_shipped_table() -> None:
+    # "Add a language" shows all of Kazakh: the block is the entry that ships.
+    text = (Path(__file__).resolve().parents[2] / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    block = re.search(r'```python\n("kk": _Spec\(.*?\n\)),?\n```', text, re.DOTALL)
+    assert block is not None
+    shown = eval("{" + block.group(1) + "}", {"_Spec": languages._Spec})
+    assert shown == {"kk": languages._SPECS["kk"]}
