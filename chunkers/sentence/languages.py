@@ -118,9 +118,11 @@ _SPECS: dict[str, _Spec] = {
     "en": _Spec(plain_words=True),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
-        " d.h u.a z.t o.ä u.ä abs gem fa geb gebr",
-        final="usw etc nr bzgl",
-        medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez",
+        " d.h u.a z.t o.ä u.ä abs gem fa gebr dt hl mind zw allg bes insb"
+        " urspr zit abt kfm",
+        final="usw etc nr bzgl usf",
+        medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez anm aufl ausg bearb"
+        " hbf kap geb gest verh verw",
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
@@ -131,9 +133,9 @@ _SPECS: dict[str, _Spec] = {
     ),
     "da": _Spec(
         prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs ift vha ifm iht"
-        " skt chr afd sdr ndr",
-        final="osv m.m mm mv nr kr inkl ekskl",
-        medial="kl tlf st s mio mia",
+        " skt chr afd sdr ndr fhv fmd hhv sml stk adr ndf ovf",
+        final="osv m.m mm mv nr kr inkl ekskl lign o.l o.lign",
+        medial="kl tlf st s mio mia kap maks årh",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
         " da nu her efter før hvis når i på til med ja nej",
         ordinals=ORDINAL_ALWAYS,
@@ -142,8 +144,9 @@ _SPECS: dict[str, _Spec] = {
     ),
     "es": _Spec(
         prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee sta sto pza excmo"
-        " excma ilmo ilma arq",
-        final="etc pág núm sigs hs",
+        " excma ilmo ilma arq gral cnel tte pbro hno hna hnos hnas sres sras dres ldo lda mtro"
+        " mtra abog ctra urb depto dpto pje atte coord",
+        final="etc pág núm sigs hs págs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
         " tel av avda cía art doc izq dcha",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
@@ -153,18 +156,18 @@ _SPECS: dict[str, _Spec] = {
         " octubre noviembre diciembre",
     ),
     "pt": _Spec(
-        prefix="sr sra srta dr dra prof eng exmo exma ex profa aprox",
-        final="etc pág",
-        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art",
+        prefix="sr sra srta dr dra prof eng exmo exma ex profa aprox sto sta cel arq apto obs trav",
+        final="etc pág págs",
+        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art ltda",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
         " não que quando onde hoje ontem também então depois",
         months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
         " novembro dezembro",
     ),
     "fr": _Spec(
-        prefix="m mm mme mmes mlle mlles dr pr me cf ex",
-        final="etc",
-        medial="av bd ste janv févr avr juil sept oct nov déc env art",
+        prefix="m mm mme mmes mlle mlles dr pr me cf ex mgr vve c.-à-d tél ets apr",
+        final="etc hab",
+        medial="av bd ste janv févr avr juil sept oct nov déc env art fg imp réf éd cie",
         starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
         " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors",
         months="janvier février mars avril mai juin juillet août septembre octobre novembre"
@@ -172,7 +175,8 @@ _SPECS: dict[str, _Spec] = {
     ),
     "it": _Spec(
         prefix="sig sigg sig.ra sig.na dott dott.ssa ing avv prof arch geom rag on dr es egr"
-        " gent.mo gent.ma spett.le ill.mo ch.mo mons sen dep cfr vol artt",
+        " gent.mo gent.ma spett.le ill.mo ch.mo mons sen dep cfr vol artt magg pagg figg trad"
+        " cod reg int d.lgs d.p.r c.d c.a c.c c.p",
         final="ecc pag cap",
         medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg"
         " sgg gg",
@@ -182,9 +186,9 @@ _SPECS: dict[str, _Spec] = {
         " novembre dicembre",
     ),
     "nl": _Spec(
-        prefix="dhr mevr mr dr prof ir drs ing bijv m.a.w",
+        prefix="dhr mevr mr dr prof ir drs ing bijv m.a.w mw ds evt zgn vnl t.a.v i.p.v",
         final="enz",
-        medial="aanw vnw blz nr st str jl",
+        medial="aanw vnw blz nr st str jl mln mld afb hfd",
         compounds="str",
         starters="de het een dit dat deze die er hij zij ze wij we ik je jij maar en of als"
         " toen nu hier daar vandaag",
@@ -192,9 +196,9 @@ _SPECS: dict[str, _Spec] = {
         " november december",
     ),
     "pl": _Spec(
-        prefix="dr prof mgr inż hab tzw np m.in ok ul zob",
-        final="itd itp",
-        medial="godz tel pl tys mln mld r",
+        prefix="dr prof mgr inż hab tzw np m.in ok ul zob płk mjr kpt gen doc tj tzn wg",
+        final="itd itp zł",
+        medial="godz tel pl tys mln mld r woj pow",
         starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
         " dlaczego jak dziś wczoraj w na",
         months="stycznia lutego marca kwietnia maja czerwca lipca sierpnia września"
@@ -202,36 +206,39 @@ _SPECS: dict[str, _Spec] = {
     ),
     "ru": _Spec(
         prefix="т.е т.к т.н напр проф акад доц ул пр пгт им см просп пер наб пл ср зам гр кв"
-        " корп пос оз тов св табл",
+        " корп пос оз тов св табл зав нач отд каф и.о т.о т.ч ст",
         final="т.д т.п др руб коп стр рис дол",
-        medial="г гг т.г куб млн млрд тыс гл",
+        medial="г гг т.г куб млн млрд тыс гл ред изд вып обл прим англ лат франц греч",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
         " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь",
         months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
     ),
     "bg": _Spec(
-        prefix="г-н г-жа д-р ул пл гр т.е напр проф",
-        medial="т.г млн млрд",
+        prefix="г-н г-жа д-р ул пл гр т.е напр проф бул доц акад инж вж",
+        final="лв др т.н сл",
+        medial="т.г млн млрд стр хил",
         starters="това този тази той тя те ние аз ти вие но и а или ако не че когато къде",
     ),
     "kk": _Spec(
-        prefix="проф акад мыс ж",
+        prefix="проф акад мыс ж доц",
         final="т.б т.с.с",
-        medial="ж.б ғ",
+        medial="ж.б ғ б.з.б б.з обл ауд көш млн млрд",
         starters="бұл ол олар біз мен сен сіз бірақ және егер",
     ),
     "sk": _Spec(
-        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p ul cca",
+        prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p ul cca tzn príp kpt"
+        " plk paeddr mvdr thdr",
         final="atď a.s s.r.o spol tis mil",
-        medial="r hod str",
+        medial="r hod str pozn zv",
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"
         " novembra decembra",
     ),
     "el": _Spec(
-        prefix="κ κα κος δρ π.χ δηλ",
-        final="κτλ κ.λπ",
+        prefix="κ κα κος δρ π.χ δηλ καθ οδ λεωφ τηλ αρ",
+        final="κτλ κ.λπ κ.ά",
+        medial="μ.χ εκ χιλ σελ κεφ",
         starters="ο η το οι τα ένας μια αυτό αυτή αλλά και ή αν δεν ότι όταν πού",
         translate=";\u037e",  # the Greek question mark, often typed as ";"
     ),
@@ -243,7 +250,7 @@ _SPECS: dict[str, _Spec] = {
     "am": _Spec(),
     "ar": _Spec(),
     "fa": _Spec(),
-    "hi": _Spec(prefix="डॉ"),
+    "hi": _Spec(prefix="डॉ प्रो", medial="रु"),
     "mr": _Spec(prefix="डॉ प्रा सौ कु"),
     "ja": _Spec(),
     "my": _Spec(),
@@ -289,7 +296,7 @@ MONTH_ABBREVIATIONS: frozenset[str] = frozenset(
 # tell apart from one), or month names, stay out of "auto".
 _ENGLISH_LOOKALIKES = frozenset(
     "on me set mar may dom gen ing tel env pag cap ago ave cia ok pr hr fr av bd ste ud vd"
-    " ir mm mr dr st nr pl ul ang arch mag out doc".split()
+    " ir mm mr dr st nr pl ul ang arch mag out doc cod int mind".split()
 )
 
 
