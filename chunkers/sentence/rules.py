@@ -61,7 +61,8 @@ starters and the ordinal rule below.
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
   capitalised word that is not a sentence starter, and is not a dash
   (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
-  an elision and never ends it.
+  an elision and never ends it, and a ``|`` (a table cell ends: ``| Fast. |``)
+  never starts one.
 * A capitalised (or upper-case) word that the language lists as a
   continuation (``Language.continuations``, none by default) never opens a
   sentence: no terminator run before it ends one (a blank line, or a line
@@ -824,6 +825,8 @@ class SentenceRules:
         while buf[j] in _OPENERS and j - e < SKIP_MAX:
             j += 1
         c = buf[j]
+        if c == "|" and j == e:
+            return False  # ("| Fast. | Cheap. |": a table cell ends, its row goes on)
         if c == "." and j == e:
             # A spaced ellipsis follows: it goes on, unless it is three dots
             # after a period glued to a word, then a capitalised word ("word.

@@ -68,6 +68,16 @@ def test_a_terminator_before_a_line_break_follows_the_line_rule() -> None:
         assert_streamed_as_the_rules_decide(list(text))
 
 
+def test_a_table_row_keeps_the_cells_that_end_a_sentence() -> None:
+    # A terminator before a cell's "|" ends nothing: the row is one chunk.
+    row = "| accurate | Slower. | Keeps quotes! |"
+    assert ACCURATE.split_text(f"{row}\n| simple | Fast. | - |") == [row, "| simple | Fast. | - |"]
+    # Sentences inside one cell still split.
+    assert ACCURATE.split_text("| Fast. Cheap. |") == ["| Fast.", "Cheap. |"]
+    for text in (row, "| a. |\n| b! |", "Done. | next"):
+        assert_streamed_as_the_rules_decide(list(text))
+
+
 def test_a_lone_carriage_return_is_a_line_break() -> None:
     assert ACCURATE.split_text("a\r\rb") == ["a", "b"]
     assert ACCURATE.split_text("a\r\nb") == ["a", "b"]
