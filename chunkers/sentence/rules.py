@@ -61,8 +61,9 @@ starters and the ordinal rule below.
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
   capitalised word that is not a sentence starter, and is not a dash
   (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
-  an elision and never ends it, and a ``|`` (a table cell ends: ``| Fast. |``)
-  never starts one.
+  an elision and never ends it; a ``|`` (a table cell ends: ``| Fast. |``)
+  never starts one, nor do up to ``_EMOJI_MAX`` emoji and spaces that end
+  their line (``Thanks! \U0001f60a`` then a line break: they end this one).
 * A capitalised (or upper-case) word that the language lists as a
   continuation (``Language.continuations``, none by default) never opens a
   sentence: no terminator run before it ends one (a blank line, or a line
@@ -402,6 +403,14 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
 def _latin_alnum(c: str) -> bool:
     """Whether ``c`` is an ASCII letter or digit, or its full-width form."""
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
+
+
+#: Emoji (pictographs, dingbats, their modifiers and joiners), and runs of
+#: them with spaces, at most ``_EMOJI_MAX`` characters.
+_EMOJI_CHARS = "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f\u200d\u20e3"
+_EMOJI = re.compile(f"[{_EMOJI_CHARS}]")
+_EMOJI_RUN = re.compile(f"[{_EMOJI_CHARS} \t]*")
+_EMOJI_MAX = 16
 
 
 def _full_width_capital(c: str) -> bool:
@@ -769,6 +778,17 @@ class SentenceRules:
             )
         return False
 
+    @staticmethod
+    def _emoji_ends_line(buf: str, e: int) -> bool:
+        """Whether the emoji at ``buf[e]`` begins a run of at most
+        ``_EMOJI_MAX`` emoji and spaces that ends its line (a line break
+        follows).  Raises ``IndexError`` when the window ends first."""
+        m = _EMOJI_RUN.match(buf, e, e + _EMOJI_MAX + 1)
+        end = m.end()  # type: ignore[union-attr]
+        if end - e > _EMOJI_MAX:
+            return False
+        return buf[end] in "\r\n"
+
     def _full_width_initial(self, buf: str, j: int) -> bool:
         """Whether the full-width capital at ``buf[j]``, before a full-width
         full stop, opens the chunk or is one of dotted initials: a full stop
@@ -827,6 +847,8 @@ class SentenceRules:
         c = buf[j]
         if c == "|" and j == e:
             return False  # ("| Fast. | Cheap. |": a table cell ends, its row goes on)
+        if j == e and _EMOJI.match(c) and self._emoji_ends_line(buf, e):
+            return False  # ("Thanks! 😊\n": the emoji ends this sentence's line)
         if c == "." and j == e:
             # A spaced ellipsis follows: it goes on, unless it is three dots
             # after a period glued to a word, then a capitalised word ("word.

@@ -78,6 +78,18 @@ def test_a_table_row_keeps_the_cells_that_end_a_sentence() -> None:
         assert_streamed_as_the_rules_decide(list(text))
 
 
+def test_emoji_that_end_a_line_end_its_sentence() -> None:
+    text = "Email us! \U0001f60a\nThat is all. \u2705 \U0001f44d\U0001f3fd\r\nBye. \U0001f389"
+    assert ACCURATE.split_text(text) == [
+        "Email us! \U0001f60a",
+        "That is all. \u2705 \U0001f44d\U0001f3fd",
+        "Bye. \U0001f389",
+    ]
+    # Before more text on the line, an emoji opens the next sentence.
+    assert ACCURATE.split_text("Thanks! \U0001f60a Bye.") == ["Thanks!", "\U0001f60a Bye."]
+    assert_streamed_as_the_rules_decide(list(text))
+
+
 def test_a_lone_carriage_return_is_a_line_break() -> None:
     assert ACCURATE.split_text("a\r\rb") == ["a", "b"]
     assert ACCURATE.split_text("a\r\nb") == ["a", "b"]
