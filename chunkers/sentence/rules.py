@@ -305,7 +305,7 @@ _HEADING = re.compile(r"#{1,6}[ \t]")
 _LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
 _DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+")
 #: A step label opening its chunk, before its number (see ``STEP_LABELS``).
-_STEP_LABEL = re.compile(r"(?:#{1,6}[ \t]+|[*_]{1,3})?([^\W\d_][^\W\d_]{1,9})[ \t]")
+_STEP_LABEL = re.compile(r"(?:#{1,6}[ \t]+|[*_]{1,3})?([^\W\d_]{2,10})[ \t]")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
@@ -1150,7 +1150,7 @@ class SentenceRules:
 
     def _step_label(self, number: int) -> bool:
         """Whether the number starting at absolute offset ``number`` follows a
-        capitalised word of ``STEP_LABELS`` and a space that open the chunk,
+        word of ``STEP_LABELS`` (in any case) and a space that open the chunk,
         after an optional heading marker or emphasis (``Step 1.``,
         ``## Day 3.``, ``**Tip 2.``)."""
         if self._start is None:
