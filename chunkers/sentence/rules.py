@@ -1153,8 +1153,8 @@ class SentenceRules:
         word of ``STEP_LABELS`` (in any case) and a space that open the chunk,
         after an optional heading marker or emphasis (``Step 1.``,
         ``## Day 3.``, ``**Tip 2.``)."""
-        if self._start is None:
-            return False
+        if self._start is None or self._start < self._base:
+            return False  # (a chunk that began before the window began long before)
         m = _STEP_LABEL.fullmatch(self._buf, self._start - self._base, number - self._base)
         return m is not None and m.group(1).lower() in STEP_LABELS
 
