@@ -40,7 +40,6 @@ __all__ = [
     "MEDIAL",
     "PREFIX",
     "SENTENCE_STARTERS",
-    "STEP_LABELS",
     "TIME",
     "TIME_LEADS",
     "TIME_ZONES",
@@ -90,19 +89,6 @@ DEFAULT_ABBREVIATIONS: Mapping[str, int] = _table()
 #: follow a number and a space (``5 lbs. Too``), whatever their kind.
 UNITS: frozenset[str] = frozenset(
     "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz tbsp tsp pt pts qty pct".split()
-)
-
-#: Words that number a step, a part or a day when they open a chunk, followed
-#: by a number and a period (``Step 1. Install it``, ``Day 3. We hiked``): the
-#: period ends no sentence before a capitalised word.  English, and the same
-#: words in other languages (lower case).
-STEP_LABELS: frozenset[str] = frozenset(
-    """
-    step part chapter phase option stage lesson round day week level task exercise question
-    example rule tip item section schritt teil kapitel aufgabe frage beispiel tag paso parte
-    capítulo pregunta ejemplo día étape partie chapitre exemple jour passo capitolo domanda
-    esempio giorno pergunta exemplo dia
-    """.split()
 )
 
 #: Words that typically open a sentence (lower case): after a :data:`MEDIAL`

@@ -124,8 +124,7 @@ starters and the ordinal rule below.
     period come before the number (``Zimmer Nr. 5. Morgen``: a count); in
     the languages that write ordinals so, the day and month of a date
     written with periods and spaces do not end it either
-    (``am 3. 10. 1990``, ``am 5. 6. kommt``); nor does a number after a word
-    of ``STEP_LABELS`` that opens the chunk (``Step 1. Install it``);
+    (``am 3. 10. 1990``, ``am 5. 6. kommt``);
   - a dotted abbreviation of two letters written spaced is looked up as one
     (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
     ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at its
@@ -172,7 +171,6 @@ from .abbreviations import (
     GLUED_STARTERS,
     MEDIAL,
     PREFIX,
-    STEP_LABELS,
     TIME,
     TIME_LEADS,
     TIME_ZONES,
@@ -304,8 +302,6 @@ _HEADING = re.compile(r"#{1,6}[ \t]")
 #: day of a date (``5.``), right before a number (see ``_after``).
 _LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
 _DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+")
-#: A step label opening its chunk, before its number (see ``STEP_LABELS``).
-_STEP_LABEL = re.compile(r"(?:#{1,6}[ \t]+|[*_]{1,3})?([^\W\d_]{2,10})[ \t]")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
@@ -935,9 +931,7 @@ class SentenceRules:
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
                 return False  # "Rs. 500", "N°. 5": a unit or label before a number
             elif len(word) <= 2 and word.isdigit() and cat == _UPPER:
-                number = at - len(word)
-                # "am 12. Juni", "Step 1. Install" go on
-                return not (self._ordinal(buf, j, number) or self._step_label(number))
+                return not self._ordinal(buf, j, at - len(word))  # "am 12. Juni" goes on
             elif len(word) <= 2 and word.isdigit() and cat == _DIGIT:
                 return not self._in_date(buf, j, at - len(word))  # "am 5. 6. 2020" goes on
             else:
@@ -1147,16 +1141,6 @@ class SentenceRules:
         if n - j not in (2, 4) or buf[n].isalpha():
             return False
         return self._after(_DAY_BEFORE, number)
-
-    def _step_label(self, number: int) -> bool:
-        """Whether the number starting at absolute offset ``number`` follows a
-        word of ``STEP_LABELS`` (in any case) and a space that open the chunk,
-        after an optional heading marker or emphasis (``Step 1.``,
-        ``## Day 3.``, ``**Tip 2.``)."""
-        if self._start is None or self._start < self._base:
-            return False  # (a chunk that began before the window began long before)
-        m = _STEP_LABEL.fullmatch(self._buf, self._start - self._base, number - self._base)
-        return m is not None and m.group(1).lower() in STEP_LABELS
 
     def _labelled(self, number: int) -> bool:
         """Whether the number starting at absolute offset ``number`` follows a
