@@ -334,7 +334,7 @@ TOKENS = [
     "т.б.", "Srta.", "l'Avv.", "N°.", "[...]", "Ես", "գնում", "हूँ", "هل", "Πού", "κ.", "価格",
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
-    "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ",
+    "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
@@ -410,6 +410,31 @@ def test_typed_terminators_cost_linear_work(
     one, two = examined(10 * KB), examined(20 * KB)
     assert two <= MAX_DOUBLING * max(one, 1), (one, two)
     assert two <= 2 * len(scanning._TYPED) * 20 * KB, two
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "Hi! 😊", "a. " + "😊" * 16, "x. 😊 \n", "| a. ", "2 hrs. ", "Ｑ．", "ＡＢ．", "'9 ",
+        "ist 42. Das ",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
+def test_this_sessions_rules_cost_linear_work(
+    monkeypatch: pytest.MonkeyPatch, unit: str, size: int
+) -> None:
+    # Runs of what the emoji, table, unit, full-width label, apostrophe and
+    # ordinal rules read, cut at every delta end: every pattern the scanner
+    # and its rules reach is counted, and doubling the text at most doubles it.
+    text = unit * (200 * KB // len(unit))
+    chunker = SentenceChunker(language="de" if "Das" in unit else "auto")
+    one, two = stream_work(monkeypatch, chunker, text, (len(text) // 2, len(text)), size)
+    assert one.calls > 0
+    assert two.examined / max(one.examined, 1) <= MAX_DOUBLING, (one, two)
+    # (A full-width dot between Latin letters reads around itself for an
+    # address, at most 64 characters ahead and 32 back: bounded, not small.)
+    cap = MAX_WORK_PER_CHAR * (4 if "．" in unit else 1)
+    assert two.examined <= cap * len(text), two
 
 
 def test_a_validator_takes_a_language_through_its_chunker() -> None:
