@@ -97,3 +97,53 @@ def test_auto_ends_armenian_sentences_at_a_typed_colon_through_an_async_guard() 
     released = joined(asyncio.run(arun(guard, deltas)))
     assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES
     assert released == ARMENIAN
+
+
+# This session's rules change what the default chunker hands a validator: a
+# Markdown table row is one chunk, an emoji that ends a line stays with its
+# sentence, "'90s" opens no quotation, a unit after a number ends its sentence.
+MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
+MIXED_CHUNKS = [
+    "| a | Slower. |",
+    "Email us! 😊",
+    "We loved the '90s.",
+    "It took 2 hrs.",
+    "Too long.",
+]
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "guard_stream"])
+@pytest.mark.parametrize("size", [1, 4, len(MIXED)])
+def test_tables_emoji_and_units_reach_the_validator_whole_through_a_guard(
+    guarded: bool, size: int
+) -> None:
+    from helpers.guardrails import Record, guard_with, joined, run
+
+    record = Record()
+    guard = guard_with(record)
+    deltas = [MIXED[i : i + size] for i in range(0, len(MIXED), size)]
+    released = joined(run(guard, deltas, guarded=guarded))
+    if guarded:
+        assert [c.strip() for c in record.seen] == MIXED_CHUNKS
+        assert released == MIXED
+    else:  # (Guardrails' own runner never validates the trailing fragment)
+        assert [c.strip() for c in record.seen] == MIXED_CHUNKS[:-1]
+        assert MIXED.startswith(released)
+
+
+def test_tables_emoji_and_units_reach_the_validator_whole_through_an_async_guard() -> None:
+    import asyncio
+
+    from guardrails import AsyncGuard
+    from helpers.guardrails import Record, arun, guard_with, joined
+
+    record = Record()
+    guard = guard_with(record, asynchronous=True)
+    rebuilt = AsyncGuard.from_dict(guard.to_dict())  # (as the Guardrails server does)
+    assert rebuilt is not None
+    for each in (guard, rebuilt):
+        (seen,) = [v.seen for v in each.get_validators("output")]  # type: ignore[attr-defined]
+        deltas = [MIXED[i : i + 3] for i in range(0, len(MIXED), 3)]
+        released = joined(asyncio.run(arun(each, deltas)))  # type: ignore[arg-type]
+        assert [c.strip() for c in seen] == MIXED_CHUNKS
+        assert released == MIXED
