@@ -184,7 +184,7 @@ class Expected:
 def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
-    return {name: namespace[name] for name in ON_FAIL}
+    return {name: namespace[name] for name in [*ON_FAIL, "quoting_filter"]}
 
 
 def expected(guard: Any, text: str) -> Expected:
@@ -387,6 +387,22 @@ def test_an_answer_holding_a_lone_surrogate_is_served(servers: Servers, streamed
             model=MODEL, messages=[{"role": "user", "content": text}]
         )
         assert whole.choices[0].message.content == want
+
+
+def test_the_servers_chunk_tables_emoji_and_apostrophes_as_sentences(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # The served guard is rebuilt from to_dict: its default sentence chunker
+    # keeps a table row and a line-ending emoji whole and takes "'90s" for no
+    # quotation, so "filter" drops only the failing row and sentence.
+    text = (
+        "| a | Slower. |\n| b | FORBIDDEN. |\nEmail us! \U0001f60a\n"
+        "We loved the '90s. Music was FORBIDDEN. Yes."
+    )
+    want = "| a | Slower. |\nEmail us! \U0001f60a\nWe loved the '90s. Yes."
+    assert expected(guards["quoting_filter"], text).text == want
+    for port in (servers.serve, servers.start):
+        assert stream(port, "quoting_filter", text)[0] == want
 
 
 def test_withheld_text_is_scrubbed_from_messages_unless_raw() -> None:
