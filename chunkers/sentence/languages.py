@@ -97,7 +97,7 @@ class Language:
     translate: Mapping[int, int]
     continuations: frozenset[str] = frozenset()
     compounds: frozenset[str] = frozenset()
-    plain_words: bool = True
+    plain_words: bool = False
 
 
 @dataclass(frozen=True)
@@ -360,6 +360,7 @@ def _build(code: str) -> Language:
         {},
         _continuations(_SPECS["en"]),
         compounds,
+        plain_words=True,  # (English's rule: "auto" is English first)
     )
 
 
