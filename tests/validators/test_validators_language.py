@@ -60,90 +60,58 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
     assert getattr(chunker, "inner", chunker) == SentenceChunker(language="de")
 
 
-# Armenian written with ":" for its full stop, as LLMs often do: the default
-# chunker ("auto") reads it as a full stop after an Armenian letter, and every
-# Guard path hands the validator the text as written.
+# What the default chunker ("auto") hands a validator, the text as written,
+# through every Guard path: Armenian written with ":" for its full stop, as
+# LLMs often do (a full stop after an Armenian letter); a Markdown table row
+# (one chunk), an emoji that ends a line (with its sentence), "'90s" (no
+# quotation) and a unit after a number (it ends its sentence).
 ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 3:1 here."
-ARMENIAN_SENTENCES = ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]
-
-
-@pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "guard_stream"])
-@pytest.mark.parametrize("size", [1, 3, len(ARMENIAN)])
-def test_auto_ends_armenian_sentences_at_a_typed_colon_through_a_guard(
-    guarded: bool, size: int
-) -> None:
-    from helpers.guardrails import Record, guard_with, joined, run
-
-    record = Record()
-    guard = guard_with(record)
-    deltas = [ARMENIAN[i : i + size] for i in range(0, len(ARMENIAN), size)]
-    released = joined(run(guard, deltas, guarded=guarded))
-    if guarded:
-        assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES
-        assert released == ARMENIAN
-    else:  # (Guardrails' own runner never validates the trailing fragment)
-        assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES[:2]
-        assert ARMENIAN.startswith(released)
-
-
-def test_auto_ends_armenian_sentences_at_a_typed_colon_through_an_async_guard() -> None:
-    import asyncio
-
-    from helpers.guardrails import Record, arun, guard_with, joined
-
-    record = Record()
-    guard = guard_with(record, asynchronous=True)
-    deltas = [ARMENIAN[i : i + 2] for i in range(0, len(ARMENIAN), 2)]
-    released = joined(asyncio.run(arun(guard, deltas)))
-    assert [c.strip() for c in record.seen] == ARMENIAN_SENTENCES
-    assert released == ARMENIAN
-
-
-# This session's rules change what the default chunker hands a validator: a
-# Markdown table row is one chunk, an emoji that ends a line stays with its
-# sentence, "'90s" opens no quotation, a unit after a number ends its sentence.
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
-MIXED_CHUNKS = [
-    "| a | Slower. |",
-    "Email us! 😊",
-    "We loved the '90s.",
-    "It took 2 hrs.",
-    "Too long.",
-]
+THROUGH_A_GUARD = {
+    "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
+    "tables_emoji_units": (
+        MIXED,
+        ["| a | Slower. |", "Email us! 😊", "We loved the '90s.", "It took 2 hrs.", "Too long."],
+    ),
+}
 
 
+@pytest.mark.parametrize("case", THROUGH_A_GUARD)
 @pytest.mark.parametrize("guarded", [True, False], ids=["guarded_stream", "guard_stream"])
-@pytest.mark.parametrize("size", [1, 4, len(MIXED)])
-def test_tables_emoji_and_units_reach_the_validator_whole_through_a_guard(
-    guarded: bool, size: int
+@pytest.mark.parametrize("size", [1, 3, None], ids=["1", "3", "whole"])
+def test_auto_sentences_reach_the_validator_as_written_through_a_guard(
+    case: str, guarded: bool, size: int | None
 ) -> None:
     from helpers.guardrails import Record, guard_with, joined, run
 
+    text, sentences = THROUGH_A_GUARD[case]
     record = Record()
     guard = guard_with(record)
-    deltas = [MIXED[i : i + size] for i in range(0, len(MIXED), size)]
+    step = size or len(text)
+    deltas = [text[i : i + step] for i in range(0, len(text), step)]
     released = joined(run(guard, deltas, guarded=guarded))
     if guarded:
-        assert [c.strip() for c in record.seen] == MIXED_CHUNKS
-        assert released == MIXED
+        assert [c.strip() for c in record.seen] == sentences
+        assert released == text
     else:  # (Guardrails' own runner never validates the trailing fragment)
-        assert [c.strip() for c in record.seen] == MIXED_CHUNKS[:-1]
-        assert MIXED.startswith(released)
+        assert [c.strip() for c in record.seen] == sentences[:-1]
+        assert text.startswith(released)
 
 
-def test_tables_emoji_and_units_reach_the_validator_whole_through_an_async_guard() -> None:
+@pytest.mark.parametrize("case", THROUGH_A_GUARD)
+def test_auto_sentences_reach_the_validator_as_written_through_an_async_guard(case: str) -> None:
     import asyncio
 
     from guardrails import AsyncGuard
     from helpers.guardrails import Record, arun, guard_with, joined
 
-    record = Record()
-    guard = guard_with(record, asynchronous=True)
+    text, sentences = THROUGH_A_GUARD[case]
+    guard = guard_with(Record(), asynchronous=True)
     rebuilt = AsyncGuard.from_dict(guard.to_dict())  # (as the Guardrails server does)
     assert rebuilt is not None
     for each in (guard, rebuilt):
         (seen,) = [v.seen for v in each.get_validators("output")]  # type: ignore[attr-defined]
-        deltas = [MIXED[i : i + 3] for i in range(0, len(MIXED), 3)]
+        deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
         released = joined(asyncio.run(arun(each, deltas)))  # type: ignore[arg-type]
-        assert [c.strip() for c in seen] == MIXED_CHUNKS
-        assert released == MIXED
+        assert [c.strip() for c in seen] == sentences
+        assert released == text
