@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 __all__ = [
+    "CONTRACTION_ENDS",
     "DEFAULT_ABBREVIATIONS",
     "FINAL",
     "GLUED_STARTERS",
@@ -124,6 +125,13 @@ TIME_ZONES: frozenset[str] = frozenset(
     JST KST AEST AEDT ACST AWST NZST NZDT
     """.split()
 )
+
+#: The endings of English contractions (``isn't``, ``I'd``, ``it's``,
+#: ``we'll``): a word that ends in one after an apostrophe is a whole word,
+#: never an elision before an abbreviation or an initial (``l'Avv.``), so
+#: its period ends a sentence as a plain word's does (``It isn't. Try``).
+CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
+
 
 #: The words that may come before the number of a time that opens its
 #: sentence (``At 5 a.m.``, ``On Monday at 9 p.m.``, ``Then, by 6 a.m.``): a

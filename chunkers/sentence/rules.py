@@ -104,8 +104,8 @@ starters and the ordinal rule below.
     stayed``; ``At 5 a.m. Mr. Smith left`` goes on), ``MEDIAL`` before a
     capitalised sentence starter (``The``, ``It``...) that is not itself an
     initial (``I.``); a word is looked up without an elision before an
-    apostrophe (``l'Avv.``), and a hyphenated title by its last part
-    (``Dipl.-Ing.``);
+    apostrophe (``l'Avv.``; a contraction such as ``isn't`` is a word), and
+    a hyphenated title by its last part (``Dipl.-Ing.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
@@ -167,6 +167,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from .abbreviations import (
+    CONTRACTION_ENDS,
     FINAL,
     GLUED_STARTERS,
     MEDIAL,
@@ -914,8 +915,10 @@ class SentenceRules:
             if kind is not None:
                 word = buf[k - 4 : k]  # "т. д.", "z. B.", "5 p. m."
         if kind is None and ("'" in word or "\u2019" in word):
-            word = re.split("['\u2019]", word)[-1]  # "l'Avv.", "l'art. 12"
-            kind = self._abbreviations.get(word.lower())
+            tail = re.split("['\u2019]", word)[-1]
+            if tail.lower() not in CONTRACTION_ENDS:  # ("isn't." is a word)
+                word = tail  # "l'Avv.", "l'art. 12"
+                kind = self._abbreviations.get(word.lower())
         if kind is None and ".-" in word:
             word = word.rsplit(".-", 1)[1]  # "Dipl.-Ing.", "Dr.-Ing.": the last title
             kind = self._abbreviations.get(word.lower())

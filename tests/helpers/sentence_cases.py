@@ -473,6 +473,11 @@ CASES: dict[str, list[Case]] = {
             ["The cat sat.", "The dog barked.", "The bird sang."],
         ),
         ("It rained. 42 people came.", ["It rained.", "42 people came."]),
+        (
+            # A contraction is a plain word, not an elision before an initial.
+            "It isn't. Try again. I'd rather not. Maybe later. We won't. Sorry.",
+            ["It isn't.", "Try again.", "I'd rather not.", "Maybe later.", "We won't.", "Sorry."],
+        ),
     ],
 }
 
@@ -498,7 +503,8 @@ FRAGMENTS = [
     "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
-    "npm.", "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
+    "npm.", "isn't.", "I\u2019d.", "l'Avv.",
+    "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
     "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
     "- ", "\u2022 ", "# ", "## Head", "\nvalue", "\n```", "\n\u0663. x", "\n]",
