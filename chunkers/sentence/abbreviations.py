@@ -89,7 +89,7 @@ DEFAULT_ABBREVIATIONS: Mapping[str, int] = _table()
 #: Units of measure, which end a sentence before a capitalised word when they
 #: follow a number and a space (``5 lbs. Too``), whatever their kind.
 UNITS: frozenset[str] = frozenset(
-    "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz tbsp tsp pt pts qty pct".split()
+    "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz ft tbsp tsp pt pts qty pct".split()
 )
 
 #: Words that typically open a sentence (lower case): after a :data:`MEDIAL`

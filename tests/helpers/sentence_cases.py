@@ -106,6 +106,11 @@ CASES: dict[str, list[Case]] = {
             "The drive took 2 hrs. Traffic was bad. Hr. Olsen drove 5 yrs. ago.",
             ["The drive took 2 hrs.", "Traffic was bad.", "Hr. Olsen drove 5 yrs. ago."],
         ),
+        (
+            # (Ft. Worth, a title of places, is a unit after a number.)
+            "The fence is 6 ft. Nobody climbs it. We drove to Ft. Worth today.",
+            ["The fence is 6 ft.", "Nobody climbs it.", "We drove to Ft. Worth today."],
+        ),
     ],
     "initials": [
         (
