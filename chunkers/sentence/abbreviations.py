@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 __all__ = [
     "CONTRACTION_ENDS",
     "DEFAULT_ABBREVIATIONS",
+    "ELIDED_WORDS",
     "FINAL",
     "GLUED_STARTERS",
     "MEDIAL",
@@ -131,6 +132,19 @@ TIME_ZONES: frozenset[str] = frozenset(
 #: never an elision before an abbreviation or an initial (``l'Avv.``), so
 #: its period ends a sentence as a plain word's does (``It isn't. Try``).
 CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
+
+
+#: English words written without their first letters, after an apostrophe
+#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``): a single
+#: quotation mark before one, then a character that ends the word, opens no
+#: quotation.  Lower case, and capitalised for those that may open a sentence
+#: (``'Tis``); ``'Em`` may be a name, ``'Round`` a title.
+ELIDED_WORDS: frozenset[str] = frozenset(
+    """
+    til tis twas cause cos bout em round n nuff neath Til Tis Twas Cause Cos
+    twenties thirties forties fifties sixties seventies eighties nineties
+    """.split()
+)
 
 
 #: The words that may come before the number of a time that opens its

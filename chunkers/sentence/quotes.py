@@ -16,7 +16,8 @@ The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
   quotation mark, ``*`` or ``_``: :data:`~.marks.QUOTE_OPEN_AFTER`) and
   something other than whitespace follows (``"Stop`` and ``'Well``, not the
   ``"`` of ``6 3/4" pipe`` nor the apostrophe of ``don't``), and for a single
-  mark no digit (the apostrophe of ``the '90s``); a guillemet may
+  mark no digit nor an elided English word (the apostrophes of ``the '90s``
+  and ``'til dawn``: ``ELIDED_WORDS``); a guillemet may
   be followed by a space (``« Bonjour »``); CJK brackets (``「`` ``『``) open
   anywhere;
 * a *closing* mark of the open quotation (``"`` for ``"``, ``”`` for ``“``,
@@ -73,7 +74,8 @@ from collections import deque
 from operator import itemgetter
 
 from ..base import Cut
-from .fast_path import PERIOD_PASSED, any_but
+from .abbreviations import ELIDED_WORDS
+from .fast_path import PERIOD_PASSED, any_but, one_of
 from .marks import (
     BRACKET_QUOTES,
     CJK_CLOSERS,
@@ -104,13 +106,22 @@ _ALL_MARKS = "".join(sorted(set(_CLOSES) | set(_CLOSED_BY)))
 _SPACED = re.escape(SPACED_QUOTES)
 _BRACKETS = re.escape(BRACKET_QUOTES)
 _PLAIN = re.escape("".join(c for c in _ALL_MARKS if c not in SPACED_QUOTES + BRACKET_QUOTES))
-# A single quotation mark before a digit opens nothing: it is an apostrophe
-# (``the '90s``, ``class of '23``).
-_NO_NUMBER = "(?!(?<=['\u2018])\\d)"
+# A single quotation mark before a digit or an elided word opens nothing: it
+# is an apostrophe (``the '90s``, ``class of '23``, ``'til dawn``).  The word
+# must end before the text does (what the layer reads: see _decided_to).
+_APOSTROPHE = f"(?!(?<=['\u2018])(?:\\d|{one_of(ELIDED_WORDS)}(?=\\W)))"
+# How far after a mark its context reads: an elided word and the character after it.
+_AHEAD = max(map(len, ELIDED_WORDS)) + 1
+# What may follow a single mark at the end of the text read so far while an
+# elided word may still come: each beginning of one (each word whole, too).
+_ELIDED_SO_FAR = frozenset(word[:k] for word in ELIDED_WORDS for k in range(1, len(word) + 1))
 # What precedes a mark that may open (a negative lookbehind, so that the start
 # of the text counts): whitespace or one of QUOTE_OPEN_AFTER; and what follows.
-_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].){_NO_NUMBER}"
+_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].){_APOSTROPHE}"
 _OPENS_NOT = f"(?<=[^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"  # (the converse)
+# A mark that what precedes it lets open (the start of the window counts: what
+# precedes the window is not kept).
+_MAY_OPEN_AT = re.compile(f".(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)")
 _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 # A spaced closer (``»``) before whitespace closes (``« Viens. » Puis``: the
 # sentence scanner reads it as a closer of the run) and opens nothing.
@@ -162,7 +173,7 @@ def _quiet(opener: str, closers: str) -> str:
     )
     # (Not after a terminator or a closer: a mark right after one may end the
     # chunk before it, as a closer of its run.)
-    start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].){_NO_NUMBER}"
+    start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].){_APOSTROPHE}"
     if opener in BRACKET_QUOTES:
         return f"{start}{content}[{closers}]"
     if opener in SPACED_QUOTES:
@@ -244,11 +255,24 @@ def _search(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | No
         m = pattern.search(text, pos, end)
         if m is None:
             pos = end - 1  # (the last character may be a mark: what follows decides)
-        elif m.end() < end or (m.start() == pos and size == _WINDOW_MAX):
+        elif m.end() + _AHEAD < end or (m.start() == pos and size == _WINDOW_MAX):
             return m
         else:
             pos = m.start()
         size = min(2 * size, _WINDOW_MAX)
+
+
+def _decided_to(text: str) -> int:
+    """How far the marks of ``text`` (the text so far) can be read: to its
+    last character, which what follows decides, or to a single mark near its
+    end that an elided word may still follow (``'ti``: ``_APOSTROPHE``), read
+    once the word has ended or turned out to be none.  O(``_AHEAD``)."""
+    last = len(text) - 1
+    lo = max(last - _AHEAD, 0)
+    at = max(text.rfind("'", lo), text.rfind("\u2018", lo))
+    if 0 <= at < last and text[at + 1 :] in _ELIDED_SO_FAR and _MAY_OPEN_AT.match(text, at):
+        return at
+    return last
 
 
 class _Episode:
@@ -448,7 +472,7 @@ class QuotationLayer:
         if 0 <= source.undecided < upto:
             source.settle()
         text, base = source.window()
-        limit = min(source.marks_known_to(), base + len(text) - 1, upto)
+        limit = min(source.marks_known_to(), base + _decided_to(text), upto)
         read_to = self._read_to
         marks = self._marks
         if marks and marks[0] < read_to:
@@ -468,7 +492,7 @@ class QuotationLayer:
         (a candidate there waits for more text), so that a withheld cut is
         judged as soon as the text decides it."""
         text, base = self._source.window()
-        limit = len(text) - 1
+        limit = _decided_to(text)
         start = self._read_to - base
         if start < 1 and base > 0:
             # (The text before the window, and its first character, whose
@@ -503,7 +527,9 @@ class QuotationLayer:
                 # quotation's closing mark comes before: a window cut short
                 # makes the opening mark read alone, to the same effect.)
                 following = leads[i] - base if i < len(leads) else limit
-                m = _IDLE.match(text, at, max(at + 3, min(following + 2, at + _WINDOW_MAX)))
+                m = _IDLE.match(
+                    text, at, max(at + 2 + _AHEAD, min(following + 2, at + _WINDOW_MAX))
+                )
                 if m is None:
                     continue  # (no mark that opens after all)
             if m is None:

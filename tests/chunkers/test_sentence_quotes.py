@@ -28,6 +28,7 @@ from guardrails_ai.chunkwise.chunkers import ChunkStream, SentenceChunker, resol
 from guardrails_ai.chunkwise.chunkers.base import Cut
 from guardrails_ai.chunkwise.chunkers.sentence import fast_path, quotes
 from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanner_module
+from guardrails_ai.chunkwise.chunkers.sentence.abbreviations import ELIDED_WORDS
 from guardrails_ai.chunkwise.chunkers.sentence.languages import LANGUAGES
 from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     BRACKET_QUOTES,
@@ -59,6 +60,21 @@ EXAMPLES = [
         "We loved the '90s. Music was louder. Class of \u201823. We won.",
         ["We loved the '90s.", "Music was louder.", "Class of \u201823.", "We won."],
     ),
+    # So is a single mark before an elided English word and what ends it.
+    (
+        "We stayed 'til dawn. Then we left. 'Tis true. Rock 'n' roll. Hit 'em. The 'sixties. Done.",
+        [
+            "We stayed 'til dawn.",
+            "Then we left.",
+            "'Tis true.",
+            "Rock 'n' roll.",
+            "Hit 'em.",
+            "The 'sixties.",
+            "Done.",
+        ],
+    ),
+    # (Not before a longer word: 'emma' is a quotation.)
+    ("She said 'emma is here. Go.' Then left.", ["She said 'emma is here. Go.'", "Then left."]),
     # Single quotes; apostrophes inside words open and close nothing.
     (
         "'Really? I can't believe it! It's true?' asked Sam. Nobody knew.",
@@ -153,7 +169,7 @@ def test_simple_mode_has_no_quotation_rule() -> None:
 QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
-    "《", "》", "〈", "〉", "！", "'90s",
+    "《", "》", "〈", "〉", "！", "'90s", "'til", "'em", "'Tis", "'n'", "'e", "'emma", "'caused",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",
@@ -176,6 +192,31 @@ def test_quotations_are_lossless_and_delta_invariant(
     check_stream(SentenceChunker(language=language), *case)
 
 
+def test_an_elided_word_is_read_once_it_has_ended_however_the_text_is_sliced() -> None:
+    # A mark before "em" at the end of the text so far may be an apostrophe
+    # ("'em.") or open a quotation ("'emma"): the layer reads it once the word
+    # has ended, and a search window that ends inside the word is widened.
+    texts = [
+        "\u201cAy. Bee 'em. See.\u201d Dogs ran. Eels swam.",
+        '"Ay. \'cause. See." Dogs ran. Eels swam. Fin',
+        "\u201cAy. Bee 'emma. See.\u201d Dogs ran. Eels swam.",
+    ]
+    texts += [
+        f"\u201cAy. {'ab ' * (n // 3)}{'x' * (n % 3)} 'em. See.\u201d Dogs ran."
+        for n in range(40, 200)
+    ]
+    for text in texts:
+        whole = ACCURATE.split_text(text)
+        assert ("Dogs ran." in whole) == ("'emma" not in text), whole
+        for size in (1, 2, 3):
+            for offset in range(size):
+                parts = [text[:offset]] + [
+                    text[i : i + size] for i in range(offset, len(text), size)
+                ]
+                pieces = stream(ACCURATE, [p for p in parts if p])
+                assert [p.chunk for p in pieces if p.chunk is not None] == whole, (size, offset)
+
+
 def test_a_long_quoted_text_is_delta_invariant_in_one_character_deltas() -> None:
     unit = "\"Hi. It's me! 'Who?' Me.\" She smiled. \u201cOk. Fine.\u201d "
     text = unit * 40 + '"Open. And never closed. ' * 40
@@ -191,6 +232,7 @@ QUOTE_ATTACKS = {
     "title marks": "《a！",
     "episodes": '"A." "B." x. ',
     "apostrophes": "x' 'y. ",
+    "elided words": "'em. 'ti 'cause 'emma. ",
     "open then lines": '"A. B.\n',
     "long and open": '"' + "word " * 300,
     "runs at delta ends": '"A' + " " * 37 + "." * 41 + " ",
@@ -247,7 +289,7 @@ def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
     inner = without_layer(chunker)
     cuts = [tuple(c) for c in inner.feed(text)]
     marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, SPACED_CLOSERS, BRACKET_QUOTES)
-    return quoted_layout(text, cuts, inner.finish(), *marks, longest)
+    return quoted_layout(text, cuts, inner.finish(), *marks, longest, ELIDED_WORDS)
 
 
 def without_layer(chunker: SentenceChunker) -> Any:

@@ -68,13 +68,24 @@ def quoted_layout(
     spaced_closers: str,
     brackets: str,
     longest: int,
+    elided: frozenset[str] = frozenset(),
 ) -> tuple[list[tuple[int, ...]], tuple[int, int] | None]:
     """The quotation rule of ``chunkers/sentence/quotes.py`` applied to the
     cuts and final fragment of the sentence scanner over the whole ``text``,
     one character at a time: ``(cuts, fragment)`` after joining each cut
     inside a quotation to the next, and every cut from the first one still
-    waiting at the end of the text into the fragment."""
+    waiting at the end of the text into the fragment.  ``elided``: the words
+    a single mark before which is an apostrophe."""
     closed_by = {c: [o for o, cs in pairs.items() if c in cs] for cs in pairs.values() for c in cs}
+
+    def apostrophe(i: int) -> bool:
+        # A digit, or one of the ``elided`` words and a character that is no
+        # letter, digit or "_", right after the mark at i.
+        word = re.match(r"\w*", text[i + 1 :])
+        assert word is not None
+        ended = word.end() < len(text) - i - 1
+        return text[i + 1 : i + 2].isdecimal() or (ended and word.group() in elided)
+
     episodes: list[list[object]] = []  # [marks, end, closed]
     opened: dict[str, list[object]] = {}
     last = len(text) - 1  # (the last character is never read)
@@ -103,8 +114,9 @@ def quoted_layout(
             else:
                 may_close = not before.isspace() and ends_word
                 may_open = may_open and not after.isspace()
-                # (A single mark before a digit is an apostrophe: "the '90s".)
-                may_open = may_open and not (c in "'\u2018" and after.isdecimal())
+                # (A single mark before a digit or an elided word is an
+                # apostrophe: "the '90s", "'til dawn".)
+                may_open = may_open and not (c in "'\u2018" and apostrophe(i))
         if may_close and any(o in opened for o in closed_by.get(c, [])):
             opener = next(o for o in closed_by[c] if o in opened)
             episode = opened.pop(opener)
