@@ -137,11 +137,12 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 #: English words written without their first letters, after an apostrophe
 #: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``): a single
 #: quotation mark before one, then a character that ends the word, opens no
-#: quotation.  Lower case, and capitalised for those that may open a sentence
-#: (``'Tis``); ``'Em`` may be a name, ``'Round`` a title.
+#: quotation.  Lower case, and capitalised for the archaic ones that open a
+#: sentence (``'Tis``, ``'Twas``); ``'Em`` may be a name and ``'Cause`` may
+#: open a quotation in single quotes (``'Cause I said so,' she said``).
 ELIDED_WORDS: frozenset[str] = frozenset(
     """
-    til tis twas cause cos bout em round n nuff neath Til Tis Twas Cause Cos
+    til tis twas cause cos bout em round n nuff neath Til Tis Twas
     twenties thirties forties fifties sixties seventies eighties nineties
     """.split()
 )

@@ -75,6 +75,11 @@ EXAMPLES = [
     ),
     # (Not before a longer word: 'emma' is a quotation.)
     ("She said 'emma is here. Go.' Then left.", ["She said 'emma is here. Go.'", "Then left."]),
+    # ('Cause may open a quotation in single quotes: it is left to the rule.)
+    (
+        "'Cause I said so. That is why,' he said. Fine.",
+        ["'Cause I said so. That is why,' he said.", "Fine."],
+    ),
     # Single quotes; apostrophes inside words open and close nothing.
     (
         "'Really? I can't believe it! It's true?' asked Sam. Nobody knew.",
