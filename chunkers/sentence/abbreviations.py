@@ -34,11 +34,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 __all__ = [
+    "ANSWER_LEADS",
+    "ANSWER_LETTERS",
     "CONTRACTION_ENDS",
     "DEFAULT_ABBREVIATIONS",
     "ELIDED_WORDS",
     "FINAL",
     "GLUED_STARTERS",
+    "LETTER_NOUNS",
     "MEDIAL",
     "PREFIX",
     "SENTENCE_STARTERS",
@@ -146,6 +149,29 @@ ELIDED_WORDS: frozenset[str] = frozenset(
     twenties thirties forties fifties sixties seventies eighties nineties
     """.split()
 )
+
+
+#: Nouns after which a capital letter and a period name the letter, not an
+#: initial: ``Plan B. Nobody``, ``option C. Paris``, ``Answer: C. Rome`` end
+#: after the letter before any capitalised word but an initial (compared in
+#: lower case, a ``:`` after the word aside).
+LETTER_NOUNS: frozenset[str] = frozenset(
+    """
+    answer answers option options choice choices plan grade vitamin type class group
+    section part appendix exhibit level tier category column row letter
+    """.split()
+)
+
+#: Words after which one of ``ANSWER_LETTERS`` and a period is an answer or a
+#: grade (``The answer is B. Paris``, ``She got an A. Her``), the same way;
+#: another letter there is an initial (``is J. Smith``).
+ANSWER_LEADS: frozenset[str] = frozenset(
+    """
+    is was are were be an got gets earned scored received chose choose picked pick select
+    selected
+    """.split()
+)
+ANSWER_LETTERS = "ABCDEF"
 
 
 #: The words that may come before the number of a time that opens its

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from operator import itemgetter
 
-from .abbreviations import SENTENCE_STARTERS
+from .abbreviations import ANSWER_LEADS, ANSWER_LETTERS, LETTER_NOUNS, SENTENCE_STARTERS
 from .marks import (
     BRACKET_QUOTES,
     CJK_TERMINATORS,
@@ -444,7 +444,7 @@ def searches(
             cuts.append(f"(?:{'|'.join(letter_ends)}){group('cut', space)}{upper}")
         if initials:
             cuts.append(f"{initial}{group('cut', space)}{starter}")
-            cuts.append(f"{initial}{group('skip', spaces)}{no_starter}")
+            cuts.append(f"{initial}{letter_named}{group('skip', spaces)}{no_starter}")
         # After the whole run and closers (``rest``, read once): a blank line,
         # spaces before a lower-case word, or neither whitespace nor a footnote
         # mark (``.)**``): no end.
@@ -508,6 +508,16 @@ def searches(
     letters = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in abbreviations)
     # (Upper case only: a lower-case letter may number an inline list item.)
     initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters.upper()}]\\.)"
+    # Nor after a word of LETTER_NOUNS, or one of ANSWER_LETTERS after a word
+    # of ANSWER_LEADS (an optional ":" after the word), where a capital names
+    # itself ("Plan B. Nobody", "is B. Paris"): the rules decide.  (Any case,
+    # by length; the rules also need whitespace or the chunk's start first.)
+    letter_named = "".join(
+        f"(?<!(?<![^\\W\\d_])(?i:{one_of(group)}){colon} [{letters}]\\.)"
+        for table, letters in ((LETTER_NOUNS, LATIN1_UPPER), (ANSWER_LEADS, ANSWER_LETTERS))
+        for group in (list(g) for _, g in itertools.groupby(sorted(table, key=len), key=len))
+        for colon in ("", ":")
+    )
     starters = one_of(w.capitalize() for w in sentence_starters if len(w) > 1)
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)
     starter = f"{guard}(?={skipped}{starters}{word_end})"

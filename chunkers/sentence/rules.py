@@ -109,7 +109,11 @@ starters and the ordinal rule below.
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods) and single letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
-    space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``);
+    space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``),
+    and a capital that a word of ``LETTER_NOUNS`` names, or one of
+    ``ANSWER_LETTERS`` after a word of ``ANSWER_LEADS``, is a letter,
+    ``FINAL`` but before an initial (``Plan B. Nobody``, ``The answer is B.
+    Paris``; ``is J. Smith`` keeps its initial);
   - a word ending in an abbreviation of ``Language.compounds`` after a letter
     is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``),
     and a label before a number (``Hauptstr. 12. Komm`` ends after ``12.``);
@@ -167,9 +171,12 @@ import unicodedata
 from collections.abc import Mapping
 
 from .abbreviations import (
+    ANSWER_LEADS,
+    ANSWER_LETTERS,
     CONTRACTION_ENDS,
     FINAL,
     GLUED_STARTERS,
+    LETTER_NOUNS,
     MEDIAL,
     PREFIX,
     TIME,
@@ -218,6 +225,7 @@ __all__ = [
 #: a bullet before a list marker; more than ``WRAP_MIN``).
 LOOKBEHIND = 40
 _WORD_MAX = 32  # a longer word before a period is a plain word
+_LEAD_MAX = max(map(len, LETTER_NOUNS | ANSWER_LEADS)) + 1  # (no longer word is one)
 SKIP_MAX = 8  # opening punctuation skipped before the next token
 STARTER_MAX = 12  # longer than the longest sentence starter (or continuation)
 
@@ -926,9 +934,19 @@ class SentenceRules:
             kind = self._compound_kind(word)  # "Hauptstr. 5"
         if kind is None:
             if len(word) == 1 and word.isalpha():
-                # A lower-case letter after a number is a unit ("5 g. Stir"),
-                # any other an initial.
-                kind = FINAL if word.islower() and self._after_number(at - 1) else MEDIAL
+                # A lower-case letter after a number is a unit ("5 g. Stir"), a
+                # capital after one of LETTER_NOUNS or ANSWER_LEADS a letter
+                # ("Plan B. Nobody", "is B. Paris"), any other an initial.
+                if word.islower():
+                    kind = FINAL if self._after_number(at - 1) else MEDIAL
+                elif self._names_a_letter(at - 1):
+                    # (Not before an initial: "is A. B. Smith".)
+                    following = _word_at(buf, j)
+                    if len(following) == 1 and buf[j + 1] == ".":
+                        return False
+                    kind = FINAL
+                else:
+                    kind = MEDIAL
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
@@ -1083,6 +1101,26 @@ class SentenceRules:
             and buf[k - 3].isalpha()
             and (k - 3 == lo or not buf[k - 4].isalnum())
         )
+
+    def _names_a_letter(self, letter: int) -> bool:
+        """Whether the capital at absolute offset ``letter`` follows a word of
+        ``LETTER_NOUNS``, or is one of ``ANSWER_LETTERS`` after a word of
+        ``ANSWER_LEADS`` (an optional ``:`` after the word), and a space, the
+        word after whitespace or at the start of the current chunk."""
+        buf, k = self._buf, letter - self._base
+        lo = max((self._start if self._start is not None else letter) - self._base, 0)
+        end = k - 1  # (the space)
+        if end - 1 < lo or buf[end] != " ":
+            return False
+        if buf[end - 1] == ":":
+            end -= 1
+        start = end
+        while start > lo and buf[start - 1].isalpha() and end - start < _LEAD_MAX:
+            start -= 1
+        if start == end or (start > lo and not buf[start - 1].isspace()):
+            return False
+        word = buf[start:end].lower()
+        return word in LETTER_NOUNS or (buf[k] in ANSWER_LETTERS and word in ANSWER_LEADS)
 
     def _after_number(self, word: int) -> bool:
         """Whether the word at absolute offset ``word`` follows a digit and a

@@ -128,7 +128,7 @@ LANGUAGE_WORDS = [
     "12", "3", "Juni", "N\u00b0", "\uff13", "Det", "z", "B", "bzw", "\u043f\u0440\u043e\u0444",
     "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc", "Nr. 5", "p. m", "p. ex",
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
-    "segg", "det", "Dr.-Ing", "isn't", "I\u2019d",
+    "segg", "det", "Dr.-Ing", "isn't", "I\u2019d", "is B", "Plan B", "Answer: C", "is J", "(is B",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",

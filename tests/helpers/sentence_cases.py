@@ -121,6 +121,22 @@ CASES: dict[str, list[Case]] = {
             "The memo came from Maria T. Velasco. She signed it.",
             ["The memo came from Maria T. Velasco.", "She signed it."],
         ),
+        (
+            # A letter that an answer, an option or a grade names is no initial.
+            "The correct answer is B. Paris lies on the Seine. Go with Plan B. Nobody minds. "
+            "She got an A. Teachers noticed. The author is J. Smith. Ask Option C. Fans agree.",
+            [
+                "The correct answer is B.",
+                "Paris lies on the Seine.",
+                "Go with Plan B.",
+                "Nobody minds.",
+                "She got an A.",
+                "Teachers noticed.",
+                "The author is J. Smith.",
+                "Ask Option C.",
+                "Fans agree.",
+            ],
+        ),
     ],
     "numbers": [
         (
@@ -508,7 +524,7 @@ FRAGMENTS = [
     "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
-    "npm.", "isn't.", "I\u2019d.", "l'Avv.",
+    "npm.", "isn't.", "I\u2019d.", "l'Avv.", "is B.", "Plan", "Answer:", "an",
     "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
     "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
