@@ -65,19 +65,27 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
 # LLMs often do (a full stop after an Armenian letter); a Markdown table row
 # (one chunk), an emoji that ends a line (with its sentence), "'90s" (no
 # quotation) and a unit after a number (it ends its sentence); a contraction
-# before a period (a plain word) and an elided word after a mark (no quotation).
+# before a period (a plain word), an elided word after a mark (no quotation)
+# and a letter that an answer names (no initial).
 ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 3:1 here."
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
-ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. Done."
+ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. The answer is B. Paris won."
 THROUGH_A_GUARD = {
     "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
     "tables_emoji_units": (
         MIXED,
         ["| a | Slower. |", "Email us! 😊", "We loved the '90s.", "It took 2 hrs.", "Too long."],
     ),
-    "contraction_elision": (
+    "contraction_elision_letter": (
         ENGLISH,
-        ["It isn't.", "Try again.", "We stayed 'til dawn.", "Then we left.", "Done."],
+        [
+            "It isn't.",
+            "Try again.",
+            "We stayed 'til dawn.",
+            "Then we left.",
+            "The answer is B.",
+            "Paris won.",
+        ],
     ),
 }
 
