@@ -416,16 +416,17 @@ def test_typed_terminators_cost_linear_work(
     "unit",
     [
         "Hi! 😊", "a. " + "😊" * 16, "x. 😊 \n", "| a. ", "2 hrs. ", "Ｑ．", "ＡＢ．", "'9 ",
-        "ist 42. Das ",
+        "ist 42. Das ", "isn't. Try ", "'til 'ti ", "is B. Paris ",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
 def test_this_sessions_rules_cost_linear_work(
     monkeypatch: pytest.MonkeyPatch, unit: str, size: int
 ) -> None:
-    # Runs of what the emoji, table, unit, full-width label, apostrophe and
-    # ordinal rules read, cut at every delta end: every pattern the scanner
-    # and its rules reach is counted, and doubling the text at most doubles it.
+    # Runs of what the emoji, table, unit, full-width label, apostrophe,
+    # ordinal, contraction, elided-word and letter rules read, cut at every
+    # delta end: every pattern the scanner and its rules reach is counted,
+    # and doubling the text at most doubles it.
     text = unit * (200 * KB // len(unit))
     chunker = SentenceChunker(language="de" if "Das" in unit else "auto")
     one, two = stream_work(monkeypatch, chunker, text, (len(text) // 2, len(text)), size)
