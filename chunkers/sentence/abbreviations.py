@@ -163,11 +163,12 @@ LETTER_NOUNS: frozenset[str] = frozenset(
 )
 
 #: Words after which one of ``ANSWER_LETTERS`` and a period is an answer or a
-#: grade (``The answer is B. Paris``, ``She got an A. Her``), the same way;
-#: another letter there is an initial (``is J. Smith``).
+#: grade (``The answer is B. Paris``, ``She got B. Her``), the same way;
+#: another letter there is an initial (``is J. Smith``).  (Not ``an``, which
+#: is German for "to": ``an B. Müller``.)
 ANSWER_LEADS: frozenset[str] = frozenset(
     """
-    is was are were be an got gets earned scored received chose choose picked pick select
+    is was are were be got gets earned scored received chose choose picked pick select
     selected
     """.split()
 )

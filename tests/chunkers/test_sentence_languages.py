@@ -70,6 +70,9 @@ EXAMPLES = [
     ("ja", "彼は「はい。」と答えた。それで終わり。",
      ["彼は「はい。」と答えた。", "それで終わり。"]),
     ("ja", "「行こう！」「うん。」", ["「行こう！」", "「うん。」"]),
+    # An initial after German "an" (to) is no answer letter ("is B. Paris").
+    ("de", "Schreib an B. Müller. Er antwortet.", ["Schreib an B. Müller.", "Er antwortet."]),
+    ("auto", "Schreib an B. Müller. Er antwortet.", ["Schreib an B. Müller.", "Er antwortet."]),
     # Ordinals: always in German, Danish and Slovak; before a month everywhere.
     ("de", "Er wurde 2. Sieger im Rennen. Toll.", ["Er wurde 2. Sieger im Rennen.", "Toll."]),
     ("auto", "Wir treffen uns am 3. März in Bonn. Danach essen wir.",

@@ -124,13 +124,13 @@ CASES: dict[str, list[Case]] = {
         (
             # A letter that an answer, an option or a grade names is no initial.
             "The correct answer is B. Paris lies on the Seine. Go with Plan B. Nobody minds. "
-            "She got an A. Teachers noticed. The author is J. Smith. Ask Option C. Fans agree.",
+            "She got B. Teachers noticed. The author is J. Smith. Ask Option C. Fans agree.",
             [
                 "The correct answer is B.",
                 "Paris lies on the Seine.",
                 "Go with Plan B.",
                 "Nobody minds.",
-                "She got an A.",
+                "She got B.",
                 "Teachers noticed.",
                 "The author is J. Smith.",
                 "Ask Option C.",
@@ -524,7 +524,7 @@ FRAGMENTS = [
     "Hello world.", "value.", "dept.", "viii.", "It", "The", "Army", "and", "said",
     "J.", "R.", "I.", "Tolkien",
     "Dr.", "Mr. Lee", "U.S.", "U.S.A.", "e.g.", "etc.", "a.m.", "no.", "Ltd.", "Blk.",
-    "npm.", "isn't.", "I\u2019d.", "l'Avv.", "is B.", "Plan", "Answer:", "an",
+    "npm.", "isn't.", "I\u2019d.", "l'Avv.", "is B.", "Plan", "Answer:", "an", "was",
     "sky.The", "day.Mr.", "1,000.That", "\u0434\u043e\u043c.X",
     "3.14", "v1.2.3", "$4.50", "10:30", "x@y.org.", "https://x.y/z.html", "example.com.",
     "1.", "12)", "a)", "(b)", "iv.", "b", "iv", "ab", "va", "vi)", "/x).", "2019.",
