@@ -152,9 +152,9 @@ ELIDED_WORDS: frozenset[str] = frozenset(
 
 
 #: Nouns after which a capital letter and a period name the letter, not an
-#: initial: ``Plan B. Nobody``, ``option C. Paris``, ``Answer: C. Rome`` end
-#: after the letter before any capitalised word but an initial (compared in
-#: lower case, a ``:`` after the word aside).
+#: initial: ``Plan B. Nobody``, ``option C. Paris`` end after the letter
+#: before any capitalised word but an initial (compared in lower case; after
+#: ``Options:`` a letter opens a list).
 LETTER_NOUNS: frozenset[str] = frozenset(
     """
     answer answers option options choice choices plan grade vitamin type class group

@@ -509,14 +509,13 @@ def searches(
     # (Upper case only: a lower-case letter may number an inline list item.)
     initial = f"(?<=[{LATIN1_LOWER}{LATIN1_UPPER}] [{letters.upper()}]\\.)"
     # Nor after a word of LETTER_NOUNS, or one of ANSWER_LETTERS after a word
-    # of ANSWER_LEADS (an optional ":" after the word), where a capital names
-    # itself ("Plan B. Nobody", "is B. Paris"): the rules decide.  (Any case,
-    # by length; the rules also need whitespace or the chunk's start first.)
+    # of ANSWER_LEADS, where a capital names itself ("Plan B. Nobody", "is B.
+    # Paris"): the rules decide.  (Any case, by length; the rules also need
+    # whitespace or the chunk's start before the word.)
     letter_named = "".join(
-        f"(?<!(?<![^\\W\\d_])(?i:{one_of(group)}){colon} [{letters}]\\.)"
+        f"(?<!(?<![^\\W\\d_])(?i:{one_of(group)}) [{letters}]\\.)"
         for table, letters in ((LETTER_NOUNS, LATIN1_UPPER), (ANSWER_LEADS, ANSWER_LETTERS))
         for group in (list(g) for _, g in itertools.groupby(sorted(table, key=len), key=len))
-        for colon in ("", ":")
     )
     starters = one_of(w.capitalize() for w in sentence_starters if len(w) > 1)
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)

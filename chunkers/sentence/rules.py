@@ -1105,15 +1105,14 @@ class SentenceRules:
     def _names_a_letter(self, letter: int) -> bool:
         """Whether the capital at absolute offset ``letter`` follows a word of
         ``LETTER_NOUNS``, or is one of ``ANSWER_LETTERS`` after a word of
-        ``ANSWER_LEADS`` (an optional ``:`` after the word), and a space, the
-        word after whitespace or at the start of the current chunk."""
+        ``ANSWER_LEADS``, and a space, the word after whitespace or at the
+        start of the current chunk (after ``Options:`` a letter opens a list:
+        ``Options: A. Paris B. London``)."""
         buf, k = self._buf, letter - self._base
         lo = max((self._start if self._start is not None else letter) - self._base, 0)
         end = k - 1  # (the space)
         if end - 1 < lo or buf[end] != " ":
             return False
-        if buf[end - 1] == ":":
-            end -= 1
         start = end
         while start > lo and buf[start - 1].isalpha() and end - start < _LEAD_MAX:
             start -= 1

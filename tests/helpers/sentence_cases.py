@@ -137,6 +137,8 @@ CASES: dict[str, list[Case]] = {
                 "Fans agree.",
             ],
         ),
+        # (After a colon, a letter opens a list of options: none is cut off.)
+        ("Options: A. Paris B. London C. Rome", ["Options: A. Paris B. London C. Rome"]),
     ],
     "numbers": [
         (
