@@ -32,6 +32,7 @@ __all__ = [
     "SPACED_QUOTES",
     "TERMINATORS",
     "TITLE_CLOSERS",
+    "UNSPACED_LETTERS",
     "WORD_OPENERS",
 ]
 
@@ -129,9 +130,17 @@ QUOTE_PAIRS = {
 }
 
 #: What an opening quotation mark may follow (besides whitespace and the start
-#: of the text): opening brackets, dashes, slashes, emphasis marks and other
-#: quotation marks.
-QUOTE_OPEN_AFTER = "([{<-\u2013\u2014/*_\"'\u201c\u2018\u201e\u201a\u00ab\u00bb\u300c\u300e"
+#: of the text): opening brackets, dashes, slashes, emphasis marks, other
+#: quotation marks, and the full-width colon, commas, semicolon and bracket
+#: of Chinese text, which puts no space before a quotation (``他说：“来。”``).
+QUOTE_OPEN_AFTER = (
+    "([{<-\u2013\u2014/*_\"'\u201c\u2018\u201e\u201a\u00ab\u00bb\u300c\u300e"
+    "\uff1a\uff0c\u3001\uff1b\uff08"
+)
+
+#: Letters of scripts written without spaces (kana, CJK ideographs), which may
+#: follow a closing quotation mark right away (``”然后``): a regex class body.
+UNSPACED_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 #: Quotation marks that may have a space on their inner side (``« Bonjour »``).
 SPACED_QUOTES = "\u00ab\u00bb"

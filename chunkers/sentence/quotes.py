@@ -86,6 +86,7 @@ from .marks import (
     SPACED_CLOSERS,
     SPACED_QUOTES,
     TERMINATORS,
+    UNSPACED_LETTERS,
 )
 from .scanner import KEEP_ALL, SentenceScanner
 
@@ -126,7 +127,9 @@ _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 # A spaced closer (``»``) before whitespace closes (``« Viens. » Puis``: the
 # sentence scanner reads it as a closer of the run) and opens nothing.
 _NOT_SPACED_CLOSER = f"(?!(?<=[{re.escape(SPACED_CLOSERS)}])\\s)"
-_ENDS_WORD = "(?!\\w)"  # no letter or digit follows (not the ' of "don't")
+# No letter or digit follows (not the ' of "don't"), but one of a script
+# written without spaces may (``“来。”然后``).
+_ENDS_WORD = f"(?![^\\W{UNSPACED_LETTERS}])"
 # What a match means, by its last group: a quiet quotation (below), or a mark
 # that may open, close, or both; a line break (no group).
 _LINE, _OPENS, _CLOSES_ONE, _BOTH, _QUIET = range(5)

@@ -36,6 +36,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.marks import (
     QUOTE_PAIRS,
     SPACED_CLOSERS,
     SPACED_QUOTES,
+    UNSPACED_LETTERS,
 )
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
 from guardrails_ai.chunkwise.chunkers.sentence.scanner import KEEP_MAX, SentenceScanner
@@ -72,6 +73,12 @@ EXAMPLES = [
             "The 'sixties.",
             "Done.",
         ],
+    ),
+    # Chinese puts no space around a quotation: after a full-width colon or
+    # comma a mark opens, and a closing mark closes before a CJK letter.
+    (
+        "他说：“我明天来。等我。”然后走了。她问，“真的吗？”他点头。",
+        ["他说：“我明天来。等我。”", "然后走了。", "她问，“真的吗？”", "他点头。"],
     ),
     # (Not before a longer word: 'emma' is a quotation.)
     ("She said 'emma is here. Go.' Then left.", ["She said 'emma is here. Go.'", "Then left."]),
@@ -175,6 +182,7 @@ QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
     "《", "》", "〈", "〉", "！", "'90s", "'til", "'em", "'Tis", "'n'", "'e", "'emma", "'caused",
+    "他说：", "来", "，",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",
@@ -294,7 +302,9 @@ def oracle(chunker: SentenceChunker, text: str, longest: int) -> object:
     inner = without_layer(chunker)
     cuts = [tuple(c) for c in inner.feed(text)]
     marks = (QUOTE_PAIRS, QUOTE_OPEN_AFTER, SPACED_QUOTES, SPACED_CLOSERS, BRACKET_QUOTES)
-    return quoted_layout(text, cuts, inner.finish(), *marks, longest, ELIDED_WORDS)
+    return quoted_layout(
+        text, cuts, inner.finish(), *marks, longest, ELIDED_WORDS, UNSPACED_LETTERS
+    )
 
 
 def without_layer(chunker: SentenceChunker) -> Any:

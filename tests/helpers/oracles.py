@@ -69,13 +69,15 @@ def quoted_layout(
     brackets: str,
     longest: int,
     elided: frozenset[str] = frozenset(),
+    unspaced: str = "",
 ) -> tuple[list[tuple[int, ...]], tuple[int, int] | None]:
     """The quotation rule of ``chunkers/sentence/quotes.py`` applied to the
     cuts and final fragment of the sentence scanner over the whole ``text``,
     one character at a time: ``(cuts, fragment)`` after joining each cut
     inside a quotation to the next, and every cut from the first one still
     waiting at the end of the text into the fragment.  ``elided``: the words
-    a single mark before which is an apostrophe."""
+    a single mark before which is an apostrophe; ``unspaced``: a regex class
+    body of the letters that may follow a closing mark."""
     closed_by = {c: [o for o, cs in pairs.items() if c in cs] for cs in pairs.values() for c in cs}
 
     def apostrophe(i: int) -> bool:
@@ -102,7 +104,9 @@ def quoted_layout(
                 episode[1] = i
             opened.clear()
             continue
-        ends_word = not (after.isalnum() or after == "_")
+        ends_word = not (after.isalnum() or after == "_") or bool(
+            unspaced and re.fullmatch(f"[{unspaced}]", after)
+        )
         if c in brackets:
             may_close = may_open = True
         else:
