@@ -246,6 +246,7 @@ QUOTE_ATTACKS = {
     "episodes": '"A." "B." x. ',
     "apostrophes": "x' 'y. ",
     "elided words": "'em. 'ti 'cause 'emma. ",
+    "chinese": "说：“来。去。”然后，“好",
     "open then lines": '"A. B.\n',
     "long and open": '"' + "word " * 300,
     "runs at delta ends": '"A' + " " * 37 + "." * 41 + " ",
