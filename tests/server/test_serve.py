@@ -389,17 +389,30 @@ def test_an_answer_holding_a_lone_surrogate_is_served(servers: Servers, streamed
         assert whole.choices[0].message.content == want
 
 
-def test_the_servers_chunk_tables_emoji_and_apostrophes_as_sentences(
-    servers: Servers, guards: dict[str, Any]
-) -> None:
-    # The served guard is rebuilt from to_dict: its default sentence chunker
-    # keeps a table row and a line-ending emoji whole and takes "'90s" for no
-    # quotation, so "filter" drops only the failing row and sentence.
-    text = (
+# The served guard is rebuilt from to_dict: its default sentence chunker keeps
+# a table row and a line-ending emoji whole and takes "'90s" for no quotation;
+# it ends a sentence after a contraction ("isn't."), takes "'til" for no
+# quotation, ends one after an answer letter ("is B.") and keeps a Chinese
+# quotation whole; so "filter" drops only the failing row and sentences.
+SERVED_SENTENCES = {
+    "tables_emoji_90s": (
         "| a | Slower. |\n| b | FORBIDDEN. |\nEmail us! \U0001f60a\n"
-        "We loved the '90s. Music was FORBIDDEN. Yes."
-    )
-    want = "| a | Slower. |\nEmail us! \U0001f60a\nWe loved the '90s. Yes."
+        "We loved the '90s. Music was FORBIDDEN. Yes.",
+        "| a | Slower. |\nEmail us! \U0001f60a\nWe loved the '90s. Yes.",
+    ),
+    "contraction_elision_letter_chinese": (
+        "It isn't. Try FORBIDDEN. We stayed 'til dawn. It was FORBIDDEN. The answer is B. "
+        "Paris is FORBIDDEN. 他说\uff1a\u201c我来。FORBIDDEN。\u201d然后走了。",
+        "It isn't. We stayed 'til dawn. The answer is B. 然后走了。",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SERVED_SENTENCES)
+def test_the_servers_chunk_tables_emoji_and_apostrophes_as_sentences(
+    servers: Servers, guards: dict[str, Any], case: str
+) -> None:
+    text, want = SERVED_SENTENCES[case]
     assert expected(guards["quoting_filter"], text).text == want
     for port in (servers.serve, servers.start):
         assert stream(port, "quoting_filter", text)[0] == want
