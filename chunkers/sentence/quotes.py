@@ -334,8 +334,8 @@ class QuotationLayer:
     as soon as the text decides it."""
 
     __slots__ = (
-        "_carry", "_checked_to", "_compact_at", "_episodes", "_expiry", "_held", "_last_stop",
-        "_marks", "_open", "_read_to", "_source", "_waits_on",
+        "_carry", "_checked_to", "_compact_at", "_episodes", "_expired_to", "_expiry", "_held",
+        "_last_stop", "_marks", "_open", "_read_to", "_source", "_waits_on",
     )  # fmt: skip
 
     def __init__(self, source: SentenceScanner) -> None:
@@ -347,6 +347,9 @@ class QuotationLayer:
         # the first mark listed otherwise; see keep).
         self._read_to = 0
         self._checked_to = 0  # (no mark nor line break before this, from _read_to)
+        # How far the open quotations have expired: past _read_to while a mark
+        # is left unread (see _expire_past_unread).
+        self._expired_to = 0
         self._open: dict[str, _Episode] = {}  # opening mark -> its open episode
         self._expiry = _NEVER  # no open episode drops a mark before this offset
         self._episodes: deque[_Episode] = deque()  # in order of their first mark
@@ -475,7 +478,8 @@ class QuotationLayer:
         if 0 <= source.undecided < upto:
             source.settle()
         text, base = source.window()
-        limit = min(source.marks_known_to(), base + _decided_to(text), upto)
+        last = min(source.marks_known_to(), base + len(text) - 1, upto)
+        limit = min(last, base + _decided_to(text))
         read_to = self._read_to
         marks = self._marks
         if marks and marks[0] < read_to:
@@ -489,6 +493,8 @@ class QuotationLayer:
             elif limit > self._expiry:
                 self._expire(limit)
             self._read_to = limit
+        if last > limit:
+            self._expire_past_unread(last)
 
     def _read_ahead(self) -> None:
         """Read on to the last character, past what the scanner has searched
@@ -504,6 +510,16 @@ class QuotationLayer:
         if limit > start:
             self._read_from(text, base, start, limit, None)
             self._read_to = base + limit
+        if len(text) - 1 > limit:
+            self._expire_past_unread(base + len(text) - 1)
+
+    def _expire_past_unread(self, last: int) -> None:
+        """Expire the open quotations up to ``last``, past a mark left unread
+        before it (see ``_decided_to``): a letter follows that mark, so it
+        closes nothing, and the rest of the text up to ``last`` holds no mark."""
+        self._expired_to = last
+        if last > self._expiry:
+            self._expire(last)
 
     def _read_from(
         self, text: str, base: int, pos: int, limit: int, leads: list[int] | None
@@ -611,8 +627,9 @@ class QuotationLayer:
         read_to = self._read_to
         if end > read_to:
             return _WAIT
+        seen = max(read_to, self._expired_to)  # (what a closing mark may still follow)
         waits = self._waits_on
-        if waits is not None and waits[0].end < 0 and read_to - waits[1] <= QUOTE_MAX:
+        if waits is not None and waits[0].end < 0 and seen - waits[1] <= QUOTE_MAX:
             return _WAIT
         self._waits_on = None
         for episode in self._episodes:
@@ -624,7 +641,7 @@ class QuotationLayer:
             if mark < 0:
                 continue
             if episode.end < 0:
-                if read_to - mark <= QUOTE_MAX:
+                if seen - mark <= QUOTE_MAX:
                     self._waits_on = (episode, mark)
             elif episode.closed and episode.end - mark <= QUOTE_MAX:
                 self._waits_on = None
@@ -637,14 +654,16 @@ class QuotationLayer:
         anything: nothing else changes what ``_release`` decides)."""
         out = self._release()
         if self._held:
-            read_to = self._read_to
+            # (A reading may advance what is read, or only expire quotations:
+            # either changes the expiry or what is read.)
+            before = (self._read_to, self._expiry)
             self._read(_NEVER)
-            if self._read_to > read_to:
+            if (self._read_to, self._expiry) != before:
                 out += self._release()
             if self._held:
-                read_to = self._read_to
+                before = (self._read_to, self._expiry)
                 self._read_ahead()
-                if self._read_to > read_to:
+                if (self._read_to, self._expiry) != before:
                     out += self._release()
         self.keep()
         return out

@@ -340,6 +340,20 @@ def test_a_short_limit_applies_as_the_oracle_does_streamed_and_whole(
         check_stream(ACCURATE, *case)
 
 
+@pytest.mark.parametrize("word", ["'til", "'ti", "\u2018em"])
+def test_a_quotation_expires_at_its_limit_while_an_elided_word_may_still_come(word: str) -> None:
+    # The mark before a word that may yet be an elided one is read once the
+    # word has ended, but the quotation opened at 0 still expires once the
+    # text read passes QUOTE_MAX (within the word): the sentences it held are
+    # released, as the oracle has it.
+    text = ("'Ay. " + "Bee. " * (QUOTE_MAX // 5 - 2)).ljust(QUOTE_MAX - 1) + word
+    layout = layout_of(ACCURATE, text)
+    assert layout == oracle(ACCURATE, text, QUOTE_MAX)
+    assert len(layout[0]) > QUOTE_MAX // 10, "the sentences were withheld"
+    for size in (1, 7, 64):
+        check_stream(ACCURATE, text, [text[i : i + size] for i in range(0, len(text), size)])
+
+
 def test_quotes_false_cuts_inside_quotations_and_is_kept_in_the_spec() -> None:
     plain = SentenceChunker(quotes=False)
     assert plain.split_text('"One. Two." Three.') == ['"One.', 'Two."', "Three."]
