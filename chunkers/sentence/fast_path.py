@@ -209,6 +209,12 @@ def _spell(code: int) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\U{code:08x}"
 
 
+def _by_length(words: Iterable[str]) -> list[list[str]]:
+    """``words`` in groups of one length, shortest first (a lookbehind
+    needs one width)."""
+    return [list(g) for _, g in itertools.groupby(sorted(words, key=len), key=len)]
+
+
 def one_of(words: Iterable[str]) -> str:
     """A regex matching exactly one of ``words`` (at least one, none
     empty), factored by common prefixes (``(?:a(?:bs|dj)|col)`` for ``abs``,
@@ -397,11 +403,7 @@ def searches(
     # (``etc. and``): by length, each after a character that is no such letter.
     known = sorted(w for w in abbreviations if re.fullmatch("[a-z]{2,}", w))
     plain_or_known = "|".join(
-        [plain]
-        + [
-            f"(?<=(?<![a-z]){one_of(group)}\\.)"
-            for _, group in itertools.groupby(sorted(known, key=len), key=len)
-        ]
+        [plain] + [f"(?<=(?<![a-z]){one_of(group)}\\.)" for group in _by_length(known)]
     )
     quote = f"[{re.escape(QUOTES)}]"
     quoted = f"(?<=[{LATIN1_LOWER}]{{2}}[.!?]{quote})(?<![ivx]{{2}}[.!?]{quote})"
@@ -515,7 +517,7 @@ def searches(
     letter_named = "".join(
         f"(?<!(?<![^\\W\\d_])(?i:{one_of(group)}) [{letters}]\\.)"
         for table, letters in ((LETTER_NOUNS, LATIN1_UPPER), (ANSWER_LEADS, ANSWER_LETTERS))
-        for group in (list(g) for _, g in itertools.groupby(sorted(table, key=len), key=len))
+        for group in _by_length(table)
     )
     starters = one_of(w.capitalize() for w in sentence_starters if len(w) > 1)
     word_end = "(?=[\\W\\d_])"  # a character that ends the word (no letter)

@@ -116,13 +116,16 @@ _AHEAD = max(map(len, ELIDED_WORDS)) + 1
 # What may follow a single mark at the end of the text read so far while an
 # elided word may still come: each beginning of one (each word whole, too).
 _ELIDED_SO_FAR = frozenset(word[:k] for word in ELIDED_WORDS for k in range(1, len(word) + 1))
-# What precedes a mark that may open (a negative lookbehind, so that the start
-# of the text counts): whitespace or one of QUOTE_OPEN_AFTER; and what follows.
-_MAY_OPEN = f"(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].){_APOSTROPHE}"
-_OPENS_NOT = f"(?<=[^\\s{re.escape(QUOTE_OPEN_AFTER)}].)"  # (the converse)
+# A mark after a character that lets none open: neither whitespace nor one of
+# QUOTE_OPEN_AFTER (read in a lookbehind; a negative one lets the start of the
+# text count as whitespace).
+_SHUT = f"[^\\s{re.escape(QUOTE_OPEN_AFTER)}]."
+# What precedes a mark that may open, and what follows it.
+_MAY_OPEN = f"(?<!{_SHUT}){_APOSTROPHE}"
+_OPENS_NOT = f"(?<={_SHUT})"  # (the converse)
 # A mark that what precedes it lets open (the start of the window counts: what
 # precedes the window is not kept).
-_MAY_OPEN_AT = re.compile(f".(?<![^\\s{re.escape(QUOTE_OPEN_AFTER)}].)")
+_MAY_OPEN_AT = re.compile(f".(?<!{_SHUT})")
 _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 # A spaced closer (``»``) before whitespace closes (``« Viens. » Puis``: the
 # sentence scanner reads it as a closer of the run) and opens nothing.
