@@ -137,16 +137,20 @@ TIME_ZONES: frozenset[str] = frozenset(
 CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 
 
-#: English words written without their first letters, after an apostrophe
-#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``): a single
+#: Words written without their first letters, after an apostrophe: English
+#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``) and Dutch
+#: (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk 'ns``): a single
 #: quotation mark before one, then a character that ends the word, opens no
 #: quotation.  Lower case, and capitalised for the archaic ones that open a
 #: sentence (``'Tis``, ``'Twas``); ``'Em`` may be a name and ``'Cause`` may
-#: open a quotation in single quotes (``'Cause I said so,' she said``).
+#: open a quotation in single quotes (``'Cause I said so,' she said``).  (No
+#: quotation begins with a one-letter word of these: a quoted letter, ``'s'``,
+#: holds no sentence end.)
 ELIDED_WORDS: frozenset[str] = frozenset(
     """
     til tis twas cause cos bout em round n nuff neath Til Tis Twas
     twenties thirties forties fifties sixties seventies eighties nineties
+    s t k m r ns
     """.split()
 )
 

@@ -16,8 +16,8 @@ The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
   quotation mark, ``*`` or ``_``: :data:`~.marks.QUOTE_OPEN_AFTER`) and
   something other than whitespace follows (``"Stop`` and ``'Well``, not the
   ``"`` of ``6 3/4" pipe`` nor the apostrophe of ``don't``), and for a single
-  mark no digit nor an elided English word (the apostrophes of ``the '90s``
-  and ``'til dawn``: ``ELIDED_WORDS``); a guillemet may
+  mark no digit nor an elided word (the apostrophes of ``the '90s``,
+  ``'til dawn`` and Dutch ``'s avonds``: ``ELIDED_WORDS``); a guillemet may
   be followed by a space (``« Bonjour »``); CJK brackets (``「`` ``『``) open
   anywhere;
 * a *closing* mark of the open quotation (``"`` for ``"``, ``”`` for ``“``,

@@ -74,6 +74,22 @@ EXAMPLES = [
             "Done.",
         ],
     ),
+    # And before Dutch elided words ('s avonds, 't, 'k, 'ns), as before a
+    # quoted letter.
+    (
+        "'k Weet het. Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed. "
+        "Kijk 'ns hier. Press 's' now. Done.",
+        [
+            "'k Weet het.",
+            "Het is 's avonds koud.",
+            "We blijven binnen.",
+            "Hoe gaat 't?",
+            "Goed.",
+            "Kijk 'ns hier.",
+            "Press 's' now.",
+            "Done.",
+        ],
+    ),
     # Chinese puts no space around a quotation: after a full-width colon or
     # comma a mark opens, and a closing mark closes before a CJK letter.
     (
@@ -182,7 +198,7 @@ QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
     "《", "》", "〈", "〉", "！", "'90s", "'til", "'em", "'Tis", "'n'", "'e", "'emma", "'caused",
-    "他说：", "来", "，",
+    "他说：", "来", "，", "'s", "'t", "'ns", "'sa",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",

@@ -405,6 +405,10 @@ SERVED_SENTENCES = {
         "Paris is FORBIDDEN. 他说\uff1a\u201c我来。FORBIDDEN。\u201d然后走了。",
         "It isn't. We stayed 'til dawn. The answer is B. 然后走了。",
     ),
+    "dutch_elision": (
+        "Het is 's avonds koud. Het is FORBIDDEN. Hoe gaat 't? Goed.",
+        "Het is 's avonds koud. Hoe gaat 't? Goed.",
+    ),
 }
 
 

@@ -66,10 +66,12 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
 # (one chunk), an emoji that ends a line (with its sentence), "'90s" (no
 # quotation) and a unit after a number (it ends its sentence); a contraction
 # before a period (a plain word), an elided word after a mark (no quotation)
-# and a letter that an answer names (no initial).
+# and a letter that an answer names (no initial); Dutch elided words after a
+# mark (no quotation).
 ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 3:1 here."
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
 ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. The answer is B. Paris won."
+DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed."
 THROUGH_A_GUARD = {
     "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
     "tables_emoji_units": (
@@ -86,6 +88,10 @@ THROUGH_A_GUARD = {
             "The answer is B.",
             "Paris won.",
         ],
+    ),
+    "dutch_elision": (
+        DUTCH,
+        ["Het is 's avonds koud.", "We blijven binnen.", "Hoe gaat 't?", "Goed."],
     ),
 }
 
