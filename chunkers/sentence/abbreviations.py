@@ -138,8 +138,9 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 
 
 #: Words written without their first letters, after an apostrophe: English
-#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``) and Dutch
-#: (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk 'ns``): a single
+#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``), Dutch
+#: (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk 'ns``) and German
+#: articles (``hab 'ne Frage``, ``'nen Kaffee``): a single
 #: quotation mark before one, then a character that ends the word, opens no
 #: quotation.  Lower case, and capitalised for the archaic ones that open a
 #: sentence (``'Tis``, ``'Twas``); ``'Em`` may be a name and ``'Cause`` may
@@ -150,7 +151,7 @@ ELIDED_WORDS: frozenset[str] = frozenset(
     """
     til tis twas cause cos bout em round n nuff neath Til Tis Twas
     twenties thirties forties fifties sixties seventies eighties nineties
-    s t k m r ns
+    s t k m r ns ne nen nem ner
     """.split()
 )
 

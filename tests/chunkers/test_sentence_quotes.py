@@ -74,11 +74,11 @@ EXAMPLES = [
             "Done.",
         ],
     ),
-    # And before Dutch elided words ('s avonds, 't, 'k, 'ns), as before a
-    # quoted letter.
+    # And before Dutch elided words ('s avonds, 't, 'k, 'ns) and German
+    # articles ('ne, 'nen), as before a quoted letter.
     (
         "'k Weet het. Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed. "
-        "Kijk 'ns hier. Press 's' now. Done.",
+        "Kijk 'ns hier. Ich hab 'ne Frage. Gib mir 'nen Tipp. Press 's' now. Done.",
         [
             "'k Weet het.",
             "Het is 's avonds koud.",
@@ -86,6 +86,8 @@ EXAMPLES = [
             "Hoe gaat 't?",
             "Goed.",
             "Kijk 'ns hier.",
+            "Ich hab 'ne Frage.",
+            "Gib mir 'nen Tipp.",
             "Press 's' now.",
             "Done.",
         ],
@@ -198,7 +200,7 @@ QUOTE_TOKENS = [
     "Hi", "it's", "dogs'", "6", "x", "Yes", "no", "「はい", "」と", "「", "」", "。", "a)", "1.",
     "Mr.", ")", '"', "'", "\u201c", "\u201d", "\u2018", "\u2019", "\u201e", "«", "»", "(", "-",
     "《", "》", "〈", "〉", "！", "'90s", "'til", "'em", "'Tis", "'n'", "'e", "'emma", "'caused",
-    "他说：", "来", "，", "'s", "'t", "'ns", "'sa",
+    "他说：", "来", "，", "'s", "'t", "'ns", "'sa", "'ne", "'nett",
 ]  # fmt: skip
 ENDS = [
     "", "", ".", "!", "?", '."', ".'", "\u3002", ",", ".\u201d", "!«", "?»", ".»«", "。«", ". »",
