@@ -264,6 +264,7 @@ QUOTE_ATTACKS = {
     "episodes": '"A." "B." x. ',
     "apostrophes": "x' 'y. ",
     "elided words": "'em. 'ti 'cause 'emma. ",
+    "dutch and german elisions": "Go 's. 'k Hi. 'ne 'nett. ",
     "chinese": "说：“来。去。”然后，“好",
     "open then lines": '"A. B.\n',
     "long and open": '"' + "word " * 300,
