@@ -144,9 +144,10 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 #: quotation mark before one, then a character that ends the word, opens no
 #: quotation.  Lower case, and capitalised for the archaic ones that open a
 #: sentence (``'Tis``, ``'Twas``); ``'Em`` may be a name and ``'Cause`` may
-#: open a quotation in single quotes (``'Cause I said so,' she said``).  (No
-#: quotation begins with a one-letter word of these: a quoted letter, ``'s'``,
-#: holds no sentence end.)
+#: open a quotation in single quotes (``'Cause I said so,' she said``).  (A
+#: quotation in single marks that begins with one of these, ``'s Avonds...,'
+#: zei ze``, is not read as one: rarer than the elision; a quoted letter,
+#: ``'s'``, holds no sentence end.)
 ELIDED_WORDS: frozenset[str] = frozenset(
     """
     til tis twas cause cos bout em round n nuff neath Til Tis Twas
