@@ -138,7 +138,8 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 
 
 #: Words written without their first letters, after an apostrophe: English
-#: (``'til``, ``'em``, ``'cause``, decades: ``the 'nineties``), Dutch
+#: (``'til``, ``'em``, ``'cause``, ``a whole 'nother``, decades: ``the
+#: 'nineties``), Dutch
 #: (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk 'ns``) and German
 #: articles (``hab 'ne Frage``, ``'nen Kaffee``): a single
 #: quotation mark before one, then a character that ends the word, opens no
@@ -150,7 +151,7 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 #: ``'s'``, holds no sentence end.)
 ELIDED_WORDS: frozenset[str] = frozenset(
     """
-    til tis twas cause cos bout em round n nuff neath Til Tis Twas
+    til tis twas cause cos bout em round n nuff neath nother kay scuse fraid Til Tis Twas
     twenties thirties forties fifties sixties seventies eighties nineties
     s t k m r ns ne nen nem ner
     """.split()

@@ -63,7 +63,8 @@ EXAMPLES = [
     ),
     # So is a single mark before an elided English word and what ends it.
     (
-        "We stayed 'til dawn. Then we left. 'Tis true. Rock 'n' roll. Hit 'em. The 'sixties. Done.",
+        "We stayed 'til dawn. Then we left. 'Tis true. Rock 'n' roll. Hit 'em. The 'sixties. "
+        "A whole 'nother story. I'm 'fraid so. Done.",
         [
             "We stayed 'til dawn.",
             "Then we left.",
@@ -71,6 +72,8 @@ EXAMPLES = [
             "Rock 'n' roll.",
             "Hit 'em.",
             "The 'sixties.",
+            "A whole 'nother story.",
+            "I'm 'fraid so.",
             "Done.",
         ],
     ),
