@@ -139,9 +139,8 @@ CONTRACTION_ENDS: frozenset[str] = frozenset("t s d m ll re ve".split())
 
 #: Words written without their first letters, after an apostrophe: English
 #: (``'til``, ``'em``, ``'cause``, ``a whole 'nother``, decades: ``the
-#: 'nineties``), Dutch
-#: (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk 'ns``) and German
-#: articles (``hab 'ne Frage``, ``'nen Kaffee``): a single
+#: 'nineties``), Dutch (``'s avonds``, ``hoe gaat 't``, ``'k weet``, ``kijk
+#: 'ns``) and German articles (``hab 'ne Frage``, ``'nen Kaffee``): a single
 #: quotation mark before one, then a character that ends the word, opens no
 #: quotation.  Lower case, and capitalised for the archaic ones that open a
 #: sentence (``'Tis``, ``'Twas``); ``'Em`` may be a name and ``'Cause`` may
