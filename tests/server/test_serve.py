@@ -49,6 +49,7 @@ from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise.adapters import guarded_stream
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
 from guardrails_ai.chunkwise.cli import main
 from guardrails_ai.chunkwise.server.completions import Verdicts, _text_of, coalesced
 from guardrails_ai.chunkwise.server.events import guardrails_field
@@ -408,6 +409,11 @@ SERVED_SENTENCES = {
     "dutch_elision": (
         "Het is 's avonds koud. Het is FORBIDDEN. Hoe gaat 't? Goed.",
         "Het is 's avonds koud. Hoe gaat 't? Goed.",
+    ),
+    # (A quotation never closed expires while the text ends in "'til".)
+    "quotation_expiring_at_an_elision": (
+        ("'Ay. Go FORBIDDEN. " + "Bee. " * (QUOTE_MAX // 5 - 5)).ljust(QUOTE_MAX - 1) + "'til",
+        ("'Ay. " + "Bee. " * (QUOTE_MAX // 5 - 5)).ljust(QUOTE_MAX - 15) + "'til",
     ),
 }
 

@@ -8,6 +8,7 @@ import pytest
 
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition
 from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
 
 GERMAN = "Wir kamen am 12. Juni an. Es regnete. Es regnete."
 
@@ -72,6 +73,10 @@ ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
 ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. The answer is B. Paris won."
 DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed."
+# A quotation never closed, whose limit passes while the text ends in a word
+# that may still be an elided one: its sentences are released all the same.
+BEES = QUOTE_MAX // 5 - 2
+LONG_OPEN = ("'Ay. " + "Bee. " * BEES).ljust(QUOTE_MAX - 1) + "'til"
 THROUGH_A_GUARD = {
     "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
     "tables_emoji_units": (
@@ -92,6 +97,10 @@ THROUGH_A_GUARD = {
     "dutch_elision": (
         DUTCH,
         ["Het is 's avonds koud.", "We blijven binnen.", "Hoe gaat 't?", "Goed."],
+    ),
+    "quotation_expiring_at_an_elision": (
+        LONG_OPEN,
+        ["'Ay."] + ["Bee."] * (BEES - 1) + [LONG_OPEN[LONG_OPEN.rindex("Bee.") :]],
     ),
 }
 
