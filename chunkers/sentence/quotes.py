@@ -630,7 +630,8 @@ class QuotationLayer:
         read_to = self._read_to
         if end > read_to:
             return _WAIT
-        seen = max(read_to, self._expired_to)  # (what a closing mark may still follow)
+        # (How far the text has been seen: read, or expired past a mark left unread.)
+        seen = max(read_to, self._expired_to)
         waits = self._waits_on
         if waits is not None and waits[0].end < 0 and seen - waits[1] <= QUOTE_MAX:
             return _WAIT
