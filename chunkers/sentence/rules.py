@@ -60,7 +60,11 @@ starters and the ordinal rule below.
   single ``.`` ends a plain word right before it (below) or it is
   a list marker (``world. (b) Next``, ``done. a. more``), which counts as a
   capitalised word that is not a sentence starter, and is not a dash
-  (``Stop! - he said``).  A ``...`` or ``…`` inside brackets (``[...]``) is
+  (``Stop! - he said``).  An elided word of ``ELIDED_WORDS`` in lower case
+  after an apostrophe (``'`` or ``\u2018``, skipped as openers), then a
+  space and a capital, counts as that capital (``Goed. 's Avonds eten we.``,
+  ``Ja. 't Is mooi.``: Dutch capitalises the word after the elision).  A
+  ``...`` or ``…`` inside brackets (``[...]``) is
   an elision and never ends it; a ``|`` (a table cell ends: ``| Fast. |``)
   never starts one, nor do up to ``_EMOJI_MAX`` emoji and spaces that end
   their line (``Thanks! \U0001f60a`` then a line break: they end this one).
@@ -174,6 +178,7 @@ from .abbreviations import (
     ANSWER_LEADS,
     ANSWER_LETTERS,
     CONTRACTION_ENDS,
+    ELIDED_WORDS,
     FINAL,
     GLUED_STARTERS,
     LETTER_NOUNS,
@@ -291,6 +296,10 @@ ITEM_PAREN = (
 LETTERS = re.compile(r"[^\W\d_]*")
 
 _OPENERS = frozenset(OPENERS)
+# The apostrophes (skipped as openers) before an elided word that may open a
+# sentence, and the longest such word.
+_ELISION_MARKS = "'\u2018"
+_ELIDED_MAX = max(map(len, ELIDED_WORDS))
 _QUOTES = frozenset(QUOTES)
 _DASHES = frozenset(DASHES)
 _BULLETS = frozenset(BULLETS)
@@ -566,6 +575,21 @@ def _word_at(buf: str, j: int) -> str:
         if k - j > STARTER_MAX:
             return ""
     return buf[j:k]
+
+
+def _after_elision(buf: str, j: int) -> int:
+    """The offset of the capital after the elided word at ``buf[j]`` (one of
+    ``ELIDED_WORDS``, an apostrophe before it) and a space, or ``j`` when
+    they are not there.  Reads at most ``_ELIDED_MAX + 2`` characters; raises
+    ``IndexError`` when ``buf`` ends before that is decided."""
+    k = j
+    while buf[k].isalpha():
+        k += 1
+        if k - j > _ELIDED_MAX:
+            return j
+    if buf[j:k] in ELIDED_WORDS and buf[k] == " " and buf[k + 1].isupper():
+        return k + 1
+    return j
 
 
 def list_marker(peek: str, j: int) -> bool:
@@ -845,7 +869,8 @@ class SentenceRules:
 
         ``at`` is the absolute offset of the terminator run.  Raises
         ``IndexError`` when ``buf`` ends before the rules decide (they read at
-        most ``SKIP_MAX + STARTER_MAX + 2`` characters).
+        most ``SKIP_MAX + STARTER_MAX + 2`` characters, and ``_ELIDED_MAX + 2``
+        more after an elided word).
         """
         k = at - self._base
         if k > 0 and buf[k - 1] == "[" and buf.startswith(("...]", "\u2026]"), k):
@@ -854,6 +879,9 @@ class SentenceRules:
         while buf[j] in _OPENERS and j - e < SKIP_MAX:
             j += 1
         c = buf[j]
+        if j > e and c.islower() and buf[j - 1] in _ELISION_MARKS:
+            j = _after_elision(buf, j)  # ("Goed. 's Avonds": the capital decides)
+            c = buf[j]
         if c == "|" and j == e:
             return False  # ("| Fast. | Cheap. |": a table cell ends, its row goes on)
         if j == e and _EMOJI.match(c) and self._emoji_ends_line(buf, e):

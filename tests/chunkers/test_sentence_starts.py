@@ -34,6 +34,28 @@ OWN: list[tuple[str, str, list[str]]] = [
     ("de", "Wir kommen bzw. gehen morgen.", ["Wir kommen bzw. gehen morgen."]),
     ("it", "La centrale idraul. era ferma.", ["La centrale idraul. era ferma."]),
     ("es", "Son aprox. las diez.", ["Son aprox. las diez."]),
+    # A sentence that opens with an elided word after an apostrophe (' or
+    # \u2018): the word after it decides, capitalised as Dutch writes it
+    # ('s Avonds, 't Is, 'k Denk); so in German, "auto", after a quotation mark.
+    (
+        "nl",
+        "Het regent. 's Avonds blijven we thuis. Fijn! \u2018t Is gezellig. Ja. 'k Denk het.",
+        [
+            "Het regent.",
+            "'s Avonds blijven we thuis.",
+            "Fijn!",
+            "\u2018t Is gezellig.",
+            "Ja.",
+            "'k Denk het.",
+        ],
+    ),
+    ("auto", "Klar. 'ne Tasse Tee? Gern.", ["Klar.", "'ne Tasse Tee?", "Gern."]),
+    ("de", 'Gut. "\'nen Kaffee, bitte." Sofort.', ["Gut.", '"\'nen Kaffee, bitte."', "Sofort."]),
+    # ... but not before a lower-case word, nor after another word or an
+    # abbreviation (the word after it is then not a sentence starter).
+    ("nl", "Het is laat. 's avonds regent het.", ["Het is laat. 's avonds regent het."]),
+    ("nl", "Het is laat. 'sa Avonds komt.", ["Het is laat. 'sa Avonds komt."]),
+    ("nl", "Bel dr. 's Avonds thuis.", ["Bel dr. 's Avonds thuis."]),
 ]
 
 
@@ -80,7 +102,7 @@ _BEFORE = ["npm", "Tuesday", "world", "NASA", "it", "approx", "iv", "1,000", "20
            "self", "DateTime", "e.g", "www"]  # fmt: skip
 _AFTER = [".", ". ", ".  ", "! ", ".) ", "..", ".\n"]
 _NEXT = ["npm is", "Today is", "Mr. Li", "Now()", "Once here", "The cat", "XVIII ғасыр", "b. x",
-         "iv) x", "Foo", "ok", "(see", "Dr.Li@x.org"]  # fmt: skip
+         "iv) x", "Foo", "ok", "(see", "Dr.Li@x.org", "'s Avonds", "\u2018t is"]  # fmt: skip
 
 
 @pytest.mark.parametrize("language", ["auto", "en", "kk", "it"])

@@ -407,8 +407,8 @@ SERVED_SENTENCES = {
         "It isn't. We stayed 'til dawn. The answer is B. 然后走了。",
     ),
     "dutch_elision": (
-        "Het is 's avonds koud. Het is FORBIDDEN. Hoe gaat 't? Goed.",
-        "Het is 's avonds koud. Hoe gaat 't? Goed.",
+        "Het is 's avonds koud. Het is FORBIDDEN. Hoe gaat 't? Goed. 's Avonds FORBIDDEN. Ja.",
+        "Het is 's avonds koud. Hoe gaat 't? Goed. Ja.",
     ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (

@@ -68,11 +68,11 @@ def test_a_guard_keeps_the_language_through_to_dict() -> None:
 # quotation) and a unit after a number (it ends its sentence); a contraction
 # before a period (a plain word), an elided word after a mark (no quotation)
 # and a letter that an answer names (no initial); Dutch elided words after a
-# mark (no quotation).
+# mark (no quotation), one opening a sentence (the capital after it decides).
 ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 3:1 here."
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
 ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. The answer is B. Paris won."
-DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed."
+DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed. 's Avonds eten we."
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -96,7 +96,13 @@ THROUGH_A_GUARD = {
     ),
     "dutch_elision": (
         DUTCH,
-        ["Het is 's avonds koud.", "We blijven binnen.", "Hoe gaat 't?", "Goed."],
+        [
+            "Het is 's avonds koud.",
+            "We blijven binnen.",
+            "Hoe gaat 't?",
+            "Goed.",
+            "'s Avonds eten we.",
+        ],
     ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
