@@ -86,6 +86,7 @@ __all__ = ["KEEP_ALL", "KEEP_MAX", "LOOKBEHIND", "SentenceScanner"]
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _LONG = 4096  # a longer delta may be searched with the narrow searches
 _SLACK = 64  # the window is trimmed once this much of it can go
+_UNTRIMMED = LOOKBEHIND + _SLACK  # (the longest window with nothing to trim)
 
 _TERMINATORS = frozenset(TERMINATORS)
 _CJK_TERMINATORS = frozenset(CJK_TERMINATORS)
@@ -323,7 +324,7 @@ class SentenceScanner(SentenceRules, Scanner):
                 # Nothing to decide in this delta (the usual case).
                 self._content_end = self._last
                 self._pos = total
-                if n <= LOOKBEHIND + _SLACK:  # (nothing to trim yet)
+                if n <= _UNTRIMMED:  # (nothing to trim yet)
                     if self.layer_due:
                         return self.layer.take_cuts(_NO_CUTS)  # type: ignore[union-attr]
                     return _NO_CUTS
