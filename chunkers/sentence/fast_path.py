@@ -40,6 +40,8 @@ from .marks import (
 )
 from .rules import (
     FOOTNOTE,
+    FOOTNOTE_BEGUN,
+    FOOTNOTE_MARK,
     ITEM_PAREN,
     SKIP_MAX,
     SOFT_WRAP,
@@ -142,7 +144,7 @@ AFTER = (
 # may be a soft wrap (``WRAP_BEFORE``).  Used at the end of the window only
 # (the "wait" groups of ``searches``).
 _UNDECIDED_TAIL = (
-    "(?:\\[\\d{0,4}|\\s*|(?=\\s)[^\\S\\r\\n]*"
+    f"(?:{FOOTNOTE_BEGUN}|\\s*|(?=\\s)[^\\S\\r\\n]*"
     f"(?:[{''.join(re.escape(c) for c in sorted(OPENERS))}]{{1,{SKIP_MAX}}}|[a-z])"
     f"|(?=\\s)[^\\S\\r\\n]*[\\r\\n]{WRAP_BEFORE}[^\\S\\r\\n]*[a-z])"
 )
@@ -372,7 +374,7 @@ def searches(
     closer = f"(?:{_CLOSER}(?<!{opening}))" if quote_leads else _CLOSER
     not_opening = f"(?!{opening})" if quote_leads else ""
     # The run after its first character.
-    rest = f"[{_ESCAPED_TERMINATORS}]*(?:{closer}|\\[\\d{{1,4}}\\])*"
+    rest = f"[{_ESCAPED_TERMINATORS}]*(?:{closer}|{FOOTNOTE_MARK})*"
     openers = "".join(re.escape(c) for c in sorted(OPENERS))
     numbers = itertools.count(1)
 

@@ -59,7 +59,7 @@ DECIMAL_STOPS = "\uff0e\uff61"
 
 #: What may close a sentence after a terminator other than a CJK one (quotes,
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)`` and
-#: ``]``); a footnote mark such as ``[12]`` closes one too.
+#: ``]``); a footnote mark such as ``[12]`` or ``[^12]`` closes one too.
 CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]"
 
 #: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):

@@ -10,7 +10,7 @@ the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
 the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
 After a terminator run come optional closers (quotes, the German and Danish
 closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
-as ``[12]``, and a French ``»`` after a space when whitespace follows it:
+as ``[12]`` or ``[^12]``, and a French ``»`` after a space when whitespace follows it:
 ``« Viens. » Puis``) and then whitespace; the chunk ends after the closers and the
 whitespace travels with it (``Cut.stop``).  The language
 (:mod:`.languages`) supplies the abbreviations, the sentence
@@ -278,6 +278,12 @@ FOOTNOTE_NUMBERS = "\\d{1,3}(?!\\d)(?: \\d{1,3}(?!\\d)){0,2}"
 #: A period that footnote numbers may follow: a candidate (a regex, right
 #: after the ``.``).
 FOOTNOTE = f"{FOOTNOTE_BEFORE}(?=\\d{{1,3}}(?!\\d))"
+#: A footnote mark among the closers after a terminator run (a regex):
+#: ``[12]``, or Markdown's ``[^12]`` (``It works.[^1] Next``).
+FOOTNOTE_MARK = "\\[\\^?\\d{1,4}\\]"
+#: The beginning of a footnote mark, all the text so far may hold of one
+#: (``[``, ``[^1``): it waits for the rest.
+FOOTNOTE_BEGUN = "\\[\\^?\\d{0,4}"
 
 #: The ``)`` of an inline list marker (a regex, right after the ``)``): one
 #: letter or up to three digits after whitespace or a bullet, whitespace (or

@@ -65,6 +65,8 @@ from .marks import (
 from .rules import (
     CJK,
     FOOTNOTE_BEFORE,
+    FOOTNOTE_BEGUN,
+    FOOTNOTE_MARK,
     FOOTNOTE_NUMBERS,
     ITEM,
     LINE_BREAK,
@@ -95,15 +97,15 @@ _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
 _CJK_RUN = re.compile(f"[{re.escape(CJK_TERMINATORS)}!?]*")
 # Closers: footnote numbers glued to the period (``word.12 13``), or quotes,
-# brackets, footnote marks (``[12]``) and spaced closers before whitespace
+# brackets, footnote marks (``[12]``, ``[^12]``) and spaced closers before whitespace
 # (``. » Puis``).
 _SPACED_CLOSER = f"[{CLOSER_SPACES}][{SPACED_CLOSERS}](?=\\s)"
 _CLOSERS = (
     f"(?:{FOOTNOTE_BEFORE}{FOOTNOTE_NUMBERS}"
-    f"|(?:[{re.escape(CLOSERS)}]|\\[\\d{{1,4}}\\]|{_SPACED_CLOSER})*)"
+    f"|(?:[{re.escape(CLOSERS)}]|{FOOTNOTE_MARK}|{_SPACED_CLOSER})*)"
 )
 _CLOSER_RUN = re.compile(_CLOSERS)
-_PARTIAL_FOOTNOTE = re.compile(r"\[\d{0,4}\Z")
+_PARTIAL_FOOTNOTE = re.compile(f"{FOOTNOTE_BEGUN}\\Z")
 # A spaced closer whose whitespace has not arrived (or the space before it).
 _PARTIAL_SPACED = re.compile(f"[{CLOSER_SPACES}][{SPACED_CLOSERS}]?\\Z")
 _SPACED_CLOSING = frozenset(SPACED_CLOSERS)

@@ -280,7 +280,8 @@ def test_the_narrow_searches_find_what_the_wide_ones_find_in_latin1_text() -> No
 
 TAILS = [
     ".", ". ", ".)", '." ', ".\n", ".\n\n", ".\n\n(", ".\n (", ". (", ". \u201c", "?! \u201c",
-    ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ". a", ". i", ".\n b", ". ab",
+    ". " + "(" * 8, ". " + "(" * 9, ".[1", ".[12]", ".[12] ", ".[^", ".[^1", ".[^12]", ".[^12] ",
+    ". a", ". i", ".\n b", ". ab",
     "... ", "\u2026\n\n\u201c", ".)**", "\n", "\n ", "\n\n", "\n \t", "\nx", "\n-", "\n #",
     "\n(", "\n7", "\n\u00e9", "\n *",
     # Either side of the distance from the window's end at which a run or line
