@@ -169,13 +169,14 @@ LETTER_NOUNS: frozenset[str] = frozenset(
 )
 
 #: Words after which one of ``ANSWER_LETTERS`` and a period is an answer or a
-#: grade (``The answer is B. Paris``, ``She got B. Her``), the same way;
-#: another letter there is an initial (``is J. Smith``).  (Not ``an``, which
-#: is German for "to": ``an B. Müller``.)
+#: grade (``The answer is B. Paris``, ``She got B. Her``, ``A, B or C. C is``),
+#: the same way; another letter there is an initial (``is J. Smith``).  (Not
+#: ``an``, which is German for "to": ``an B. Müller``; nor ``and``, which
+#: joins names: ``Smith and A. Jones``.)
 ANSWER_LEADS: frozenset[str] = frozenset(
     """
     is was are were be got gets earned scored received chose choose picked pick select
-    selected
+    selected or
     """.split()
 )
 ANSWER_LETTERS = "ABCDEF"

@@ -30,6 +30,7 @@ __all__ = [
     "SIMPLE_CLOSERS",
     "SPACED_CLOSERS",
     "SPACED_QUOTES",
+    "SUPERSCRIPT_DIGITS",
     "TERMINATORS",
     "TITLE_CLOSERS",
     "UNSPACED_LETTERS",
@@ -53,14 +54,18 @@ TERMINATORS = ".!?\u2026\u203d" + SCRIPT_TERMINATORS
 #: ``。`` and the full-width ``！`` ``？`` ``．`` and half-width ``｡``.
 CJK_TERMINATORS = "\u3002\uff01\uff1f\uff0e\uff61"
 
+#: Superscript digits (footnote numbers after a period: ``It works.¹²``).
+SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
+
 #: CJK terminators that are also decimal points between digits (``３．２``) and
 #: dots before a lower-case Latin letter or digit (``example.com`` in full-width forms).
 DECIMAL_STOPS = "\uff0e\uff61"
 
 #: What may close a sentence after a terminator other than a CJK one (quotes,
-#: the German and Danish closing quotes ``“`` ``«`` included, ``)`` and
-#: ``]``); a footnote mark such as ``[12]`` or ``[^12]`` closes one too.
-CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]"
+#: the German and Danish closing quotes ``“`` ``«`` included, ``)``, ``]``,
+#: and superscript digits, footnote numbers: ``It works.¹ Next``); a footnote
+#: mark such as ``[12]`` or ``[^12]`` closes one too.
+CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]" + SUPERSCRIPT_DIGITS
 
 #: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):
 #: after a terminator run and its closers, one of :data:`CLOSER_SPACES`, such

@@ -105,16 +105,22 @@ def test_quotations_parentheticals_and_footnote_marks() -> None:
     check(CASES["quotes_and_parentheses"])
 
 
-def test_markdown_footnote_references_close_their_sentence() -> None:
-    # "[^1]" (Markdown) after a terminator is a closer, like "[1]"; a
-    # bracket that is no footnote reference is the next sentence's opener,
-    # or no sentence end at all when glued.
+def test_footnote_references_close_their_sentence() -> None:
+    # "[^1]" (Markdown) and superscript digits after a terminator are closers,
+    # like "[1]"; a bracket that is no footnote reference is the next
+    # sentence's opener, or no sentence end at all when glued.
     check(
         [
             ("The cache helps.[^1] It is optional.", ["The cache helps.[^1]", "It is optional."]),
             ("Two notes.[^12][^3] Then more.", ["Two notes.[^12][^3]", "Then more."]),
             ("Cited.[^7]\n\n[^7]: A note.", ["Cited.[^7]", "[^7]: A note."]),
             ("Match it.[^a-z] Then stop.", ["Match it.[^a-z] Then stop."]),
+            (
+                "It is proven.\u00b9\u00b2 Others agree.",
+                ["It is proven.\u00b9\u00b2", "Others agree."],
+            ),
+            ("A note.\u2074 and more. Fine.", ["A note.\u2074 and more.", "Fine."]),
+            ("It spans 5 m\u00b2. Good.", ["It spans 5 m\u00b2.", "Good."]),
         ]
     )
 

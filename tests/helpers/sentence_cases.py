@@ -137,6 +137,11 @@ CASES: dict[str, list[Case]] = {
                 "Fans agree.",
             ],
         ),
+        (
+            # "or" before a letter names an option too; a letter of A-F only.
+            "Pick A, B or C. C fits best. Or ask Ann or J. Lee. She knows.",
+            ["Pick A, B or C.", "C fits best.", "Or ask Ann or J. Lee.", "She knows."],
+        ),
         # (After a colon, a letter opens a list of options: none is cut off.)
         ("Options: A. Paris B. London C. Rome", ["Options: A. Paris B. London C. Rome"]),
     ],
