@@ -786,7 +786,10 @@ class SentenceScanner(SentenceRules, Scanner):
         ``marks`` without a layer, or when a line break follows it (the
         search then read its quotation to the end: none spans a line);
         else left ``undecided`` until the layer needs it or the next mark
-        is found (see :meth:`settle`)."""
+        is found (see :meth:`settle`).  A mark within ``DEFER``
+        characters of the window's end is left so unlooked: in a stream,
+        where that is almost every mark, a line break rarely follows yet,
+        and looking for one costs more than the second look of settling."""
         if at >= self._marks_to:
             self._marks_to = at + 1
             if self.layer is None:
@@ -796,10 +799,10 @@ class SentenceScanner(SentenceRules, Scanner):
             if self.undecided >= 0:
                 self.settle()
                 self.layer.keep()  # (the mark settled may have held the window back)
-            if not self._newline_after(at):
-                self.undecided = at
-            else:
+            if self._base + len(self._buf) - at > DEFER and self._newline_after(at):
                 self.marks.append(at)
+            else:
+                self.undecided = at
             if at - 1 < self.keep_from:
                 self.keep_from = at - 1  # (what precedes a mark tells whether it opens)
 
