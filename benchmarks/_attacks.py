@@ -40,6 +40,7 @@ UNITS: dict[str, str] = {
     "punctuation": ",;:-",
     "quotes": "\"')\u201d",
     "spaced-closers": "a.\u00a0\u00bb",  # (each delta ends on a closer that waits)
+    "brackets": "a.[^",  # (a period before what may begin a footnote mark)
     "fences": "```\n",
     "hashes": "#",
     "bullets": "- ",

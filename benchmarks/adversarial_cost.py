@@ -74,6 +74,7 @@ ATTACKS: dict[str, str] = {
         "digits",
         "json",
         "csv",
+        "brackets",
     )
 }
 ATTACKS["semicolons"] = ";"

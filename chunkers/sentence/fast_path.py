@@ -414,7 +414,9 @@ def searches(
     upper = f"{guard}(?=[{openers}]{{0,{SKIP_MAX}}}[{LATIN1_UPPER}])"
     lower = _LOWER
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
-    glued = r"(?=[^\s\[])"
+    # Neither whitespace nor a footnote mark after the run (nor the beginning
+    # of one that the text so far ends in): ``.)**``, ``.[a``.
+    glued = f"(?=\\S)(?!{FOOTNOTE_MARK}|{FOOTNOTE_BEGUN}\\Z)"
     one_space = r"\s"
     opener = f"[{''.join(re.escape(c) for c in sorted(OPENERS) if not c.isspace())}]"
     spaces, blank, space = _SPACES, r"[^\S\n]*+\n[^\S\n]*+\n\s*+", r"\s++"

@@ -530,8 +530,12 @@ class SentenceScanner(SentenceRules, Scanner):
                 b = t.end(2)
                 if self._quote_marks and b - t.end(1) > 1:
                     self._closing_marks(buf, base, t.end(1), b)
-                if e == n or buf[b] == "[" or (e == n - 1 and _PARTIAL_SPACED.match(buf, b)):
-                    if n - i <= DEFER and (e >= n - 1 or _PARTIAL_FOOTNOTE.match(buf, b)):
+                if (
+                    e == n
+                    or (buf[b] == "[" and _PARTIAL_FOOTNOTE.match(buf, b))
+                    or (e == n - 1 and _PARTIAL_SPACED.match(buf, b))
+                ):
+                    if n - i <= DEFER and (e >= n - 1 or buf[b] == "["):
                         self._pos = base + i
                         break
                     self._open(base + i, char)
