@@ -393,8 +393,9 @@ def test_an_answer_holding_a_lone_surrogate_is_served(servers: Servers, streamed
 # The served guard is rebuilt from to_dict: its default sentence chunker keeps
 # a table row and a line-ending emoji whole and takes "'90s" for no quotation;
 # it ends a sentence after a contraction ("isn't."), takes "'til" for no
-# quotation, ends one after an answer letter ("is B.") and keeps a Chinese
-# quotation whole; so "filter" drops only the failing row and sentences.
+# quotation, ends one after an answer letter ("is B.", "A or B.") and keeps a
+# Chinese quotation whole, and a footnote reference or superscript closes its
+# sentence; so "filter" drops only the failing row and sentences.
 SERVED_SENTENCES = {
     "tables_emoji_90s": (
         "| a | Slower. |\n| b | FORBIDDEN. |\nEmail us! \U0001f60a\n"
@@ -409,6 +410,11 @@ SERVED_SENTENCES = {
     "dutch_elision": (
         "Het is 's avonds koud. Het is FORBIDDEN. Hoe gaat 't? Goed. 's Avonds FORBIDDEN. Ja.",
         "Het is 's avonds koud. Hoe gaat 't? Goed. Ja.",
+    ),
+    "footnotes_superscripts_options": (
+        "It holds.[^1] It is FORBIDDEN.[^2] Proven.\u00b9 Also FORBIDDEN.\u00b2 Pick A or B. "
+        "B is FORBIDDEN. Done.",
+        "It holds.[^1] Proven.\u00b9 Pick A or B. Done.",
     ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (
