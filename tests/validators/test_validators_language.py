@@ -73,8 +73,9 @@ ARMENIAN = "Ես տուն եմ գնում: Դու ինչ ես անում: Ratio 
 MIXED = "| a | Slower. |\nEmail us! 😊\nWe loved the '90s. It took 2 hrs. Too long."
 ENGLISH = "It isn't. Try again. We stayed 'til dawn. Then we left. The answer is B. Paris won."
 DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed. 's Avonds eten we."
-# Markdown footnote references close their sentence, as "[1]" does.
-FOOTNOTED = "The cache helps.[^1] It is optional.[^2] Use it."
+# Markdown footnote references and superscripts close their sentence, as
+# "[1]" does; "or" before a letter names an option.
+FOOTNOTED = "The cache helps.[^1] It is optional.\u00b2 Pick A or B. B is fine."
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -106,7 +107,10 @@ THROUGH_A_GUARD = {
             "'s Avonds eten we.",
         ],
     ),
-    "markdown_footnotes": (FOOTNOTED, ["The cache helps.[^1]", "It is optional.[^2]", "Use it."]),
+    "footnotes_options": (
+        FOOTNOTED,
+        ["The cache helps.[^1]", "It is optional.\u00b2", "Pick A or B.", "B is fine."],
+    ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
         ["'Ay."] + ["Bee."] * (BEES - 1) + [LONG_OPEN[LONG_OPEN.rindex("Bee.") :]],
