@@ -303,9 +303,8 @@ LETTERS = re.compile(r"[^\W\d_]*")
 
 _OPENERS = frozenset(OPENERS)
 # The apostrophes (skipped as openers) before an elided word that may open a
-# sentence, and the longest such word.
+# sentence.
 _ELISION_MARKS = "'\u2018"
-_ELIDED_MAX = max(map(len, ELIDED_WORDS))
 _QUOTES = frozenset(QUOTES)
 _DASHES = frozenset(DASHES)
 _BULLETS = frozenset(BULLETS)
@@ -586,14 +585,11 @@ def _word_at(buf: str, j: int) -> str:
 def _after_elision(buf: str, j: int) -> int:
     """The offset of the capital after the elided word at ``buf[j]`` (one of
     ``ELIDED_WORDS``, an apostrophe before it) and a space, or ``j`` when
-    they are not there.  Reads at most ``_ELIDED_MAX + 2`` characters; raises
-    ``IndexError`` when ``buf`` ends before that is decided."""
-    k = j
-    while buf[k].isalpha():
-        k += 1
-        if k - j > _ELIDED_MAX:
-            return j
-    if buf[j:k] in ELIDED_WORDS and buf[k] == " " and buf[k + 1].isupper():
+    they are not there.  Reads the word as :func:`_word_at` does, then two
+    characters; raises ``IndexError`` when ``buf`` ends before that is decided."""
+    word = _word_at(buf, j)
+    k = j + len(word)
+    if word in ELIDED_WORDS and buf[k] == " " and buf[k + 1].isupper():
         return k + 1
     return j
 
@@ -875,7 +871,7 @@ class SentenceRules:
 
         ``at`` is the absolute offset of the terminator run.  Raises
         ``IndexError`` when ``buf`` ends before the rules decide (they read at
-        most ``SKIP_MAX + STARTER_MAX + 2`` characters, and ``_ELIDED_MAX + 2``
+        most ``SKIP_MAX + STARTER_MAX + 2`` characters, and ``STARTER_MAX + 2``
         more after an elided word).
         """
         k = at - self._base

@@ -8,7 +8,7 @@ Every decision is a function of the text around the candidate: at most
 :data:`LOOKBEHIND` characters before it (the word, a bullet, the chunk's first
 characters, the line before a line break: read as soon as the break is
 scanned), and the candidate's own runs plus at most 22 characters after
-them (opening punctuation, the next word; 33 after an elided word: ``'s
+them (opening punctuation, the next word; 36 after an elided word: ``'s
 Avonds``).  Until that text has arrived the
 scanner withholds the candidate; at the end of the stream an undecided
 candidate is simply part of the final fragment.  So the cuts never depend on
