@@ -33,7 +33,7 @@ from .languages import AUTO
 from .languages import language as language_tables
 from .marks import SIMPLE_CLOSERS
 from .quotes import QUOTE_LEADS, QuotationLayer
-from .scanner import SentenceScanner
+from .scanner import ScannerSetup, SentenceScanner, scanner_setup
 
 __all__ = ["SentenceChunker"]
 
@@ -132,6 +132,8 @@ class SentenceChunker(ChunkingStrategy):
         base = self._language.abbreviations
         self._table = abbreviation_table(abbreviations, base=base)
         self.abbreviations: frozenset[str] = frozenset(w for w in self._table if w not in base)
+        # (Built by the first scanner: a chunker that never scans compiles nothing.)
+        self._setup: ScannerSetup | None = None
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"mode": self.mode}
@@ -147,16 +149,19 @@ class SentenceChunker(ChunkingStrategy):
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        source = SentenceScanner(
-            self._table,
-            lang.starters,
-            lang.ordinals,
-            lang.continuations,
-            QUOTE_LEADS if self.quotes else (),
-            typed=lang.code == AUTO,
-            compounds=lang.compounds,
-            plain_words=lang.plain_words,
-        )
+        setup = self._setup
+        if setup is None:
+            setup = self._setup = scanner_setup(
+                self._table,
+                lang.starters,
+                lang.ordinals,
+                lang.continuations,
+                QUOTE_LEADS if self.quotes else (),
+                typed=lang.code == AUTO,
+                compounds=lang.compounds,
+                plain_words=lang.plain_words,
+            )
+        source = SentenceScanner(setup)
         if self.quotes:
             QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)
         if lang.translate:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..base import Cut, Scanner
 from .abbreviations import SENTENCE_STARTERS
@@ -83,7 +83,7 @@ from .rules import (
 if TYPE_CHECKING:
     from .quotes import QuotationLayer
 
-__all__ = ["KEEP_ALL", "KEEP_MAX", "LOOKBEHIND", "SentenceScanner"]
+__all__ = ["KEEP_ALL", "KEEP_MAX", "LOOKBEHIND", "ScannerSetup", "SentenceScanner", "scanner_setup"]
 
 _PIECE = 1 << 20  # longest text scanned in one step (bounds the window)
 _LONG = 4096  # a longer delta may be searched with the narrow searches
@@ -181,8 +181,76 @@ def typed_terminators(before: str, delta: str) -> str:
     return delta if chars is None else "".join(chars)
 
 
+class ScannerSetup(NamedTuple):
+    """What a :class:`SentenceScanner` reads of its configuration, built once
+    by :func:`scanner_setup` and shared by every scanner of that
+    configuration (a chunker keeps its own): a scanner then costs some
+    assignments, not a pass over the abbreviation table and a lookup of its
+    searches (about 100 microseconds, more than splitting a short answer)."""
+
+    abbreviations: Mapping[str, int]
+    starters: frozenset[str]
+    ordinals: int
+    #: The forms a continuation is written in before a sentence would start.
+    continuations: frozenset[str]
+    compounds: frozenset[str]
+    typed: bool
+    plain_words: bool
+    #: The searches (``find``, ``find_all``), and those for Latin-1 text.
+    wide: tuple[re.Pattern[str], re.Pattern[str]]
+    narrow: tuple[re.Pattern[str], re.Pattern[str]]
+    #: What each group of the searches proves (the same groups in all four).
+    proofs: tuple[int, ...]
+    #: The characters a candidate or a quotation mark begins with.
+    leads: str
+    quote_marks: frozenset[str]
+    #: A quotation mark of ``quote_leads`` in its context, at an offset.
+    mark_at: re.Pattern[str]
+
+
+def scanner_setup(
+    abbreviations: Mapping[str, int],
+    starters: frozenset[str] = SENTENCE_STARTERS,
+    ordinals: int = ORDINAL_MONTHS,
+    continuations: frozenset[str] = frozenset(),
+    quote_leads: tuple[tuple[str, str], ...] = (),
+    typed: bool = False,
+    compounds: frozenset[str] = frozenset(),
+    plain_words: bool = True,
+) -> ScannerSetup:
+    """The setup of scanners for a configuration (see :class:`SentenceScanner`).
+    O(size of the tables), and the searches compiled on a configuration's
+    first use in the process (:func:`.fast_path.searches` caches them)."""
+    forms = frozenset(form for word in continuations for form in (word.capitalize(), word.upper()))
+    built = searches(
+        frozenset(abbreviations),
+        any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
+        starters,
+        forms,
+        quote_leads,
+        compounds,
+    )
+    return ScannerSetup(
+        abbreviations,
+        starters,
+        ordinals,
+        forms,
+        compounds,
+        typed,
+        plain_words,
+        built[:2],
+        built[2:],
+        group_proofs(built[0]),
+        LEADS + "".join(c for c, _ in quote_leads),
+        frozenset(c for c, _ in quote_leads),
+        re.compile("|".join(re.escape(c) + where for c, where in quote_leads)),
+    )
+
+
 class SentenceScanner(SentenceRules, Scanner):
-    """Accurate sentence boundaries for one stream (rules in the module docstring).
+    """Accurate sentence boundaries for one stream (rules in the module
+    docstring), configured by ``setup`` (:func:`scanner_setup`, whose
+    arguments are these).
 
     ``abbreviations`` maps canonical abbreviations to their kind (see
     :func:`~.abbreviations.abbreviation_table`); ``starters``, ``ordinals``
@@ -212,38 +280,17 @@ class SentenceScanner(SentenceRules, Scanner):
         "layer_cuts", "layer_due", "marks", "undecided",
     )  # fmt: skip
 
-    def __init__(
-        self,
-        abbreviations: Mapping[str, int],
-        starters: frozenset[str] = SENTENCE_STARTERS,
-        ordinals: int = ORDINAL_MONTHS,
-        continuations: frozenset[str] = frozenset(),
-        quote_leads: tuple[tuple[str, str], ...] = (),
-        typed: bool = False,
-        compounds: frozenset[str] = frozenset(),
-        plain_words: bool = True,
-    ) -> None:
-        self._abbreviations = abbreviations
-        self._plain_words = plain_words
-        self._typed = typed
-        self._compounds = compounds
-        self._starters = starters
-        self._ordinals = ordinals
-        # The forms a continuation is written in before a sentence would start.
-        self._continuations = frozenset(
-            form for word in continuations for form in (word.capitalize(), word.upper())
-        )
-        built = searches(
-            frozenset(abbreviations),
-            any(a[-1] in ")]" or a[-1].isdigit() for a in abbreviations),
-            starters,
-            self._continuations,
-            quote_leads,
-            compounds,
-        )
-        self._leads = LEADS + "".join(c for c, _ in quote_leads)
-        self._quote_marks = frozenset(c for c, _ in quote_leads)
-        self._mark_at = re.compile("|".join(re.escape(c) + where for c, where in quote_leads))
+    def __init__(self, setup: ScannerSetup) -> None:
+        self._abbreviations = setup.abbreviations
+        self._plain_words = setup.plain_words
+        self._typed = setup.typed
+        self._compounds = setup.compounds
+        self._starters = setup.starters
+        self._ordinals = setup.ordinals
+        self._continuations = setup.continuations
+        self._leads = setup.leads
+        self._quote_marks = setup.quote_marks
+        self._mark_at = setup.mark_at
         # The offsets of the quotation marks found (``quote_leads``), in
         # order, each once: those before ``marks_known_to()`` (see there).
         self.marks: list[int] = []
@@ -262,11 +309,11 @@ class SentenceScanner(SentenceRules, Scanner):
         # more than KEEP_MAX characters past it), and every cut.
         self.layer: QuotationLayer | None = None
         self.layer_due = self.layer_cuts = False
-        self._find, self._find_all = self._wide = built[:2]
-        self._narrow = built[2:]
+        self._find, self._find_all = self._wide = setup.wide
+        self._narrow = setup.narrow
         self._long = False  # feeding the pieces of a long delta
         # What each group of the searches proves (the same groups in all four).
-        self._proofs = group_proofs(self._find)
+        self._proofs = setup.proofs
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
         self._pos = 0  # absolute offset where the search resumes

@@ -24,6 +24,7 @@ from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     SentenceChunker,
     resolve_chunker,
+    sentence,
 )
 from guardrails_ai.chunkwise.chunkers.sentence import quotes, rules
 from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
@@ -409,6 +410,30 @@ def test_work_grows_linearly(unit: str, size: int, monkeypatch: pytest.MonkeyPat
     large = work(unit * (4 * n // len(unit)), size, monkeypatch)
     assert large <= 4.4 * small + 200, (small, large)
     assert large <= 400 * 4 * n, large  # a bounded amount of work per character
+
+
+def test_scanners_of_one_chunker_share_its_setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scanner's setup (the abbreviation table read, the searches looked up:
+    about 100 microseconds, more than splitting a short answer) is built by a
+    chunker's first scanner and shared by the others: a constant per text
+    would make every short ``split_text``, ``locate`` and stream pay it."""
+    built: list[object] = []
+    build = sentence.scanner_setup
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(sentence, "scanner_setup", counted)
+    chunkers = [SentenceChunker(), SentenceChunker(language="de", quotes=False)]
+    for chunker in chunkers:
+        for _ in range(20):
+            assert chunker.split_text("Hi. Ho.") == ["Hi.", "Ho."]
+            assert [p.chunk for p in ChunkStream(chunker).feed("Hi. Ho.")] == ["Hi."]
+            assert chunker.split("Am 12. Juni. Ja.") == ["Am 12. Juni."]
+    assert len(built) == len(chunkers)
+    assert SentenceChunker(mode="simple").split_text("Hi. Ho.") == ["Hi.", "Ho."]
+    assert len(built) == len(chunkers)  # (the simple mode has no setup)
 
 
 # -- through a real Guard ---------------------------------------------------------
