@@ -11,7 +11,10 @@ run one after the other in each round:
 * ``whole``: ``split_text(text)`` (one scanner over the whole document);
 * ``stream``: a ``ChunkStream`` fed ``--delta``-character deltas, then closed
   (what a streaming validator pays);
-* ``stream/1``: the same on the first 100 000 characters in 1-character deltas.
+* ``stream/1``: the same on the first 100 000 characters in 1-character deltas;
+* ``short``: ``split_text`` of each 300-character piece of the first 100 000
+  characters, one call per piece (what validating many short answers pays:
+  the per-call constant shows here).
 
 The ``acc/simple`` column is accurate / simple speed (above 1.00: accurate
 is faster per character): the median over the rounds of each round's own
@@ -102,10 +105,12 @@ def main() -> None:
         parts = list(deltas(text, args.delta))
         small = text[:100_000]
         ones = list(small)
+        pieces = [small[i : i + 300] for i in range(0, len(small), 300)]
         jobs: dict[str, tuple[int, Callable[[SentenceChunker], object]]] = {
             "whole": (len(text), lambda c, text=text: c.split_text(text)),  # type: ignore[misc]
             "stream": (len(text), lambda c, parts=parts: stream(c, parts)),  # type: ignore[misc]
             "stream/1": (len(small), lambda c, ones=ones: stream(c, ones)),  # type: ignore[misc]
+            "short": (len(small), lambda c, pieces=pieces: [c.split_text(p) for p in pieces]),  # type: ignore[misc]
         }
         for label, (chars, job) in jobs.items():
             rates, median, low, high = paired_rates(
