@@ -412,11 +412,13 @@ def test_work_grows_linearly(unit: str, size: int, monkeypatch: pytest.MonkeyPat
     assert large <= 400 * 4 * n, large  # a bounded amount of work per character
 
 
-def test_scanners_of_one_chunker_share_its_setup(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scanners_share_their_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     """A scanner's setup (the abbreviation table read, the searches looked up:
-    about 100 microseconds, more than splitting a short answer) is built by a
-    chunker's first scanner and shared by the others: a constant per text
-    would make every short ``split_text``, ``locate`` and stream pay it."""
+    about 100 microseconds, more than splitting a short answer) is built once
+    per configuration and shared by every scanner of every equal chunker: a
+    constant per text would make every short ``split_text``, ``locate`` and
+    stream pay it, and a chunker made per text (or a guard rebuilt per
+    request) pay it again."""
     built: list[object] = []
     build = sentence.scanner_setup
 
@@ -425,15 +427,19 @@ def test_scanners_of_one_chunker_share_its_setup(monkeypatch: pytest.MonkeyPatch
         return build(*args, **kwargs)
 
     monkeypatch.setattr(sentence, "scanner_setup", counted)
-    chunkers = [SentenceChunker(), SentenceChunker(language="de", quotes=False)]
-    for chunker in chunkers:
-        for _ in range(20):
+    monkeypatch.setattr(sentence, "_SETUPS", {})
+    for _ in range(20):
+        for chunker in (SentenceChunker(), SentenceChunker(language="de", quotes=False)):
             assert chunker.split_text("Hi. Ho.") == ["Hi.", "Ho."]
             assert [p.chunk for p in ChunkStream(chunker).feed("Hi. Ho.")] == ["Hi."]
             assert chunker.split("Am 12. Juni. Ja.") == ["Am 12. Juni."]
-    assert len(built) == len(chunkers)
+    assert len(built) == 2
+    added = SentenceChunker(abbreviations=["Ho"])
+    assert added.split_text("Hi. Ho. Ha.") == ["Hi.", "Ho. Ha."]
     assert SentenceChunker(mode="simple").split_text("Hi. Ho.") == ["Hi.", "Ho."]
-    assert len(built) == len(chunkers)  # (the simple mode has no setup)
+    assert len(built) == 3  # (other abbreviations, another setup; the simple mode has none)
+    assert SentenceChunker().split_text("Hi. Ho. Ha.") == ["Hi.", "Ho.", "Ha."]
+    assert len(built) == 3
 
 
 # -- through a real Guard ---------------------------------------------------------

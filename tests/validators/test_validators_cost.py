@@ -152,9 +152,11 @@ def test_a_guard_builds_its_sentence_setup_once(monkeypatch: pytest.MonkeyPatch)
     """Values validated one after another, at once and streamed, through a
     real ``Guard`` and ``AsyncGuard``: the validator's sentence chunker builds
     its scanners' setup once (about 100 microseconds each time, before it was
-    shared), whatever the number of values and streams."""
+    shared), whatever the number of values and streams, and a guard rebuilt
+    from ``to_dict()`` builds none."""
     import asyncio
 
+    from guardrails import AsyncGuard
     from helpers.guardrails import arun, guard_with, joined, run
 
     from guardrails_ai.chunkwise.chunkers import SentenceChunker, sentence
@@ -167,6 +169,7 @@ def test_a_guard_builds_its_sentence_setup_once(monkeypatch: pytest.MonkeyPatch)
         return build(*args, **kwargs)
 
     monkeypatch.setattr(sentence, "scanner_setup", counted)
+    monkeypatch.setattr(sentence, "_SETUPS", {})
     text = "Dr. Lee is here. Free money is not. Bye now."
     deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
     chunker = SentenceChunker()
@@ -179,4 +182,7 @@ def test_a_guard_builds_its_sentence_setup_once(monkeypatch: pytest.MonkeyPatch)
         assert joined(run(guard, deltas)) == text
         assert joined(run(guard, deltas, guarded=False)) == text
         assert joined(asyncio.run(arun(async_guard, deltas))) == text
+        # (A guard rebuilt from its dict, as the server does per request.)
+        rebuilt = AsyncGuard.from_dict(async_guard.to_dict())
+        assert joined(asyncio.run(arun(rebuilt, deltas))) == text
     assert len(built) == 1
