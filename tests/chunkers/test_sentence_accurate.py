@@ -440,6 +440,10 @@ def test_scanners_share_their_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(built) == 3  # (other abbreviations, another setup; the simple mode has none)
     assert SentenceChunker().split_text("Hi. Ho. Ha.") == ["Hi.", "Ho.", "Ha."]
     assert len(built) == 3
+    # The cache is bounded: added abbreviations may vary without end.
+    monkeypatch.setattr(sentence, "_SETUPS_MAX", 3)
+    assert SentenceChunker(quotes=False).split_text("Hi. Ho.") == ["Hi.", "Ho."]
+    assert len(sentence._SETUPS) == 1
 
 
 # -- through a real Guard ---------------------------------------------------------
