@@ -29,7 +29,7 @@ from ..base import ChunkingStrategy, Cut, Scanner
 from ..params import check_choice
 from ..scanning import RegexScanner
 from .abbreviations import abbreviation_table
-from .languages import AUTO
+from .languages import AUTO, Language
 from .languages import language as language_tables
 from .marks import SIMPLE_CLOSERS
 from .quotes import QUOTE_LEADS, QuotationLayer
@@ -136,8 +136,6 @@ class SentenceChunker(ChunkingStrategy):
             if abbreviations is None
             else frozenset(w for w in self._table if w not in base)
         )
-        # (Taken by the first scanner: a chunker that never scans compiles nothing.)
-        self._setup: ScannerSetup | None = None
 
     def _params(self) -> dict[str, object]:
         params: dict[str, object] = {"mode": self.mode}
@@ -153,10 +151,7 @@ class SentenceChunker(ChunkingStrategy):
         if self.mode == "simple":
             return _PunctuationScanner()
         lang = self._language
-        setup = self._setup
-        if setup is None:
-            setup = self._setup = self._shared_setup()
-        source = SentenceScanner(setup)
+        source = SentenceScanner(self._shared_setup())
         if self.quotes:
             QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)
         if lang.translate:
@@ -164,31 +159,37 @@ class SentenceChunker(ChunkingStrategy):
         return source
 
     def _shared_setup(self) -> ScannerSetup:
-        """The scanners' setup of this configuration, shared by equal chunkers
-        (a chunker made per text, or a guard rebuilt per request, builds none:
-        about 200 microseconds each time otherwise)."""
+        """The scanners' setup of this configuration, built by the first
+        scanner of any equal chunker (a chunker that never scans compiles
+        nothing) and shared by all: a scanner, a chunker made per text or a
+        guard rebuilt per request builds none (about 200 microseconds each
+        time otherwise)."""
         key = (self.language, self.quotes, self.abbreviations)
-        setup = _SETUPS.get(key)
-        if setup is None:
-            lang = self._language
-            setup = scanner_setup(
-                self._table,
-                lang.starters,
-                lang.ordinals,
-                lang.continuations,
-                QUOTE_LEADS if self.quotes else (),
-                typed=lang.code == AUTO,
-                compounds=lang.compounds,
-                plain_words=lang.plain_words,
-            )
-            if len(_SETUPS) >= _SETUPS_MAX:
-                _SETUPS.clear()  # (a bound for added abbreviations that vary without end)
-            _SETUPS[key] = setup
+        lang = self._language
+        built = _SETUPS.get(key)
+        if built is not None and built[0] is lang:
+            return built[1]
+        setup = scanner_setup(
+            self._table,
+            lang.starters,
+            lang.ordinals,
+            lang.continuations,
+            QUOTE_LEADS if self.quotes else (),
+            typed=lang.code == AUTO,
+            compounds=lang.compounds,
+            plain_words=lang.plain_words,
+        )
+        if len(_SETUPS) >= _SETUPS_MAX:
+            _SETUPS.clear()  # (a bound for added abbreviations that vary without end)
+        _SETUPS[key] = (lang, setup)
         return setup
 
 
-#: Scanner setups by configuration (language, quotes, added abbreviations).
-_SETUPS: dict[tuple[str, bool, frozenset[str]], ScannerSetup] = {}
+#: Scanner setups by configuration (language code, quotes, added
+#: abbreviations), each with the tables it was built from: tables rebuilt
+#: (a language changed in place, as ``tests/chunkers/test_sentence_one_source.py``
+#: does) are other tables, whose setup is built again.
+_SETUPS: dict[tuple[str, bool, frozenset[str]], tuple[Language, ScannerSetup]] = {}
 _SETUPS_MAX = 64
 
 

@@ -402,3 +402,17 @@ def test_a_bracket_that_begins_no_footnote_mark_is_passed_by_the_searches(
     assert decided[0] == 0
     # A footnote mark is still a closer: "a.[^1] Next" ends after it.
     assert chunker.split_text("It holds.[^1] Next one.") == ["It holds.[^1]", "Next one."]
+
+
+def test_the_rules_alone_reach_chunkers_made_before() -> None:
+    # The differential tests compare the searches with the rules alone: a
+    # scanner setup built before (and shared by equal chunkers) must not
+    # bring the real searches back in.
+    chunker = SentenceChunker()
+    assert chunker.split_text("Hi. Ho.") == ["Hi.", "Ho."]
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        for made in (chunker, SentenceChunker()):
+            proofs = set(made.scanner()._proofs)  # type: ignore[attr-defined]
+            assert proofs <= {0, fast_path.MARK}, proofs
+    assert fast_path.CUT in set(chunker.scanner()._proofs)  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from guardrails_ai.chunkwise.chunkers import SentenceChunker
+from guardrails_ai.chunkwise.chunkers import SentenceChunker, sentence
 from guardrails_ai.chunkwise.chunkers.base import Cut
 from guardrails_ai.chunkwise.chunkers.sentence import fast_path
 from guardrails_ai.chunkwise.chunkers.sentence import scanner as scanning
@@ -78,6 +78,7 @@ def rules_only_in(patch: pytest.MonkeyPatch) -> None:
     """Make new scanners decide every candidate by the rules: searches that
     settle none (not even that one at the window's end must wait)."""
     patch.setattr(scanning, "searches", rules_only)
+    patch.setattr(sentence, "_SETUPS", {})  # (the setups built with the real searches)
 
 
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:
