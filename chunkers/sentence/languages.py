@@ -126,7 +126,17 @@ _SPECS: dict[str, _Spec] = {
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"
-        " wie wo warum wer man nun jetzt bitte ja nein",
+        " wie wo warum wer man nun jetzt bitte ja nein"
+        # Adverbs, conjunctions, prepositions and determiners: never nouns, so
+        # capitalised only where a sentence opens ("Siehe Kap. 3. Dort steht es.").
+        " hier dort deshalb daher darum deswegen trotzdem außerdem zudem leider zuerst"
+        " zunächst später gestern damals allerdings jedoch vielleicht natürlich sonst dabei"
+        " dazu dafür davon darauf damit seitdem inzwischen schließlich endlich plötzlich"
+        " anschließend übrigens stattdessen immerhin sogar bereits schon noch oft manchmal"
+        " immer nie nicht aus durch für gegen ohne unter über vor zum zur zwischen seit"
+        " während wegen trotz mein meine unser unsere dieses jeder jede jedes alle viele"
+        " einige kein keine welche wann wieso weshalb weil obwohl bevor nachdem sobald dass"
+        " denn sondern",
         ordinals=ORDINAL_ALWAYS,
         months="januar jänner februar märz april mai juni juli august september oktober"
         " november dezember",

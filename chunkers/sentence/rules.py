@@ -322,9 +322,11 @@ _GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
 _LIST_MARK = re.compile(r"\d{1,3}|[A-Za-z]|[ivx]{1,5}|[IVX]{1,5}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 #: A label of one to three letters and a period (``Nr.``, ``N°.``) and the
-#: day of a date (``5.``), right before a number (see ``_after``).
-_LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+")
-_DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+")
+#: day of a date (``5.``), right before a number (see ``_after``: ``\Z``
+#: holds at the end it searches to, so the match found is the one ending
+#: there, not the first in reach, as in ``bzw. Kap. 3``).
+_LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+\Z")
+_DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+\Z")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
 _ITEM_OPENING = re.compile(
@@ -1235,10 +1237,10 @@ class SentenceRules:
         return word.isalpha() and self._compound_kind(word) is not None
 
     def _after(self, pattern: re.Pattern[str], at: int) -> bool:
-        """Whether a match of ``pattern`` (at most 8 characters) ends at
-        absolute offset ``at`` and starts a word within the current chunk
-        (after whitespace or at the chunk's start: what the buffer holds
-        before the chunk is never read)."""
+        r"""Whether a match of ``pattern`` (at most 8 characters, ending in
+        ``\Z``) ends at absolute offset ``at`` and starts a word within the
+        current chunk (after whitespace or at the chunk's start: what the
+        buffer holds before the chunk is never read)."""
         if self._start is None:
             return False
         buf, lo = self._buf, self._start - self._base

@@ -30,6 +30,19 @@ OWN: list[tuple[str, str, list[str]]] = [
     ("ru", "Мы жили на ул.Ленина долго.", ["Мы жили на ул.Ленина долго."]),
     # A plain lower-case word needs ASCII letters: other scripts go on.
     ("ru", "Он сказал да. но потом ушёл.", ["Он сказал да. но потом ушёл."]),
+    # A German adverb, conjunction or preposition is no noun: capitalised
+    # after an ordinal, it opens a sentence (not a word it begins: "Dortmunder").
+    ("de", "Er wurde 3. Dort blieb er.", ["Er wurde 3.", "Dort blieb er."]),
+    ("de", "Es war der 2. Deshalb freut er sich.", ["Es war der 2.", "Deshalb freut er sich."]),
+    ("auto", "Er wurde 3. Außerdem lief er.", ["Er wurde 3.", "Außerdem lief er."]),
+    ("de", "Er lief den 3. Dortmunder Lauf.", ["Er lief den 3. Dortmunder Lauf."]),
+    ("de", "Er kam am 3. Über Nacht blieb er.", ["Er kam am 3.", "Über Nacht blieb er."]),
+    # A label before the number makes it a count, also after another
+    # abbreviation (the label ending at the number is read, not the first
+    # match within reach: "bzw. Kap. 3").
+    ("de", "Siehe bzw. Kap. 3. Bilder zeigen es.", ["Siehe bzw. Kap. 3.", "Bilder zeigen es."]),
+    ("de", "Siehe ca. Nr. 3. Preise folgen.", ["Siehe ca. Nr. 3.", "Preise folgen."]),
+    ("de", "Siehe bzw. Kapitel 3. Kurze Antwort.", ["Siehe bzw. Kapitel 3. Kurze Antwort."]),
     # Abbreviations of other languages stay whole before a lower-case word.
     ("de", "Wir kommen bzw. gehen morgen.", ["Wir kommen bzw. gehen morgen."]),
     ("it", "La centrale idraul. era ferma.", ["La centrale idraul. era ferma."]),
