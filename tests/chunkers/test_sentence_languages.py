@@ -460,3 +460,25 @@ def test_a_validator_takes_a_language_through_its_chunker() -> None:
     assert once == "Wir kommen am 3. Mai an.  Bis dann."  # (the repeat is dropped, its space kept)
     deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
     assert joined(run(guard, deltas)) == once
+
+
+def test_german_sentence_starts_reach_a_validator_through_every_guard() -> None:
+    # "Dort" (an adverb) opens a sentence after an ordinal, and a label after
+    # another abbreviation makes "3." a count: the repeated sentences are
+    # found at once, streamed, and through an AsyncGuard rebuilt from its dict.
+    import asyncio
+
+    from guardrails import AsyncGuard
+    from helpers.guardrails import arun, guard_with, joined, run
+
+    from guardrails_ai.chunkwise import NoRepetition
+
+    text = "Er wurde 3. Dort blieb er. Sie wurde 4. Dort blieb er. Lies bzw. Kap. 3. Bilder helfen. Lies bzw. Kap. 3. Bilder helfen."
+    want = "Er wurde 3. Dort blieb er. Sie wurde 4.  Lies bzw. Kap. 3. Bilder helfen.  "
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    guard = guard_with(NoRepetition(language="de", on_fail="fix"))
+    assert guard.validate(text).validated_output == want
+    assert joined(run(guard, deltas)) == want
+    async_guard = guard_with(NoRepetition(language="de", on_fail="fix"), asynchronous=True)
+    rebuilt = AsyncGuard.from_dict(async_guard.to_dict())
+    assert joined(asyncio.run(arun(rebuilt, deltas))) == want  # type: ignore[arg-type]
