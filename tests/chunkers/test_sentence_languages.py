@@ -473,7 +473,10 @@ def test_german_sentence_starts_reach_a_validator_through_every_guard() -> None:
 
     from guardrails_ai.chunkwise import NoRepetition
 
-    text = "Er wurde 3. Dort blieb er. Sie wurde 4. Dort blieb er. Lies bzw. Kap. 3. Bilder helfen. Lies bzw. Kap. 3. Bilder helfen."
+    text = (
+        "Er wurde 3. Dort blieb er. Sie wurde 4. Dort blieb er. "
+        "Lies bzw. Kap. 3. Bilder helfen. Lies bzw. Kap. 3. Bilder helfen."
+    )
     want = "Er wurde 3. Dort blieb er. Sie wurde 4.  Lies bzw. Kap. 3. Bilder helfen.  "
     deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
     guard = guard_with(NoRepetition(language="de", on_fail="fix"))
