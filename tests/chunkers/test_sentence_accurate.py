@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers.sentence_cases import CASES, FRAGMENTS, KNOWN_MISSES, Case
+from helpers.sentence_checks import setups_built
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -419,15 +420,7 @@ def test_scanners_share_their_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     constant per text would make every short ``split_text``, ``locate`` and
     stream pay it, and a chunker made per text (or a guard rebuilt per
     request) pay it again."""
-    built: list[object] = []
-    build = sentence.scanner_setup
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        built.append(args)
-        return build(*args, **kwargs)
-
-    monkeypatch.setattr(sentence, "scanner_setup", counted)
-    monkeypatch.setattr(sentence, "_SETUPS", {})
+    built = setups_built(monkeypatch)
     for _ in range(20):
         for chunker in (SentenceChunker(), SentenceChunker(language="de", quotes=False)):
             assert chunker.split_text("Hi. Ho.") == ["Hi.", "Ho."]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -79,6 +80,21 @@ def rules_only_in(patch: pytest.MonkeyPatch) -> None:
     settle none (not even that one at the window's end must wait)."""
     patch.setattr(scanning, "searches", rules_only)
     patch.setattr(sentence, "_SETUPS", {})  # (the setups built with the real searches)
+
+
+def setups_built(patch: pytest.MonkeyPatch) -> list[object]:
+    """From now on, the scanner setups built (one entry each), starting from
+    none (the setups cached before are set aside)."""
+    built: list[object] = []
+    build = sentence.scanner_setup
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return build(*args, **kwargs)
+
+    patch.setattr(sentence, "scanner_setup", counted)
+    patch.setattr(sentence, "_SETUPS", {})
+    return built
 
 
 def streamed(chunker: SentenceChunker, parts: list[str]) -> Iterator[tuple[int, int, int]]:

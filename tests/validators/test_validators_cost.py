@@ -158,18 +158,11 @@ def test_a_guard_builds_its_sentence_setup_once(monkeypatch: pytest.MonkeyPatch)
 
     from guardrails import AsyncGuard
     from helpers.guardrails import arun, guard_with, joined, run
+    from helpers.sentence_checks import setups_built
 
-    from guardrails_ai.chunkwise.chunkers import SentenceChunker, sentence
+    from guardrails_ai.chunkwise.chunkers import SentenceChunker
 
-    built: list[object] = []
-    build = sentence.scanner_setup
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        built.append(args)
-        return build(*args, **kwargs)
-
-    monkeypatch.setattr(sentence, "scanner_setup", counted)
-    monkeypatch.setattr(sentence, "_SETUPS", {})
+    built = setups_built(monkeypatch)
     text = "Dr. Lee is here. Free money is not. Bye now."
     deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
     chunker = SentenceChunker()
