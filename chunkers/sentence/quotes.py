@@ -71,7 +71,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import deque
+from collections.abc import Callable
 from operator import itemgetter
+from typing import cast
+from weakref import ref
 
 from ..base import Cut
 from .abbreviations import ELIDED_WORDS
@@ -338,11 +341,15 @@ class QuotationLayer:
 
     __slots__ = (
         "_carry", "_checked_to", "_compact_at", "_episodes", "_expired_to", "_expiry", "_held",
-        "_last_stop", "_marks", "_open", "_read_to", "_source", "_waits_on",
+        "_last_stop", "_marks", "_open", "_read_to", "_scanner", "_waits_on",
     )  # fmt: skip
 
     def __init__(self, source: SentenceScanner) -> None:
-        self._source = source
+        # A weak reference: the scanner holds this layer, and a reference
+        # cycle would leave both to the garbage collector after each stream
+        # (a short text split left one each).  It is alive whenever the
+        # scanner calls the layer.
+        self._scanner = cast("Callable[[], SentenceScanner]", ref(source))
         self._marks = source.marks  # (the scanner appends, this layer takes)
         # The offset of the first character not read (its text is the
         # scanner's window, kept from the character before it while a
@@ -370,7 +377,7 @@ class QuotationLayer:
         takes them (a cut held, a quotation being judged, or a mark found
         since the last reading) or the text not read grows long (the marks
         are read when a cut needs them, or then)."""
-        source = self._source
+        source = self._scanner()
         if cuts and not self._held and not self._episodes and self._carry < 0:
             # The usual cut: no quotation to judge it by unless a mark was
             # found since the last reading.
@@ -429,7 +436,7 @@ class QuotationLayer:
         could end a quotation) and ends no more than ``QUOTE_MAX``
         characters after the opening mark at ``mark``: O(the text not
         checked before)."""
-        text, base = self._source.window()
+        text, base = self._scanner().window()
         total = base + len(text)
         if total - mark > QUOTE_MAX:
             return False
@@ -438,7 +445,7 @@ class QuotationLayer:
         self._checked_to = total
         # (The text checked holds nothing to read: the scanner may drop it,
         # but for its last character, which what follows may need.)
-        self._source.keep_from = total - 1
+        self._scanner().keep_from = total - 1
         return True
 
     def finish(self, span: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -459,7 +466,7 @@ class QuotationLayer:
         from the one before its ``undecided`` mark (the scanner lowers this as
         it finds marks).  Called after the last reading of a delta, and by
         the scanner when it settles a mark."""
-        source = self._source
+        source = self._scanner()
         if self._open or self._held:
             keep = self._read_to - 1
         elif self._marks:
@@ -477,7 +484,7 @@ class QuotationLayer:
         else can change what is open); O(1) a cut when there is none.
         (Reading no further than a cut needs lets a quotation that opens
         after it be read whole, once its closing mark has arrived.)"""
-        source = self._source
+        source = self._scanner()
         if 0 <= source.undecided < upto:
             source.settle()
         text, base = source.window()
@@ -503,7 +510,7 @@ class QuotationLayer:
         """Read on to the last character, past what the scanner has searched
         (a candidate there waits for more text), so that a withheld cut is
         judged as soon as the text decides it."""
-        text, base = self._source.window()
+        text, base = self._scanner().window()
         limit = _decided_to(text)
         start = self._read_to - base
         if start < 1 and base > 0:
