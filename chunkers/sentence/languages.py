@@ -147,7 +147,12 @@ _SPECS: dict[str, _Spec] = {
         final="osv m.m mm mv nr kr inkl ekskl lign o.l o.lign",
         medial="kl tlf st s mio mia kap maks årh",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
-        " da nu her efter før hvis når i på til med ja nej",
+        " da nu her efter før hvis når i på til med ja nej"
+        # Adverbs, conjunctions and prepositions: capitalised, they open a
+        # sentence (none is a name): "5 mio. Alligevel" ends.
+        " alligevel derfor desuden desværre heldigvis måske selvfølgelig altså ellers"
+        " imidlertid endelig senere først stadig aldrig altid ofte derefter bagefter"
+        " dermed endnu allerede fordi selvom mens af fra ved mod uden blandt",
         ordinals=ORDINAL_ALWAYS,
         months="januar februar marts april maj juni juli august september oktober november"
         " december",
@@ -201,7 +206,10 @@ _SPECS: dict[str, _Spec] = {
         medial="aanw vnw blz nr st str jl mln mld afb hfd",
         compounds="str",
         starters="de het een dit dat deze die er hij zij ze wij we ik je jij maar en of als"
-        " toen nu hier daar vandaag",
+        " toen nu hier daar vandaag"
+        " toch bovendien daarna daarom echter ook later eerst verder dus want helaas"
+        " gelukkig misschien natuurlijk soms vaak altijd nooit ondertussen inmiddels"
+        " uiteindelijk daardoor hierdoor op met voor bij door over tot uit zonder tijdens",
         months="januari februari maart april mei juni juli augustus september oktober"
         " november december",
     ),
@@ -210,7 +218,11 @@ _SPECS: dict[str, _Spec] = {
         final="itd itp zł",
         medial="godz tel pl tys mln mld r woj pow",
         starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
-        " dlaczego jak dziś wczoraj w na",
+        " dlaczego jak dziś wczoraj w na"
+        " jednak potem później też także również więc zatem dlatego ponadto niestety może"
+        " oczywiście wtedy teraz tu tam już jeszcze zawsze nigdy często czasem najpierw"
+        " następnie wreszcie natomiast bo choć chociaż gdy jeżeli aby żeby do od po przez"
+        " przy dla bez za pod nad przed",
         months="stycznia lutego marca kwietnia maja czerwca lipca sierpnia września"
         " października listopada grudnia",
     ),
@@ -220,7 +232,10 @@ _SPECS: dict[str, _Spec] = {
         final="т.д т.п др руб коп стр рис дол",
         medial="г гг т.г куб млн млрд тыс гл ред изд вып обл прим англ лат франц греч",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
-        " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь",
+        " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь"
+        " однако впрочем кроме также тоже поэтому итак значит зато хотя конечно наверное"
+        " возможно сначала наконец вдруг уже ещё всегда никогда часто иногда из от до для"
+        " без при про через после перед между над под за во со",
         months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
     ),
     "bg": _Spec(
@@ -240,7 +255,10 @@ _SPECS: dict[str, _Spec] = {
         " plk paeddr mvdr thdr",
         final="atď a.s s.r.o spol tis mil",
         medial="r hod str pozn zv",
-        starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo",
+        starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo"
+        " potom teraz dnes včera zajtra tam tu preto však takže navyše okrem najprv"
+        " nakoniec zrazu už ešte vždy nikdy často niekedy možno samozrejme bohužiaľ"
+        " našťastie hoci aby pretože lebo na po pri so zo do od pre bez podľa počas medzi",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"
         " novembra decembra",

@@ -1,3 +1,5 @@
+# ruff: noqa: RUF001
+# (Sentences of other scripts, some of whose letters look Latin.)
 """Where a sentence may start: after a plain word before a lower-case word
 (``Use npm. npm is great.``), and after a period glued to the next word
 (``world.Today is``), while abbreviations, dotted forms, numbers, addresses
@@ -37,6 +39,18 @@ OWN: list[tuple[str, str, list[str]]] = [
     ("auto", "Er wurde 3. Außerdem lief er.", ["Er wurde 3.", "Außerdem lief er."]),
     ("de", "Er lief den 3. Dortmunder Lauf.", ["Er lief den 3. Dortmunder Lauf."]),
     ("de", "Er kam am 3. Über Nacht blieb er.", ["Er kam am 3.", "Über Nacht blieb er."]),
+    # So in the languages that write nouns in lower case: a capitalised
+    # adverb or conjunction after an abbreviation of an amount opens a sentence.
+    ("nl", "Het kost 5 mln. Toch kopen we het.", ["Het kost 5 mln.", "Toch kopen we het."]),
+    ("da", "Det koster 5 mio. Alligevel køber vi.", ["Det koster 5 mio.", "Alligevel køber vi."]),
+    ("pl", "To kosztuje 5 mln. Jednak kupimy.", ["To kosztuje 5 mln.", "Jednak kupimy."]),
+    ("ru", "Стоит 5 млн. Однако купим.", ["Стоит 5 млн.", "Однако купим."]),
+    ("ru", "Это было в 1990 г. Впрочем, неважно.", ["Это было в 1990 г.", "Впрочем, неважно."]),
+    ("sk", "Príďte o 10. hod. Potom obed.", ["Príďte o 10. hod.", "Potom obed."]),
+    ("auto", "Стоит 5 млн. Однако купим.", ["Стоит 5 млн.", "Однако купим."]),
+    # ... but not a name, nor a word that only begins like one.
+    ("ru", "Стоит 5 млн. Ивана это не пугает.", ["Стоит 5 млн. Ивана это не пугает."]),
+    ("nl", "Het kost 5 mln. Tochtige dagen.", ["Het kost 5 mln. Tochtige dagen."]),
     # A label before the number makes it a count, also after another
     # abbreviation (the label ending at the number is read, not the first
     # match within reach: "bzw. Kap. 3").

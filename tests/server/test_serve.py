@@ -416,10 +416,11 @@ SERVED_SENTENCES = {
         "B is FORBIDDEN. Done.",
         "It holds.[^1] Proven.\u00b9 Pick A or B. Done.",
     ),
-    # German adverbs open sentences ("auto" reads German's starters too).
-    "german_starters": (
-        "Das kostet 5 Mio. Deshalb FORBIDDEN. Siehe Kap. Dort FORBIDDEN. Gut.",
-        "Das kostet 5 Mio. Siehe Kap. Gut.",
+    # German and Russian adverbs open sentences ("auto" reads every language's starters).
+    "german_russian_starters": (
+        "Das kostet 5 Mio. Deshalb FORBIDDEN. Siehe Kap. Dort FORBIDDEN. Gut. "
+        "Стоит 5 млн. Однако FORBIDDEN. Да.",
+        "Das kostet 5 Mio. Siehe Kap. Gut. Стоит 5 млн. Да.",
     ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (

@@ -80,12 +80,22 @@ FOOTNOTED = "The cache helps.[^1] It is optional.\u00b2 Pick A or B. B is fine."
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
 LONG_OPEN = ("'Ay. " + "Bee. " * BEES).ljust(QUOTE_MAX - 1) + "'til"
-# German adverbs open sentences ("auto" reads German's sentence starters too).
-GERMAN_STARTERS = "Das kostet 5 Mio. Deshalb sparen wir. Siehe Kap. Dort steht es."
+# German and Russian adverbs open sentences ("auto" reads every language's
+# sentence starters).
+STARTERS = (
+    "Das kostet 5 Mio. Deshalb sparen wir. Siehe Kap. Dort steht es. Стоит 5 млн. Однако купим."
+)
 THROUGH_A_GUARD = {
-    "german_starters": (
-        GERMAN_STARTERS,
-        ["Das kostet 5 Mio.", "Deshalb sparen wir.", "Siehe Kap.", "Dort steht es."],
+    "german_russian_starters": (
+        STARTERS,
+        [
+            "Das kostet 5 Mio.",
+            "Deshalb sparen wir.",
+            "Siehe Kap.",
+            "Dort steht es.",
+            "Стоит 5 млн.",
+            "Однако купим.",
+        ],
     ),
     "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
     "tables_emoji_units": (
