@@ -417,7 +417,7 @@ def test_chunking_leaves_no_reference_cycle() -> None:
     """A scanner and its quotation layer refer to each other; the layer's
     reference is weak, so a text split or a stream ended frees both at once
     instead of leaving a cycle to the garbage collector (one per short text
-    split, which cost about 4% of their instructions), also inside another
+    split, which cost about 3% of their instructions), also inside another
     chunker's scanner (``Bounded``, ``Grouped``) that never closes it."""
     import gc
 
