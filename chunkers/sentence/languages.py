@@ -166,7 +166,11 @@ _SPECS: dict[str, _Spec] = {
         " tel av avda cía art doc izq dcha",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
-        " entonces después",
+        " entonces después"
+        " luego además sin así aunque ahora todavía aún siempre nunca quizás quizá incluso"
+        " primero finalmente mientras porque cuando donde como desde hasta durante según"
+        " sobre tras entre hacia contra mañana pues nuestro nuestra cada todo todos toda"
+        " todas algunos muchos otro otra otros",
         months="enero febrero marzo abril mayo junio julio agosto septiembre setiembre"
         " octubre noviembre diciembre",
     ),
@@ -175,7 +179,11 @@ _SPECS: dict[str, _Spec] = {
         final="etc pág págs",
         medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art ltda",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
-        " não que quando onde hoje ontem também então depois",
+        " não que quando onde hoje ontem também então depois"
+        " além porém contudo todavia entretanto assim ainda já agora logo primeiro"
+        " finalmente enquanto porque como desde até durante sobre entre sem com para por em"
+        " meu minha seu sua nosso nossa cada todo todos toda todas alguns muitos outro"
+        " outra amanhã sempre nunca talvez aliás portanto pois embora",
         months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
         " novembro dezembro",
     ),
@@ -184,7 +192,12 @@ _SPECS: dict[str, _Spec] = {
         final="etc hab",
         medial="av bd ste janv févr avr juil sept oct nov déc env art fg imp réf éd cie",
         starters="le la les un une il elle ils elles nous vous je on ce cette ces mais et ou"
-        " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors",
+        " si ne que quand où pourquoi comment aujourd'hui puis ensuite alors"
+        " cependant pourtant donc ainsi enfin aussi toutefois néanmoins après avant depuis"
+        " pendant selon sans avec pour dans sur sous chez parmi vers entre malgré maintenant"
+        " déjà encore toujours jamais souvent parfois heureusement malheureusement demain"
+        " hier notre votre leur leurs chaque tout tous toute toutes plusieurs certains"
+        " quelques parce lorsque puisque bien car",
         months="janvier février mars avril mai juin juillet août septembre octobre novembre"
         " décembre",
     ),
@@ -196,7 +209,11 @@ _SPECS: dict[str, _Spec] = {
         medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg"
         " sgg gg",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
-        " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora",
+        " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora"
+        " tuttavia però quindi dunque inoltre infatti invece ora adesso già ancora sempre"
+        " spesso forse dopo prima intanto infine finalmente mentre benché sebbene così"
+        " domani con in su tra senza durante verso contro mio mia suo sua nostro nostra"
+        " ogni tutto tutti tutta tutte alcuni molti altri ciò qui qua lì là",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
         " novembre dicembre",
     ),
@@ -242,7 +259,11 @@ _SPECS: dict[str, _Spec] = {
         prefix="г-н г-жа д-р ул пл гр т.е напр проф бул доц акад инж вж",
         final="лв др т.н сл",
         medial="т.г млн млрд стр хил",
-        starters="това този тази той тя те ние аз ти вие но и а или ако не че когато къде",
+        starters="това този тази той тя те ние аз ти вие но и а или ако не че когато къде"
+        " обаче тогава после след преди също така затова следователно вече още винаги"
+        " никога често понякога може първо накрая сега днес вчера утре тук там защото"
+        " докато въпреки от до за на във със по при без през към между над под всеки"
+        " всички някои много",
     ),
     "kk": _Spec(
         prefix="проф акад мыс ж доц",
@@ -267,7 +288,11 @@ _SPECS: dict[str, _Spec] = {
         prefix="κ κα κος δρ π.χ δηλ καθ οδ λεωφ τηλ αρ",
         final="κτλ κ.λπ κ.ά",
         medial="μ.χ εκ χιλ σελ κεφ",
-        starters="ο η το οι τα ένας μια αυτό αυτή αλλά και ή αν δεν ότι όταν πού",
+        starters="ο η το οι τα ένας μια αυτό αυτή αλλά και ή αν δεν ότι όταν πού"
+        " ωστόσο όμως μετά τότε έτσι επίσης επομένως λοιπόν ακόμα ακόμη ήδη πάντα ποτέ"
+        " συχνά ίσως πρώτα τέλος τώρα σήμερα χθες αύριο εδώ εκεί γιατί επειδή ενώ αφού"
+        " πριν μέχρι από με για σε στο στη στην στον στα στους κατά χωρίς κάθε όλοι όλα"
+        " όλες πολλοί κάποιοι",
         translate=";\u037e",  # the Greek question mark, often typed as ";"
     ),
     "hy": _Spec(

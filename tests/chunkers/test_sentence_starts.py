@@ -48,6 +48,13 @@ OWN: list[tuple[str, str, list[str]]] = [
     ("ru", "Это было в 1990 г. Впрочем, неважно.", ["Это было в 1990 г.", "Впрочем, неважно."]),
     ("sk", "Príďte o 10. hod. Potom obed.", ["Príďte o 10. hod.", "Potom obed."]),
     ("auto", "Стоит 5 млн. Однако купим.", ["Стоит 5 млн.", "Однако купим."]),
+    ("es", "Llega el 5 de oct. Luego comemos.", ["Llega el 5 de oct.", "Luego comemos."]),
+    ("pt", "Chega em out. Porém, volta logo.", ["Chega em out.", "Porém, volta logo."]),
+    ("fr", "Il part en oct. Cependant, il revient.", ["Il part en oct.", "Cependant, il revient."]),
+    ("it", "Parte a ott. Tuttavia torna presto.", ["Parte a ott.", "Tuttavia torna presto."]),
+    ("el", "Κοστίζει 5 χιλ. Ωστόσο το αγοράζουμε.", ["Κοστίζει 5 χιλ.", "Ωστόσο το αγοράζουμε."]),
+    ("bg", "Струва 5 млн. Обаче го купуваме.", ["Струва 5 млн.", "Обаче го купуваме."]),
+    ("es", "Vive en la av. Central de Lima.", ["Vive en la av. Central de Lima."]),
     # ... but not a name, nor a word that only begins like one.
     ("ru", "Стоит 5 млн. Ивана это не пугает.", ["Стоит 5 млн. Ивана это не пугает."]),
     ("nl", "Het kost 5 mln. Tochtige dagen.", ["Het kost 5 mln. Tochtige dagen."]),

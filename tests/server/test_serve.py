@@ -416,11 +416,11 @@ SERVED_SENTENCES = {
         "B is FORBIDDEN. Done.",
         "It holds.[^1] Proven.\u00b9 Pick A or B. Done.",
     ),
-    # German and Russian adverbs open sentences ("auto" reads every language's starters).
-    "german_russian_starters": (
+    # Adverbs of other languages open sentences ("auto" reads every language's starters).
+    "starters_of_other_languages": (
         "Das kostet 5 Mio. Deshalb FORBIDDEN. Siehe Kap. Dort FORBIDDEN. Gut. "
-        "Стоит 5 млн. Однако FORBIDDEN. Да.",
-        "Das kostet 5 Mio. Siehe Kap. Gut. Стоит 5 млн. Да.",
+        "Стоит 5 млн. Однако FORBIDDEN. Да. Llega el 5 de oct. Luego FORBIDDEN. Sí.",
+        "Das kostet 5 Mio. Siehe Kap. Gut. Стоит 5 млн. Да. Llega el 5 de oct. Sí.",
     ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (

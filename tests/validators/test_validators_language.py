@@ -83,10 +83,11 @@ LONG_OPEN = ("'Ay. " + "Bee. " * BEES).ljust(QUOTE_MAX - 1) + "'til"
 # German and Russian adverbs open sentences ("auto" reads every language's
 # sentence starters).
 STARTERS = (
-    "Das kostet 5 Mio. Deshalb sparen wir. Siehe Kap. Dort steht es. Стоит 5 млн. Однако купим."
+    "Das kostet 5 Mio. Deshalb sparen wir. Siehe Kap. Dort steht es. Стоит 5 млн. Однако купим. "
+    "Llega el 5 de oct. Luego comemos. Κοστίζει 5 χιλ. Ωστόσο το αγοράζουμε."
 )
 THROUGH_A_GUARD = {
-    "german_russian_starters": (
+    "starters_of_other_languages": (
         STARTERS,
         [
             "Das kostet 5 Mio.",
@@ -95,6 +96,10 @@ THROUGH_A_GUARD = {
             "Dort steht es.",
             "Стоит 5 млн.",
             "Однако купим.",
+            "Llega el 5 de oct.",
+            "Luego comemos.",
+            "Κοστίζει 5 χιλ.",
+            "Ωστόσο το αγοράζουμε.",
         ],
     ),
     "armenian": (ARMENIAN, ["Ես տուն եմ գնում:", "Դու ինչ ես անում:", "Ratio 3:1 here."]),
