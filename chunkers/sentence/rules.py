@@ -1245,7 +1245,7 @@ class SentenceRules:
             return False
         buf, lo = self._buf, self._start - self._base
         found = pattern.search(buf, max(at - self._base - 8, lo, 0), at - self._base)
-        if found is None or found.end() != at - self._base:
+        if found is None:
             return False
         k = found.start()
         return k == lo or (k > 0 and buf[k - 1].isspace())

@@ -184,9 +184,10 @@ def typed_terminators(before: str, delta: str) -> str:
 class ScannerSetup(NamedTuple):
     """What a :class:`SentenceScanner` reads of its configuration, built once
     by :func:`scanner_setup` and shared by every scanner of that
-    configuration (a chunker keeps its own): a scanner then costs some
-    assignments, not a pass over the abbreviation table and a lookup of its
-    searches (about 100 microseconds, more than splitting a short answer)."""
+    configuration (``SentenceChunker`` caches it by language, quotes and
+    added abbreviations): a scanner then costs some assignments, not a pass
+    over the abbreviation table and a lookup of its searches (about 100
+    microseconds, more than splitting a short answer)."""
 
     abbreviations: Mapping[str, int]
     starters: frozenset[str]

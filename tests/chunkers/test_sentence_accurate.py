@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 import pytest
+from helpers.chunking import stream as stream_pieces
 from helpers.sentence_cases import CASES, FRAGMENTS, KNOWN_MISSES, Case
 from helpers.sentence_checks import setups_built
 from hypothesis import given
@@ -437,10 +438,7 @@ def test_chunking_leaves_no_reference_cycle() -> None:
     try:
         for chunker in chunkers:
             chunker.split_text(text)
-            stream = ChunkStream(chunker)
-            for i in range(0, len(text), 7):
-                stream.feed(text[i : i + 7])
-            stream.close()
+            stream_pieces(chunker, [text[i : i + 7] for i in range(0, len(text), 7)])
             ChunkStream(chunker).feed(text)  # (a stream never closed)
         assert gc.collect() == 0
     finally:
