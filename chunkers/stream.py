@@ -42,6 +42,42 @@ class Piece:
         return self.segment[self.chunk_end - self.start :]
 
 
+def _fast_init() -> Callable[..., None]:
+    """An ``__init__`` for :class:`Piece` that stores each field through its
+    slot directly: a frozen dataclass's own ``__init__`` goes through
+    ``object.__setattr__`` once per field, about 800 ns a piece against 400
+    (measured), paid for every chunk streamed.  The instance stays frozen
+    (assignment still raises ``FrozenInstanceError``); its parameters are the
+    fields, in their order (a test compares them)."""
+    set_segment, set_chunk, set_start, set_stop, set_chunk_start, set_chunk_end, set_final = (
+        getattr(Piece, name).__set__
+        for name in ("segment", "chunk", "start", "stop", "chunk_start", "chunk_end", "final")
+    )
+
+    def __init__(
+        self: Piece,
+        segment: str,
+        chunk: str | None,
+        start: int,
+        stop: int,
+        chunk_start: int,
+        chunk_end: int,
+        final: bool = False,
+    ) -> None:
+        set_segment(self, segment)
+        set_chunk(self, chunk)
+        set_start(self, start)
+        set_stop(self, stop)
+        set_chunk_start(self, chunk_start)
+        set_chunk_end(self, chunk_end)
+        set_final(self, final)
+
+    return __init__
+
+
+Piece.__init__ = _fast_init()  # type: ignore[method-assign]
+
+
 class RescanScanner(Scanner):
     """Scanner for any object with ``split``/``flush`` and no offset-level core.
 

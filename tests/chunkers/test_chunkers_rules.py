@@ -9,6 +9,8 @@ bad arguments and the path for foreign ``split``/``flush`` objects.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import re
 
 import pytest
@@ -304,6 +306,19 @@ def test_pieces_carry_segment_and_chunk_offsets() -> None:
     (last,) = stream.close()
     assert last == Piece("There", "There", 4, 9, 4, 9, final=True)
     assert stream.close() == []
+
+
+def test_a_piece_is_built_field_by_field_and_stays_frozen() -> None:
+    # Piece's own __init__ (faster than the dataclass's) takes the fields in order.
+    names = [f.name for f in dataclasses.fields(Piece)]
+    assert list(inspect.signature(Piece).parameters) == names
+    values = ("Hi. ", "Hi.", 0, 4, 0, 3, True)
+    piece = Piece(*values)
+    assert [getattr(piece, n) for n in names] == list(values)
+    assert piece == Piece(**dict(zip(names, values, strict=True))) != Piece(*values[:-1])
+    assert hash(piece) == hash(Piece(*values))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        piece.start = 1  # type: ignore[misc]
 
 
 def test_whitespace_cut_short_by_a_delta_leads_the_next_segment() -> None:
