@@ -176,6 +176,15 @@ def parse_size(spec: str) -> int:
     return int(float(m.group(1)) * _UNITS[unit])
 
 
+def fmt_size(n: int) -> str:
+    """``n`` characters as a size ``parse_size`` reads back (``250KB``, ``1MB``)."""
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}MB"
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000}KB"
+    return str(n)
+
+
 def offline() -> None:
     """Keep Guardrails off the network: call before ``import guardrails``.
 

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _text import GENERATORS, deltas, offline, parse_size, prose
+from _text import GENERATORS, deltas, fmt_size, offline, parse_size, prose
 
 offline()  # before anything imports Guardrails
 
@@ -143,14 +143,6 @@ def extrapolate(history: list[tuple[int, float]], size: int) -> float:
         exponent = math.log(total1 / total0) / math.log(size1 / size0)
         exponent = min(2.0, max(1.0, exponent))
     return total1 * (size / size1) ** exponent
-
-
-def fmt_size(n: int) -> str:
-    if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000}MB"
-    if n >= 1000 and n % 1000 == 0:
-        return f"{n // 1000}KB"
-    return str(n)
 
 
 def main(argv: list[str] | None = None) -> int:
