@@ -45,7 +45,7 @@ class Piece:
 def _fast_init() -> Callable[..., None]:
     """An ``__init__`` for :class:`Piece` that stores each field through its
     slot directly: a frozen dataclass's own ``__init__`` goes through
-    ``object.__setattr__`` once per field, about 800 ns a piece against 400
+    ``object.__setattr__`` once per field, about 800 ns a piece against 480
     (measured), paid for every chunk streamed.  The instance stays frozen
     (assignment still raises ``FrozenInstanceError``); its parameters are the
     fields, in their order (a test compares them)."""
@@ -72,6 +72,7 @@ def _fast_init() -> Callable[..., None]:
         set_chunk_end(self, chunk_end)
         set_final(self, final)
 
+    __init__.__qualname__ = "Piece.__init__"
     return __init__
 
 

@@ -9,8 +9,10 @@ bad arguments and the path for foreign ``split``/``flush`` objects.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
+import pickle
 import re
 
 import pytest
@@ -317,6 +319,7 @@ def test_a_piece_is_built_field_by_field_and_stays_frozen() -> None:
     assert [getattr(piece, n) for n in names] == list(values)
     assert piece == Piece(**dict(zip(names, values, strict=True))) != Piece(*values[:-1])
     assert hash(piece) == hash(Piece(*values))
+    assert pickle.loads(pickle.dumps(piece)) == piece == copy.copy(piece)
     with pytest.raises(dataclasses.FrozenInstanceError):
         piece.start = 1  # type: ignore[misc]
 
