@@ -63,9 +63,10 @@ DECIMAL_STOPS = "\uff0e\uff61"
 
 #: What may close a sentence after a terminator other than a CJK one (quotes,
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)``, ``]``,
-#: and superscript digits, footnote numbers: ``It works.¹ Next``); a footnote
+#: Markdown emphasis ``*`` ``_`` ``~``: ``**Check it.** Then``, and
+#: superscript digits, footnote numbers: ``It works.¹ Next``); a footnote
 #: mark such as ``[12]`` or ``[^12]`` closes one too.
-CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]" + SUPERSCRIPT_DIGITS
+CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]*_~" + SUPERSCRIPT_DIGITS
 
 #: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):
 #: after a terminator run and its closers, one of :data:`CLOSER_SPACES`, such

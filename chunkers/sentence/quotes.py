@@ -149,7 +149,7 @@ _BARE_LATIN1 = any_but(_STOPS)  # (the same below U+0100, tested faster)
 _INNER_APOSTROPHE = "['\u2019](?<=\\w.)(?=\\w)"
 # What may precede the opening mark of a quiet quotation, besides whitespace
 # and the start of the text: what may precede a mark that opens, but for
-# marks, terminators and closers (``**"Yes"**``, ``("Yes")``).
+# marks, terminators and closers (``—"Yes"``, ``("Yes")``; not ``**"Yes"**``).
 _QUIET_AFTER = "".join(c for c in QUOTE_OPEN_AFTER if c not in _ALL_MARKS + TERMINATORS + CLOSERS)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from helpers.chunking import stream as stream_pieces
 from helpers.sentence_cases import CASES, FRAGMENTS, KNOWN_MISSES, Case
-from helpers.sentence_checks import setups_built
+from helpers.sentence_checks import rules_only_in, setups_built
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -126,6 +126,13 @@ def test_footnote_references_close_their_sentence() -> None:
             ("It spans 5 m\u00b2. Good.", ["It spans 5 m\u00b2.", "Good."]),
         ]
     )
+
+
+def test_markdown_emphasis_closes_its_sentence() -> None:
+    check(CASES["emphasis"])
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        check(CASES["emphasis"], SentenceChunker())
 
 
 def test_exclamation_and_question_runs() -> None:

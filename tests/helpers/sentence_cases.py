@@ -284,6 +284,34 @@ CASES: dict[str, list[Case]] = {
             ["It was proven twice.[3]", "Later work agreed."],
         ),
     ],
+    "emphasis": [
+        # Markdown emphasis closing after a terminator closes the sentence too.
+        (
+            "**Check the cable.** Then restart the router.",
+            ["**Check the cable.**", "Then restart the router."],
+        ),
+        (
+            "- *Keep it short.* Long answers lose readers.",
+            ["- *Keep it short.*", "Long answers lose readers."],
+        ),
+        (
+            "Plan ahead. __Pack light!__ You will walk a lot.",
+            ["Plan ahead.", "__Pack light!__", "You will walk a lot."],
+        ),
+        (
+            "~~It ships today.~~ It ships next week.",
+            ["~~It ships today.~~", "It ships next week."],
+        ),
+        (
+            "Is it **safe?** Mostly, yes.",
+            ["Is it **safe?**", "Mostly, yes."],
+        ),
+        # Glued to a word, or before a lower-case word: no sentence end.
+        (
+            "Try **v2.** first and see. Call __init__.__doc__ now.",
+            ["Try **v2.** first and see.", "Call __init__.__doc__ now."],
+        ),
+    ],
     "exclamations": [
         (
             "Really?! You did that? Wow!!! Tell me more.",
@@ -540,7 +568,7 @@ FRAGMENTS = [
     '"', "'", "\u201c", "\u201d", ")", "(", "[2]", "[", "]", "--",
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
     "At 5", "Then, at", "Dr.Jo@x.io", "EST", "UTC.", "temp.", "pts.", "2 hrs.", "| ", " |",
-    "\U0001f60a", "\u2705\ufe0f", "'90s",
+    "\U0001f60a", "\u2705\ufe0f", "'90s", "**", "*", "__", "_", "~~",
     "\uff45\uff0e\uff43", "late\uff0eThen",
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",

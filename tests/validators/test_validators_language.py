@@ -76,6 +76,9 @@ DUTCH = "Het is 's avonds koud. We blijven binnen. Hoe gaat 't? Goed. 's Avonds 
 # Markdown footnote references and superscripts close their sentence, as
 # "[1]" does; "or" before a letter names an option.
 FOOTNOTED = "The cache helps.[^1] It is optional.\u00b2 Pick A or B. B is fine."
+# Markdown emphasis after a terminator closes its sentence, as a closing quote
+# does (a bold lead sentence is a chunk of its own).
+EMPHASIS = "- **Check the cable.** Then restart it.\n- *Keep it short.* Readers skim."
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -131,6 +134,10 @@ THROUGH_A_GUARD = {
     "footnotes_options": (
         FOOTNOTED,
         ["The cache helps.[^1]", "It is optional.\u00b2", "Pick A or B.", "B is fine."],
+    ),
+    "markdown_emphasis": (
+        EMPHASIS,
+        ["- **Check the cable.**", "Then restart it.", "- *Keep it short.*", "Readers skim."],
     ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
