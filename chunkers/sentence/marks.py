@@ -18,6 +18,7 @@ __all__ = [
     "CLOSER_SPACES",
     "DASHES",
     "DECIMAL_STOPS",
+    "EMPHASIS",
     "GLUED_BULLETS",
     "ITEM_BULLETS",
     "LATIN1_LOWER",
@@ -61,12 +62,16 @@ SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u20
 #: dots before a lower-case Latin letter or digit (``example.com`` in full-width forms).
 DECIMAL_STOPS = "\uff0e\uff61"
 
+#: Markdown emphasis marks, closers after a terminator (``**Check it.** Then``)
+#: and openers before a word.
+EMPHASIS = "*_~"
+
 #: What may close a sentence after a terminator other than a CJK one (quotes,
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)``, ``]``,
 #: Markdown emphasis ``*`` ``_`` ``~``: ``**Check it.** Then``, and
 #: superscript digits, footnote numbers: ``It works.¹ Next``); a footnote
 #: mark such as ``[12]`` or ``[^12]`` closes one too.
-CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]*_~" + SUPERSCRIPT_DIGITS
+CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]" + EMPHASIS + SUPERSCRIPT_DIGITS
 
 #: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):
 #: after a terminator run and its closers, one of :data:`CLOSER_SPACES`, such

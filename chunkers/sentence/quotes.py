@@ -84,6 +84,7 @@ from .marks import (
     CJK_CLOSERS,
     CJK_TERMINATORS,
     CLOSERS,
+    EMPHASIS,
     QUOTE_OPEN_AFTER,
     QUOTE_PAIRS,
     SPACED_CLOSERS,
@@ -149,8 +150,12 @@ _BARE_LATIN1 = any_but(_STOPS)  # (the same below U+0100, tested faster)
 _INNER_APOSTROPHE = "['\u2019](?<=\\w.)(?=\\w)"
 # What may precede the opening mark of a quiet quotation, besides whitespace
 # and the start of the text: what may precede a mark that opens, but for
-# marks, terminators and closers (``—"Yes"``, ``("Yes")``; not ``**"Yes"**``).
-_QUIET_AFTER = "".join(c for c in QUOTE_OPEN_AFTER if c not in _ALL_MARKS + TERMINATORS + CLOSERS)
+# marks, terminators and closers other than emphasis (``**"Yes"**``,
+# ``("Yes")``; a mark in the closers of a terminator is never searched: the
+# terminator's candidate is decided first, and the search goes on after them).
+_QUIET_AFTER = "".join(
+    c for c in QUOTE_OPEN_AFTER if c not in _ALL_MARKS + TERMINATORS + CLOSERS or c in EMPHASIS
+)
 
 
 def _quiet(opener: str, closers: str) -> str:

@@ -590,13 +590,13 @@ def test_a_quotation_holding_only_periods_that_end_nothing_is_quiet(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Decimals, dotted names and abbreviations before a lower-case word end no
-    # sentence inside a quotation (nor does one open after "\u2014" or "("), so
-    # the quotation is quiet: the quotation layer never reads it, whole or
-    # streamed, and the chunks are those of the scanner alone.  (One right
-    # after "*", "_" or "~", which may close a sentence as closers do, is read.)
+    # sentence inside a quotation (nor does one open after "*", "\u2014" or "("),
+    # so the quotation is quiet: the quotation layer never reads it, whole or
+    # streamed, and the chunks are those of the scanner alone.
     unit = (
         'He said "pi is 3.14 today" and left. \u201cTry node.js and v2.1 first\u201d, she said. '
-        'He shouted \u2014"The U.S. team won"\u2014 today. ("No. way" was the reply.) '
+        '**"The U.S. team won"** today. He shouted \u2014"No. way"\u2014 twice. '
+        '("No. way" was the reply.) '
     )
     text = unit * 40
     work = count_work(monkeypatch, quotes.QuotationLayer)
