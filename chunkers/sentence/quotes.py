@@ -186,7 +186,8 @@ def _quiet(opener: str, closers: str) -> str:
         f"{_BARE_LATIN1}*+)*+{ends}"
     )
     # (Not after a terminator or a closer: a mark right after one may end the
-    # chunk before it, as a closer of its run.)
+    # chunk before it, as a closer of its run; but after emphasis, which
+    # follows no terminator where this is searched: see _QUIET_AFTER.)
     start = f"(?<={re.escape(opener)})(?<![^\\s{re.escape(_QUIET_AFTER)}].){_APOSTROPHE}"
     if opener in BRACKET_QUOTES:
         return f"{start}{content}[{closers}]"
