@@ -422,6 +422,11 @@ SERVED_SENTENCES = {
         "Стоит 5 млн. Однако FORBIDDEN. Да. Llega el 5 de oct. Luego FORBIDDEN. Sí.",
         "Das kostet 5 Mio. Siehe Kap. Gut. Стоит 5 млн. Да. Llega el 5 de oct. Sí.",
     ),
+    # Markdown emphasis after a terminator closes its sentence.
+    "markdown_emphasis": (
+        "- **Check the cable.** It is FORBIDDEN.\n- *Keep it short.* Also FORBIDDEN. Done.",
+        "- **Check the cable.** \n- *Keep it short.* Done.",
+    ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (
         ("'Ay. Go FORBIDDEN. " + "Bee. " * (QUOTE_MAX // 5 - 5)).ljust(QUOTE_MAX - 1) + "'til",
