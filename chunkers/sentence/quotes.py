@@ -442,7 +442,8 @@ class QuotationLayer:
         could end a quotation) and ends no more than ``QUOTE_MAX``
         characters after the opening mark at ``mark``: O(the text not
         checked before)."""
-        text, base = self._scanner().window()
+        source = self._scanner()
+        text, base = source.window()
         total = base + len(text)
         if total - mark > QUOTE_MAX:
             return False
@@ -451,7 +452,7 @@ class QuotationLayer:
         self._checked_to = total
         # (The text checked holds nothing to read: the scanner may drop it,
         # but for its last character, which what follows may need.)
-        self._scanner().keep_from = total - 1
+        source.keep_from = total - 1
         return True
 
     def finish(self, span: tuple[int, int] | None) -> tuple[int, int] | None:
