@@ -397,6 +397,11 @@ ADVERSARIAL = {
     "soft wraps": "x" * 33 + "\nb",
     "carriage returns": " \r",
     "wrap then spaces": "x \n" + " " * 50,
+    # Markdown emphasis closing a sentence, glued, in runs and around quotations.
+    "emphasis runs": "a.**",
+    "emphasis closing": "**A.** ",
+    "emphasis then spaces": ".* ",
+    "emphasis around quotations": '**"a."** ',
     # Rules that read ahead or back a bounded way: a glued period before the
     # rest of a local part (up to 64 characters), a full-width dot after "@"
     # and a domain (up to 32 back), invisible characters around a full-width dot.
