@@ -29,6 +29,7 @@ from .abbreviations import ANSWER_LEADS, ANSWER_LETTERS, LETTER_NOUNS, SENTENCE_
 from .marks import (
     BRACKET_QUOTES,
     CJK_TERMINATORS,
+    CLOSER_CLASS,
     CLOSERS,
     LATIN1_LOWER,
     LATIN1_UPPER,
@@ -95,7 +96,7 @@ _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
 #: ``WRAP_PUNCTUATION``, nor ``(``, which may open a soft wrap).
 LINE_OPENERS = "".join(c for c in "`\"'<>=/\\|@$%&~^{[_#*+-" if c not in WRAP_PUNCTUATION)
 _ESCAPED_CJK = re.escape(CJK_TERMINATORS)
-_CLOSER = f"[{re.escape(CLOSERS)}]"
+_CLOSER = f"[{CLOSER_CLASS}]"
 #: The characters a candidate begins with (the usual ones first: ``c in text``
 #: is one scan in C, and none at all for a character wider than every one of
 #: ``text``).
@@ -120,10 +121,10 @@ GLUED = (
     "(?=[A-Z](?:[a-z]|\\Z))(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
-_SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])"
+_SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])"
 # (Whitespace, a terminator, a closer or "[", or else glued; written without an
 # alternation, which costs the regex engine more at every period.)
-_NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{re.escape(CLOSERS)}\\[])(?!{GLUED}))"
+_NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 _LONE_CR = "(?<=\r)(?!\n)"
 AFTER_ALL = (

@@ -8,6 +8,8 @@ strings, so a mark added here is seen by every path.
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "BRACKET_QUOTES",
     "BULLETS",
@@ -15,6 +17,7 @@ __all__ = [
     "CJK_QUOTE_CLOSERS",
     "CJK_TERMINATORS",
     "CLOSERS",
+    "CLOSER_CLASS",
     "CLOSER_SPACES",
     "DASHES",
     "DECIMAL_STOPS",
@@ -24,6 +27,7 @@ __all__ = [
     "LATIN1_LOWER",
     "LATIN1_UPPER",
     "OPENERS",
+    "PICTOGRAPHS",
     "QUOTES",
     "QUOTE_OPEN_AFTER",
     "QUOTE_PAIRS",
@@ -73,6 +77,18 @@ EMPHASIS = "*_~"
 #: mark such as ``[12]`` or ``[^12]`` closes one too.
 CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]" + EMPHASIS + SUPERSCRIPT_DIGITS
 
+#: Emoji: pictographs, dingbats, symbols, regional indicators and the joiner,
+#: variation selector, keycap and tags that build them (a regex class body).
+#: Glued to a terminator they close its sentence (``Thanks!\U0001f642 Let``);
+#: after a space, at the end of a line, they end its line (``Thanks! \U0001f60a``).
+PICTOGRAPHS = (
+    "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\u200d\u20e3\ufe0f\U000e0020-\U000e007f"
+)
+
+#: The closers after a terminator, as a regex class body: :data:`CLOSERS` and
+#: :data:`PICTOGRAPHS`.  (Every path reads closers through it.)
+CLOSER_CLASS = re.escape(CLOSERS) + PICTOGRAPHS
+
 #: Closing guillemets that may stand after a space (French ``« Viens. » Puis``):
 #: after a terminator run and its closers, one of :data:`CLOSER_SPACES`, such
 #: a mark and then whitespace close the sentence as a closer does.  (Not
@@ -87,7 +103,7 @@ CLOSER_SPACES = " \u00a0\u202f"
 #: quotation before its citation (``"..." (Smith 55).``), which goes on.
 QUOTES = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab"
 
-#: What may close a sentence after a CJK terminator.
+#: What may close a sentence after a CJK terminator (and :data:`PICTOGRAPHS`).
 CJK_CLOSERS = "\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')]"
 
 #: CJK closers of a title (``《...》``): a terminator they close ends no sentence.

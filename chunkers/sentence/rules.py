@@ -9,7 +9,8 @@ the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
 :mod:`.marks`, in any mix), a run of CJK terminators (``。`` and
 the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
 After a terminator run come optional closers (quotes, the German and Danish
-closing quotes ``“`` and ``«`` included, ``)``, ``]``, footnote marks such
+closing quotes ``“`` and ``«`` included, ``)``, ``]``, Markdown emphasis, emoji
+(``Thanks!\U0001f642 Let``), footnote marks such
 as ``[12]`` or ``[^12]``, and a French ``»`` after a space when whitespace follows it:
 ``« Viens. » Puis``) and then whitespace; the chunk ends after the closers and the
 whitespace travels with it (``Cut.stop``).  The language
@@ -198,6 +199,7 @@ from .marks import (
     GLUED_BULLETS,
     ITEM_BULLETS,
     OPENERS,
+    PICTOGRAPHS,
     QUOTES,
     TITLE_CLOSERS,
     WORD_OPENERS,
@@ -430,11 +432,10 @@ def _latin_alnum(c: str) -> bool:
     return (c.isascii() or "\uff10" <= c <= "\uff5a") and c.isalnum()
 
 
-#: Emoji (pictographs, dingbats, their modifiers and joiners), and runs of
-#: them with spaces, at most ``_EMOJI_MAX`` characters.
-_EMOJI_CHARS = "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f\u200d\u20e3"
-_EMOJI = re.compile(f"[{_EMOJI_CHARS}]")
-_EMOJI_RUN = re.compile(f"[{_EMOJI_CHARS} \t]*")
+#: Emoji (:data:`.marks.PICTOGRAPHS`), and runs of them with spaces, at most
+#: ``_EMOJI_MAX`` characters.
+_EMOJI = re.compile(f"[{PICTOGRAPHS}]")
+_EMOJI_RUN = re.compile(f"[{PICTOGRAPHS} \t]*")
 _EMOJI_MAX = 16
 
 

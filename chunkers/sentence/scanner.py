@@ -57,8 +57,10 @@ from .languages import ORDINAL_MONTHS, SCRIPT_TYPED
 from .marks import (
     CJK_CLOSERS,
     CJK_TERMINATORS,
+    CLOSER_CLASS,
     CLOSER_SPACES,
     CLOSERS,
+    PICTOGRAPHS,
     SPACED_CLOSERS,
     TERMINATORS,
 )
@@ -102,14 +104,14 @@ _CJK_RUN = re.compile(f"[{re.escape(CJK_TERMINATORS)}!?]*")
 _SPACED_CLOSER = f"[{CLOSER_SPACES}][{SPACED_CLOSERS}](?=\\s)"
 _CLOSERS = (
     f"(?:{FOOTNOTE_BEFORE}{FOOTNOTE_NUMBERS}"
-    f"|(?:[{re.escape(CLOSERS)}]|{FOOTNOTE_MARK}|{_SPACED_CLOSER})*)"
+    f"|(?:[{CLOSER_CLASS}]|{FOOTNOTE_MARK}|{_SPACED_CLOSER})*)"
 )
 _CLOSER_RUN = re.compile(_CLOSERS)
 _PARTIAL_FOOTNOTE = re.compile(f"{FOOTNOTE_BEGUN}\\Z")
 # A spaced closer whose whitespace has not arrived (or the space before it).
 _PARTIAL_SPACED = re.compile(f"[{CLOSER_SPACES}][{SPACED_CLOSERS}]?\\Z")
 _SPACED_CLOSING = frozenset(SPACED_CLOSERS)
-_CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}]*")
+_CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}{PICTOGRAPHS}]*")
 _WS_RUN = re.compile(r"\s*")
 _NEWLINE = re.compile("\n")  # (a pattern, not str.find: the cost tests count its reads)
 # The three runs after a terminator in one match (the usual case).

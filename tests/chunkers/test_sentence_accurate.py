@@ -135,6 +135,13 @@ def test_markdown_emphasis_closes_its_sentence() -> None:
         check(CASES["emphasis"], SentenceChunker())
 
 
+def test_emoji_glued_to_a_terminator_close_its_sentence() -> None:
+    check(CASES["emoji"])
+    with pytest.MonkeyPatch.context() as patch:
+        rules_only_in(patch)
+        check(CASES["emoji"], SentenceChunker())
+
+
 def test_exclamation_and_question_runs() -> None:
     check(CASES["exclamations"])
 

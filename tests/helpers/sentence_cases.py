@@ -312,6 +312,49 @@ CASES: dict[str, list[Case]] = {
             ["Try **v2.** first and see.", "Call __init__.__doc__ now."],
         ),
     ],
+    "emoji": [
+        # Emoji glued to a terminator close its sentence, as a closing quote does.
+        (
+            "Thanks!\U0001f642 Let me know if it works.",
+            ["Thanks!\U0001f642", "Let me know if it works."],
+        ),
+        (
+            "It compiles now.\U0001f389 Ship it today.",
+            ["It compiles now.\U0001f389", "Ship it today."],
+        ),
+        # Modifiers, joiners, dingbats, flags and variation selectors belong to the emoji.
+        (
+            "Well done!!\U0001f44d\U0001f3fd The tests pass. "
+            "Pair with us.\U0001f469\u200d\U0001f4bb We review daily.",
+            [
+                "Well done!!\U0001f44d\U0001f3fd",
+                "The tests pass.",
+                "Pair with us.\U0001f469\u200d\U0001f4bb",
+                "We review daily.",
+            ],
+        ),
+        (
+            "Tests pass.\u2705 Deploy next. "
+            "Welcome!\U0001f1e9\U0001f1ea Love it?\u2764\ufe0f Tell us.",
+            [
+                "Tests pass.\u2705",
+                "Deploy next.",
+                "Welcome!\U0001f1e9\U0001f1ea",
+                "Love it?\u2764\ufe0f",
+                "Tell us.",
+            ],
+        ),
+        # After a CJK terminator too.
+        (
+            "\u597d\u7684\uff01\U0001f60a\u4e0b\u4e00\u6b65\u3002",
+            ["\u597d\u7684\uff01\U0001f60a", "\u4e0b\u4e00\u6b65\u3002"],
+        ),
+        # Before a lower-case word, as after a closing quote: no sentence end.
+        (
+            "We won!\U0001f600 and then we went home.",
+            ["We won!\U0001f600 and then we went home."],
+        ),
+    ],
     "exclamations": [
         (
             "Really?! You did that? Wow!!! Tell me more.",
@@ -569,6 +612,7 @@ FRAGMENTS = [
     "\u3002", "\uff01", "\uff1f", "\u4f60\u597d", "\u300d",
     "At 5", "Then, at", "Dr.Jo@x.io", "EST", "UTC.", "temp.", "pts.", "2 hrs.", "| ", " |",
     "\U0001f60a", "\u2705\ufe0f", "'90s", "**", "*", "__", "_", "~~",
+    "Thanks!\U0001f642", ".\U0001f389", "\U0001f44d\U0001f3fd", "\u200d", "\U0001f1e9\U0001f1ea",
     "\uff45\uff0e\uff43", "late\uff0eThen",
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",

@@ -427,6 +427,11 @@ SERVED_SENTENCES = {
         "- **Check the cable.** It is FORBIDDEN.\n- *Keep it short.* Also FORBIDDEN. Done.",
         "- **Check the cable.** \n- *Keep it short.* Done.",
     ),
+    # Emoji glued to a terminator close its sentence.
+    "emoji_closing_a_sentence": (
+        "Thanks!\U0001f642 It is FORBIDDEN. Done.\U0001f389 Next.",
+        "Thanks!\U0001f642 Done.\U0001f389 Next.",
+    ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (
         ("'Ay. Go FORBIDDEN. " + "Bee. " * (QUOTE_MAX // 5 - 5)).ljust(QUOTE_MAX - 1) + "'til",

@@ -79,6 +79,8 @@ FOOTNOTED = "The cache helps.[^1] It is optional.\u00b2 Pick A or B. B is fine."
 # Markdown emphasis after a terminator closes its sentence, as a closing quote
 # does (a bold lead sentence is a chunk of its own).
 EMPHASIS = "- **Check the cable.** Then restart it.\n- *Keep it short.* Readers skim."
+# Emoji glued to a terminator close its sentence too.
+GLUED_EMOJI = "Thanks!\U0001f642 Let me know. It compiles now.\U0001f389 Ship it."
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -138,6 +140,10 @@ THROUGH_A_GUARD = {
     "markdown_emphasis": (
         EMPHASIS,
         ["- **Check the cable.**", "Then restart it.", "- *Keep it short.*", "Readers skim."],
+    ),
+    "emoji_closing_a_sentence": (
+        GLUED_EMOJI,
+        ["Thanks!\U0001f642", "Let me know.", "It compiles now.\U0001f389", "Ship it."],
     ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
