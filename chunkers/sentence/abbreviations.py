@@ -107,6 +107,7 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     several every each all both no not once only please let is are was were do does
     did can could will would should shall might must have has had yes finally first
     next instead overall today yesterday tomorrow
+    dozens hundreds thousands millions billions
     """.split()
 )
 

@@ -102,6 +102,16 @@ CASES: dict[str, list[Case]] = {
             ],
         ),
         (
+            # Counts in the plural open a sentence (no name begins with one).
+            "Prices rose in the U.S. Thousands of shops shut. They sold Acme Corp. Hundreds left.",
+            [
+                "Prices rose in the U.S.",
+                "Thousands of shops shut.",
+                "They sold Acme Corp.",
+                "Hundreds left.",
+            ],
+        ),
+        (
             # A unit after a number ends its sentence before any capitalised word.
             "The drive took 2 hrs. Traffic was bad. Hr. Olsen drove 5 yrs. ago.",
             ["The drive took 2 hrs.", "Traffic was bad.", "Hr. Olsen drove 5 yrs. ago."],
