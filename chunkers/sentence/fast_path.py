@@ -31,6 +31,7 @@ from .marks import (
     CJK_TERMINATORS,
     CLOSER_CLASS,
     CLOSERS,
+    DANDAS,
     LATIN1_LOWER,
     LATIN1_UPPER,
     OPENERS,
@@ -38,6 +39,7 @@ from .marks import (
     QUOTES,
     SCRIPT_TERMINATORS,
     TERMINATORS,
+    UNSPACED_SCRIPT_TERMINATORS,
 )
 from .rules import (
     FOOTNOTE,
@@ -114,9 +116,16 @@ LEAD = f"[{re.escape(LEADS)}]"
 # ASCII lower-case letter (a title or a capitalised word: not ``os.PATH``; or
 # the end of the text so far, the letter may still come), or
 # after three letters above U+00FF before an ASCII capital or a letter above
-# U+00FF.
+# U+00FF.  A terminator of UNSPACED_SCRIPT_TERMINATORS between two characters
+# above U+00FF that are no whitespace (nor, before it, a terminator) ends one
+# too (``ነው።ደህና``; the rules' ``_unspaced_script_ends``).
 # (What follows is tested first: most periods that no whitespace follows are
 # followed by something else, and fail there.)
+_UNSPACED_GLUED = (
+    f"(?=[^\\s\\x00-\\xff])"
+    f"(?<=[^\\s\\x00-\\xff{_ESCAPED_TERMINATORS}][{UNSPACED_SCRIPT_TERMINATORS}])"
+    f"(?!(?<=[{DANDAS}])\\d)"
+)
 GLUED = (
     "(?=[A-Z](?:[a-z]|\\Z))(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
@@ -125,17 +134,21 @@ _SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])"
 # (Whitespace, a terminator, a closer or "[", or else glued; written without an
 # alternation, which costs the regex engine more at every period.)
 _NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{GLUED}))"
+# (The same after a terminator of UNSPACED_SCRIPT_TERMINATORS, and after any
+# terminator; the period's searches test no more than they must.)
+_SPACED_OR_GLUED = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{_UNSPACED_GLUED}))"
+_NEXT_ANY = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{GLUED}|{_UNSPACED_GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 _LONE_CR = "(?<=\r)(?!\n)"
 AFTER_ALL = (
-    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}"
+    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT_ANY}"
     f"|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
 #: The same without the line breaks that are ruled out before a line that
 #: goes on (usable while the chunk does not open with a Markdown heading).
 AFTER = (
     f"(?:(?<=[{_ESCAPED_CJK}])|(?:(?<=\n)|{_LONE_CR})(?!{SOFT_WRAP})"
-    f"|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT}|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
+    f"|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT_ANY}|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
 # What may follow a terminator run and its closers when the rules cannot
 # decide it yet: a partial footnote mark, whitespace running to the end,
@@ -591,7 +604,10 @@ def searches(
         # (Other scripts' terminators are candidates the rules decide: a branch
         # each with the proofs above costs about 9% more per character of
         # English prose, measured with cachegrind.)
-        *(f"{c}{_SPACED}" for c in SCRIPT_TERMINATORS),
+        *(
+            f"{c}{_SPACED_OR_GLUED if c in UNSPACED_SCRIPT_TERMINATORS else _SPACED}"
+            for c in SCRIPT_TERMINATORS
+        ),
         *sorted(CJK_TERMINATORS),
     ]
     narrow_marks = mark_branches(quote_leads, numbers, wide=False)

@@ -34,7 +34,10 @@ A :class:`Language` is data only, read by the rules of :mod:`.rules`:
 Terminators of every script (:data:`SCRIPT_TERMINATORS`: Armenian ``։``,
 Devanagari ``।`` ``॥``, Arabic ``؟`` ``۔``, Ethiopic ``።`` ``፧``, Myanmar
 ``။``, the Greek question mark, ``‼`` ``⁇`` ``⁈`` ``⁉``) end a sentence like
-``!`` in every language: none of them means anything else.
+``!`` in every language: none of them means anything else.  Those of
+:data:`.marks.UNSPACED_SCRIPT_TERMINATORS` (all but ``‼`` ``⁇`` ``⁈`` ``⁉``)
+end one with no whitespace after them too, between two characters above
+U+00FF (Burmese and Ethiopic text often sets no space).
 
 ``language="auto"`` (the default) is safe for mixed text: the marks of
 :data:`SCRIPT_TYPED` right after a letter of their script, the English tables

@@ -19,6 +19,7 @@ __all__ = [
     "CLOSERS",
     "CLOSER_CLASS",
     "CLOSER_SPACES",
+    "DANDAS",
     "DASHES",
     "DECIMAL_STOPS",
     "EMPHASIS",
@@ -39,20 +40,30 @@ __all__ = [
     "TERMINATORS",
     "TITLE_CLOSERS",
     "UNSPACED_LETTERS",
+    "UNSPACED_SCRIPT_TERMINATORS",
     "WORD_OPENERS",
 ]
 
-#: Terminators of other scripts; each ends a sentence as ``!`` does
-#: (whitespace after it): the Greek question mark, Armenian full stop,
+#: Terminators of scripts written beside others that may touch the next
+#: sentence (Burmese, Ethiopic, Devanagari, Arabic and Armenian text often
+#: sets no space after them): the Greek question mark, Armenian full stop,
 #: Arabic question mark and full stop, Devanagari danda and double danda,
-#: Myanmar section mark, Ethiopic full stop and question mark, and the
-#: doubled or mixed ``‼ ⁇ ⁈ ⁉``.
-SCRIPT_TERMINATORS = (
-    "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367\u203c\u2047\u2048\u2049"
-)
+#: Myanmar section mark, Ethiopic full stop and question mark.  Between two
+#: characters above U+00FF (neither whitespace, a terminator nor a closer),
+#: each ends a sentence with no whitespace after it (``ነው።ደህና``).
+UNSPACED_SCRIPT_TERMINATORS = "\u037e\u0589\u061f\u06d4\u0964\u0965\u104b\u1362\u1367"
+
+#: The Devanagari danda and double danda, which also frame a verse's number
+#: (``॥१॥``): before a digit they end no sentence unless whitespace follows.
+DANDAS = "\u0964\u0965"
+
+#: Terminators of other scripts; each ends a sentence as ``!`` does
+#: (whitespace after it): :data:`UNSPACED_SCRIPT_TERMINATORS` and the doubled
+#: or mixed ``‼ ⁇ ⁈ ⁉`` (which need whitespace, as ``!`` does).
+SCRIPT_TERMINATORS = UNSPACED_SCRIPT_TERMINATORS + "\u203c\u2047\u2048\u2049"
 
 #: Terminators that need whitespace after them: ``.`` ``!`` ``?`` ``…`` ``‽``
-#: and :data:`SCRIPT_TERMINATORS`.
+#: and :data:`SCRIPT_TERMINATORS` (see :data:`UNSPACED_SCRIPT_TERMINATORS`).
 TERMINATORS = ".!?\u2026\u203d" + SCRIPT_TERMINATORS
 
 #: CJK terminators, which end a sentence with no whitespace after them:

@@ -23,6 +23,10 @@ starters and the ordinal rule below.
   one of dotted initials (a label, initials), a title mark closes it
   (``《...》``), or a quotation mark closes it right before a kana
   (``「...。」と``).
+* A lone terminator of ``UNSPACED_SCRIPT_TERMINATORS`` (Armenian,
+  Devanagari, Arabic, Ethiopic, Myanmar, the Greek question mark) between
+  two characters above U+00FF, neither whitespace, the one after it no
+  closer, ends a sentence, no whitespace needed (``ነው።ደህና``, ``है।यह``).
 * Any other terminator run needs whitespace after it (``3.14``, ``v1.2.3``,
   ``example.com``, ``a.b@c.org``, ``https://x.y/z.html`` and ``Y!J`` never split),
   except a lone ``.`` glued to the next word that ends a sentence (the
@@ -194,6 +198,7 @@ from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONT
 from .marks import (
     BULLETS,
     CJK_QUOTE_CLOSERS,
+    DANDAS,
     DASHES,
     DECIMAL_STOPS,
     GLUED_BULLETS,
@@ -201,7 +206,9 @@ from .marks import (
     OPENERS,
     PICTOGRAPHS,
     QUOTES,
+    TERMINATORS,
     TITLE_CLOSERS,
+    UNSPACED_SCRIPT_TERMINATORS,
     WORD_OPENERS,
 )
 
@@ -425,6 +432,22 @@ def _inline_item(buf: str, base: int, at: int, chunk: int) -> tuple[int, int] | 
         return None
     lo = chunk - base  # (the chunk opens with a marker: content before ``mark``)
     return (base + lo + len(buf[lo:mark].rstrip()), base + mark)
+
+
+def _unspaced_script_ends(buf: str, k: int) -> bool:
+    """Whether the lone terminator of :data:`.marks.UNSPACED_SCRIPT_TERMINATORS`
+    at ``buf[k]``, which no closer and no whitespace follow, ends a sentence:
+    the characters on both sides are above U+00FF and no whitespace, and the
+    one before is no terminator (``ነው።ደህና``, ``है।यह``; not ``10\u058930``,
+    ``https\u0589//``: a named language maps ``:`` onto U+0589).  Raises
+    ``IndexError`` when ``buf`` ends at the terminator."""
+    after = buf[k + 1]
+    if k == 0 or after <= "\xff" or after.isspace():
+        return False
+    if after.isdecimal() and buf[k] in DANDAS:
+        return False  # (a verse's number: "॥१॥")
+    before = buf[k - 1]
+    return before > "\xff" and not before.isspace() and before not in TERMINATORS
 
 
 def _latin_alnum(c: str) -> bool:
@@ -1027,6 +1050,8 @@ class SentenceRules:
         Raises ``IndexError`` when ``buf`` ends before that is decided."""
         buf = self._buf
         j = at - self._base + 1
+        if buf[j - 1] in UNSPACED_SCRIPT_TERMINATORS:
+            return _unspaced_script_ends(buf, j - 1)
         word = self._word_before(at)[0]
         if word.lower() in self._abbreviations:
             return False

@@ -63,6 +63,7 @@ from .marks import (
     PICTOGRAPHS,
     SPACED_CLOSERS,
     TERMINATORS,
+    UNSPACED_SCRIPT_TERMINATORS,
 )
 from .rules import (
     CJK,
@@ -94,6 +95,7 @@ _UNTRIMMED = LOOKBEHIND + _SLACK  # (the longest window with nothing to trim)
 
 _TERMINATORS = frozenset(TERMINATORS)
 _CJK_TERMINATORS = frozenset(CJK_TERMINATORS)
+_UNSPACED = frozenset(UNSPACED_SCRIPT_TERMINATORS)
 _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
@@ -590,8 +592,10 @@ class SentenceScanner(SentenceRules, Scanner):
                         break
                     self._open(base + i, char)
                     continue
-                if e == b and not (char == "." and b == i + 1):
-                    self._pos = base + b  # (a lone "." may be glued: the rules decide)
+                if e == b and not (b == i + 1 and (char == "." or char in _UNSPACED)):
+                    # (A lone "." or unspaced script terminator may be glued:
+                    # the rules decide.)
+                    self._pos = base + b
                     continue
                 run = t.group(1)
                 bang = run != "." and bool(run.strip(".\u2026"))

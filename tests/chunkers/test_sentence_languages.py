@@ -128,6 +128,20 @@ EXAMPLES = [
     ("auto", "Really‼ Yes.", ["Really‼", "Yes."]),
     ("el", "Πού είσαι; Σε περιμένω.", ["Πού είσαι;", "Σε περιμένω."]),
     ("auto", "Note this; Then go.", ["Note this; Then go."]),
+    # Burmese, Ethiopic, Devanagari, Arabic and Armenian text may set no space
+    # after a terminator: between two characters above U+00FF it ends one.
+    ("auto", "ဒီနေ့ မိုးရွာတယ်။မနက်ဖြန် နေသာမယ်။", ["ဒီနေ့ မိုးရွာတယ်။", "မနက်ဖြန် နေသာမယ်။"]),
+    ("am", "ዛሬ ዝናብ ዘነበ።ነገ ፀሐይ ትወጣለች፧አዎ።", ["ዛሬ ዝናብ ዘነበ።", "ነገ ፀሐይ ትወጣለች፧", "አዎ።"]),
+    ("hi", "मैं घर गया।वह बाज़ार गई।", ["मैं घर गया।", "वह बाज़ार गई।"]),
+    ("ur", "میں گھر گیا۔وہ بازار گئی؟", ["میں گھر گیا۔", "وہ بازار گئی؟"]),
+    ("auto", "Նա եկավ։Մենք գնացինք։", ["Նա եկավ։", "Մենք գնացինք։"]),
+    # Not before or after a character of ASCII or Latin-1, nor after another
+    # terminator ("hy" reads every ":" as its full stop).
+    ("auto", "Գին։100 դրամ, Ok։Yes", ["Գին։100 դրամ, Ok։Yes"]),
+    ("hy", "Տես https://example.am և std::vector-ը։", ["Տես https://example.am և std::vector-ը։"]),
+    ("hi", "क्या?।नहीं", ["क्या?।नहीं"]),
+    # (A danda before a digit frames a verse's number.)
+    ("hi", "श्लोक पढ़ो॥१॥ फिर सोचो।", ["श्लोक पढ़ो॥१॥", "फिर सोचो।"]),
     # Inline lists: the chunk ends before the next marker of the same form.
     ("auto", "1. Wash the cups 2. Dry them 3. Put them away",
      ["1. Wash the cups", "2. Dry them", "3. Put them away"]),
@@ -338,10 +352,11 @@ TOKENS = [
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
     "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
+    "ነው", "မိုး", "१", "၇",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
-    "‼",
+    "‼", "။", "።",
 ]  # fmt: skip
 GAPS = [" ", " ", "", "\n", "\n\n", " - ", "\u3000", "\r\n"]
 texts = st.lists(
