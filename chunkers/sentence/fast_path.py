@@ -45,6 +45,7 @@ from .rules import (
     FOOTNOTE,
     FOOTNOTE_BEGUN,
     FOOTNOTE_MARK,
+    FOOTNOTE_OPENERS,
     ITEM_PAREN,
     SKIP_MAX,
     SOFT_WRAP,
@@ -130,14 +131,18 @@ GLUED = (
     "(?=[A-Z](?:[a-z]|\\Z))(?:(?<=[a-z]{3}\\.)|(?<=[0-9]{3}\\.))"
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
-_SPACED = f"(?![^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])"
+_FOOTNOTE_OPENERS = re.escape(FOOTNOTE_OPENERS)
+# What may follow a terminator but whitespace, a terminator, a closer or
+# the beginning of a footnote mark.
+_UNSPACED = f"[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}{_FOOTNOTE_OPENERS}]"
+_SPACED = f"(?!{_UNSPACED})"
 # (Whitespace, a terminator, a closer or "[", or else glued; written without an
 # alternation, which costs the regex engine more at every period.)
-_NEXT = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{GLUED}))"
+_NEXT = f"(?!(?={_UNSPACED})(?!{GLUED}))"
 # (The same after a terminator of UNSPACED_SCRIPT_TERMINATORS, and after any
 # terminator; the period's searches test no more than they must.)
-_SPACED_OR_GLUED = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{_UNSPACED_GLUED}))"
-_NEXT_ANY = f"(?!(?=[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}\\[])(?!{GLUED}|{_UNSPACED_GLUED}))"
+_SPACED_OR_GLUED = f"(?!(?={_UNSPACED})(?!{_UNSPACED_GLUED}))"
+_NEXT_ANY = f"(?!(?={_UNSPACED})(?!{GLUED}|{_UNSPACED_GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 _LONE_CR = "(?<=\r)(?!\n)"
 AFTER_ALL = (

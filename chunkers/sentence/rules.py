@@ -217,6 +217,7 @@ __all__ = [
     "FOOTNOTE",
     "FOOTNOTE_BEFORE",
     "FOOTNOTE_NUMBERS",
+    "FOOTNOTE_OPENERS",
     "ITEM",
     "ITEM_PAREN",
     "LETTERS",
@@ -288,11 +289,21 @@ FOOTNOTE_NUMBERS = "\\d{1,3}(?!\\d)(?: \\d{1,3}(?!\\d)){0,2}"
 #: after the ``.``).
 FOOTNOTE = f"{FOOTNOTE_BEFORE}(?=\\d{{1,3}}(?!\\d))"
 #: A footnote mark among the closers after a terminator run (a regex):
-#: ``[12]``, or Markdown's ``[^12]`` (``It works.[^1] Next``).
-FOOTNOTE_MARK = "\\[\\^?\\d{1,4}\\]"
+#: ``[12]``, Markdown's ``[^12]`` (``It works.[^1] Next``), or a file
+#: citation of OpenAI's assistants, ``\u30104:0\u2020source\u3011`` (a
+#: number, an optional second one, a dagger and at most 64 characters on
+#: one line).
+FOOTNOTE_MARK = (
+    "(?:\\[\\^?\\d{1,4}\\]|\u3010\\d{1,4}(?::\\d{1,4})?\u2020[^\u3011\\r\\n]{0,64}\u3011)"
+)
 #: The beginning of a footnote mark, all the text so far may hold of one
-#: (``[``, ``[^1``): it waits for the rest.
-FOOTNOTE_BEGUN = "\\[\\^?\\d{0,4}"
+#: (``[``, ``[^1``, ``\u30104:0\u2020sou``): it waits for the rest.
+FOOTNOTE_BEGUN = (
+    "(?:\\[\\^?\\d{0,4}"
+    "|\u3010(?:\\d{1,4}(?::\\d{0,4}|(?::\\d{1,4})?\u2020[^\u3011\\r\\n]{0,64})?)?)"
+)
+#: The characters a footnote mark begins with.
+FOOTNOTE_OPENERS = "[\u3010"
 
 #: The ``)`` of an inline list marker (a regex, right after the ``)``): one
 #: letter or up to three digits after whitespace or a bullet, whitespace (or

@@ -71,6 +71,7 @@ from .rules import (
     FOOTNOTE_BEGUN,
     FOOTNOTE_MARK,
     FOOTNOTE_NUMBERS,
+    FOOTNOTE_OPENERS,
     ITEM,
     LINE_BREAK,
     LOOKBEHIND,
@@ -113,6 +114,8 @@ _PARTIAL_FOOTNOTE = re.compile(f"{FOOTNOTE_BEGUN}\\Z")
 # A spaced closer whose whitespace has not arrived (or the space before it).
 _PARTIAL_SPACED = re.compile(f"[{CLOSER_SPACES}][{SPACED_CLOSERS}]?\\Z")
 _SPACED_CLOSING = frozenset(SPACED_CLOSERS)
+# What an unfinished closer after a terminator run may be, by its first character.
+_PARTIAL = dict.fromkeys(FOOTNOTE_OPENERS, _PARTIAL_FOOTNOTE)
 _CJK_CLOSER_RUN = re.compile(f"[{re.escape(CJK_CLOSERS)}{PICTOGRAPHS}]*")
 _WS_RUN = re.compile(r"\s*")
 _NEWLINE = re.compile("\n")  # (a pattern, not str.find: the cost tests count its reads)
@@ -584,10 +587,10 @@ class SentenceScanner(SentenceRules, Scanner):
                     self._closing_marks(buf, base, t.end(1), b)
                 if (
                     e == n
-                    or (buf[b] == "[" and _PARTIAL_FOOTNOTE.match(buf, b))
+                    or (buf[b] in FOOTNOTE_OPENERS and _PARTIAL_FOOTNOTE.match(buf, b))
                     or (e == n - 1 and _PARTIAL_SPACED.match(buf, b))
                 ):
-                    if n - i <= DEFER and (e >= n - 1 or buf[b] == "["):
+                    if n - i <= DEFER and (e >= n - 1 or buf[b] in FOOTNOTE_OPENERS):
                         self._pos = base + i
                         break
                     self._open(base + i, char)
@@ -992,7 +995,7 @@ class SentenceScanner(SentenceRules, Scanner):
             self._resume = base + j
             if j == n or (
                 self._pending_kind == TERMINATOR
-                and (_PARTIAL_FOOTNOTE if buf[j] == "[" else _PARTIAL_SPACED).match(buf, j)
+                and _PARTIAL.get(buf[j], _PARTIAL_SPACED).match(buf, j)
             ):
                 raise NeedMore
             self._closers_end = self._resume

@@ -118,6 +118,20 @@ def test_footnote_references_close_their_sentence() -> None:
             ("Two notes.[^12][^3] Then more.", ["Two notes.[^12][^3]", "Then more."]),
             ("Cited.[^7]\n\n[^7]: A note.", ["Cited.[^7]", "[^7]: A note."]),
             ("Match it.[^a-z] Then stop.", ["Match it.[^a-z] Then stop."]),
+            # The file citations of OpenAI's assistants are footnote marks too.
+            (
+                "Refunds take five days.\u30104:0\u2020source\u3011 Ask us if not.",
+                ["Refunds take five days.\u30104:0\u2020source\u3011", "Ask us if not."],
+            ),
+            (
+                "See the policy.\u301012\u2020refund rules.pdf\u3011\u30103\u2020faq\u3011"
+                " Then apply.",
+                [
+                    "See the policy.\u301012\u2020refund rules.pdf\u3011\u30103\u2020faq\u3011",
+                    "Then apply.",
+                ],
+            ),
+            ("Noted.\u3010\u6ce8\u3011 Next.", ["Noted.\u3010\u6ce8\u3011 Next."]),
             (
                 "It is proven.\u00b9\u00b2 Others agree.",
                 ["It is proven.\u00b9\u00b2", "Others agree."],
@@ -401,6 +415,9 @@ ADVERSARIAL = {
     "apostrophes": "it's. 'tis. ",
     "inline items": "a) x b) y ",
     "footnote numbers": "ab.1 2 ",
+    "citations begun": "a.\u30101\u2020s",
+    "citations": "a.\u30104:0\u2020s\u3011 ",
+    "citations never closed": "a.\u30101\u2020" + "x" * 62 + " ",
     "soft wraps": "x" * 33 + "\nb",
     "carriage returns": " \r",
     "wrap then spaces": "x \n" + " " * 50,

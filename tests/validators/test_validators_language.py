@@ -81,6 +81,8 @@ FOOTNOTED = "The cache helps.[^1] It is optional.\u00b2 Pick A or B. B is fine."
 EMPHASIS = "- **Check the cable.** Then restart it.\n- *Keep it short.* Readers skim."
 # Emoji glued to a terminator close its sentence too.
 GLUED_EMOJI = "Thanks!\U0001f642 Let me know. It compiles now.\U0001f389 Ship it."
+# The file citations of OpenAI's assistants close a sentence as footnote marks do.
+CITED = "Refunds take five days.\u30104:0\u2020source\u3011 Ask us if not. Done."
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -144,6 +146,10 @@ THROUGH_A_GUARD = {
     "emoji_closing_a_sentence": (
         GLUED_EMOJI,
         ["Thanks!\U0001f642", "Let me know.", "It compiles now.\U0001f389", "Ship it."],
+    ),
+    "assistant_citation": (
+        CITED,
+        ["Refunds take five days.\u30104:0\u2020source\u3011", "Ask us if not.", "Done."],
     ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
