@@ -132,17 +132,17 @@ GLUED = (
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
 _FOOTNOTE_OPENERS = re.escape(FOOTNOTE_OPENERS)
-# What may follow a terminator but whitespace, a terminator, a closer or
-# the beginning of a footnote mark.
-_UNSPACED = f"[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}{_FOOTNOTE_OPENERS}]"
-_SPACED = f"(?!{_UNSPACED})"
-# (Whitespace, a terminator, a closer or "[", or else glued; written without an
+# What touches a terminator: anything but whitespace, a terminator, a closer
+# or the beginning of a footnote mark.
+_TOUCHING = f"[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}{_FOOTNOTE_OPENERS}]"
+_SPACED = f"(?!{_TOUCHING})"
+# (Nothing that touches the terminator, or else glued; written without an
 # alternation, which costs the regex engine more at every period.)
-_NEXT = f"(?!(?={_UNSPACED})(?!{GLUED}))"
+_NEXT = f"(?!(?={_TOUCHING})(?!{GLUED}))"
 # (The same after a terminator of UNSPACED_SCRIPT_TERMINATORS, and after any
 # terminator; the period's searches test no more than they must.)
-_SPACED_OR_GLUED = f"(?!(?={_UNSPACED})(?!{_UNSPACED_GLUED}))"
-_NEXT_ANY = f"(?!(?={_UNSPACED})(?!{GLUED}|{_UNSPACED_GLUED}))"
+_SPACED_OR_GLUED = f"(?!(?={_TOUCHING})(?!{_UNSPACED_GLUED}))"
+_NEXT_ANY = f"(?!(?={_TOUCHING})(?!{GLUED}|{_UNSPACED_GLUED}))"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 _LONE_CR = "(?<=\r)(?!\n)"
 AFTER_ALL = (

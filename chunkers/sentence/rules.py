@@ -10,8 +10,8 @@ the terminators of other scripts, ``SCRIPT_TERMINATORS`` of
 the full-width and half-width forms of ``!``, ``?``, ``.``), or a line break.
 After a terminator run come optional closers (quotes, the German and Danish
 closing quotes ``“`` and ``«`` included, ``)``, ``]``, Markdown emphasis, emoji
-(``Thanks!\U0001f642 Let``), footnote marks such
-as ``[12]`` or ``[^12]``, and a French ``»`` after a space when whitespace follows it:
+(``Thanks!🙂 Let``), footnote marks such as ``[12]``, ``[^12]`` or a file
+citation ``【4:0†source】``, and a French ``»`` after a space when whitespace follows it:
 ``« Viens. » Puis``) and then whitespace; the chunk ends after the closers and the
 whitespace travels with it (``Cut.stop``).  The language
 (:mod:`.languages`) supplies the abbreviations, the sentence
