@@ -91,9 +91,10 @@ def _table() -> dict[str, int]:
 DEFAULT_ABBREVIATIONS: Mapping[str, int] = _table()
 
 #: Units of measure, which end a sentence before a capitalised word when they
-#: follow a number and a space (``5 lbs. Too``), whatever their kind.
+#: follow a number and a space (``5 lbs. Too``), whatever their kind, and
+#: never before a lower-case word (``3 in. wide``: no plain word).
 UNITS: frozenset[str] = frozenset(
-    "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz ft tbsp tsp pt pts qty pct".split()
+    "hr hrs min mins sec secs yr yrs wk wks mo mos lb lbs oz ft in tbsp tsp pt pts qty pct".split()
 )
 
 #: Words that typically open a sentence (lower case): after a :data:`MEDIAL`

@@ -1087,7 +1087,8 @@ class SentenceRules:
         """Whether the word before the period at ``at`` is a plain word, which
         ends a sentence before a lower-case word: two ASCII lower-case letters
         or more (openers stripped: no dotted form, initial, number, name or
-        acronym), in none of the language's abbreviation tables, not a list
+        acronym), in none of the language's abbreviation tables, not a unit
+        after a number (``5 ft. 3 in. tall``), not a list
         marker opening its chunk (``iv.``), not the last dot of a spaced
         ellipsis; never in a language without them (``Language.plain_words``:
         ``language="it"`` keeps ``e segg. per`` whole)."""
@@ -1099,6 +1100,7 @@ class SentenceRules:
             and _PLAIN_WORD.fullmatch(word) is not None
             and word not in self._abbreviations
             and not (at_start and _LIST_MARK.fullmatch(word) is not None)
+            and not (word in UNITS and self._after_number(at - len(word)))
         )
 
     def _opens_list_item(self, at: int) -> bool:

@@ -117,6 +117,11 @@ CASES: dict[str, list[Case]] = {
             ["The drive took 2 hrs.", "Traffic was bad.", "Hr. Olsen drove 5 yrs. ago."],
         ),
         (
+            # A unit after a number before a lower-case word goes on ("in." is inches).
+            "The board is 6 ft. 2 in. wide. Cut it 3 in. Then sand it.",
+            ["The board is 6 ft. 2 in. wide.", "Cut it 3 in.", "Then sand it."],
+        ),
+        (
             # (Ft. Worth, a title of places, is a unit after a number.)
             "The fence is 6 ft. Nobody climbs it. We drove to Ft. Worth today.",
             ["The fence is 6 ft.", "Nobody climbs it.", "We drove to Ft. Worth today."],
