@@ -436,6 +436,8 @@ def test_typed_terminators_cost_linear_work(
         "Hi! 😊", "a. " + "😊" * 16, "x. 😊 \n", "| a. ", "2 hrs. ", "Ｑ．", "ＡＢ．", "'9 ",
         "ist 42. Das ", "isn't. Try ", "'til 'ti ", "is B. Paris ", "Goed. 's Avonds ",
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
+        "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
+        "\u0915\u0916\u0917\u0918\u0964",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
@@ -444,7 +446,8 @@ def test_this_sessions_rules_cost_linear_work(
 ) -> None:
     # Runs of what the emoji, table, unit, full-width label, apostrophe,
     # ordinal, contraction, elided-word, letter, sentence-opening elision,
-    # footnote-reference and superscript rules read, cut at every
+    # footnote-reference, superscript, glued emoji and unspaced script
+    # terminator rules read, cut at every
     # delta end: every pattern the scanner and its rules reach is counted,
     # and doubling the text at most doubles it.
     text = unit * (200 * KB // len(unit))
