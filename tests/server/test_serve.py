@@ -432,6 +432,15 @@ SERVED_SENTENCES = {
         "Thanks!\U0001f642 It is FORBIDDEN. Done.\U0001f389 Next.",
         "Thanks!\U0001f642 Done.\U0001f389 Next.",
     ),
+    # The file citations of OpenAI's assistants close a sentence as footnote
+    # marks do; other scripts' terminators end one with no space after them.
+    "citation_and_unspaced_terminators": (
+        "Refunds take five days.\u30104:0\u2020source\u3011 It is FORBIDDEN. Done. "
+        "\u12db\u122c \u12d8\u1290\u1260\u1362\u1290\u1308 FORBIDDEN \u1290\u12cd\u1362"
+        "\u12f0\u1205\u1293 \u1290\u129d\u1362",
+        "Refunds take five days.\u30104:0\u2020source\u3011 Done. "
+        "\u12db\u122c \u12d8\u1290\u1260\u1362\u12f0\u1205\u1293 \u1290\u129d\u1362",
+    ),
     # (A quotation never closed expires while the text ends in "'til".)
     "quotation_expiring_at_an_elision": (
         ("'Ay. Go FORBIDDEN. " + "Bee. " * (QUOTE_MAX // 5 - 5)).ljust(QUOTE_MAX - 1) + "'til",

@@ -83,6 +83,11 @@ EMPHASIS = "- **Check the cable.** Then restart it.\n- *Keep it short.* Readers 
 GLUED_EMOJI = "Thanks!\U0001f642 Let me know. It compiles now.\U0001f389 Ship it."
 # The file citations of OpenAI's assistants close a sentence as footnote marks do.
 CITED = "Refunds take five days.\u30104:0\u2020source\u3011 Ask us if not. Done."
+# Other scripts' terminators end a sentence with no space after them.
+UNSPACED = (
+    "\u12db\u122c \u12d8\u1290\u1260\u1362\u1290\u1308 \u1340\u1210\u12ed\u1367"
+    "\u092e\u0948\u0902 \u0918\u0930 \u0917\u092f\u093e\u0964\u0935\u0939 \u0917\u0908\u0964"
+)
 # A quotation never closed, whose limit passes while the text ends in a word
 # that may still be an elided one: its sentences are released all the same.
 BEES = QUOTE_MAX // 5 - 2
@@ -150,6 +155,15 @@ THROUGH_A_GUARD = {
     "assistant_citation": (
         CITED,
         ["Refunds take five days.\u30104:0\u2020source\u3011", "Ask us if not.", "Done."],
+    ),
+    "unspaced_script_terminators": (
+        UNSPACED,
+        [
+            "\u12db\u122c \u12d8\u1290\u1260\u1362",
+            "\u1290\u1308 \u1340\u1210\u12ed\u1367",
+            "\u092e\u0948\u0902 \u0918\u0930 \u0917\u092f\u093e\u0964",
+            "\u0935\u0939 \u0917\u0908\u0964",
+        ],
     ),
     "quotation_expiring_at_an_elision": (
         LONG_OPEN,
