@@ -65,9 +65,11 @@ the words since the last line break, at most :data:`CONTEXT` characters):
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
 no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
-the non-breaking hyphen models write), decimal digits of other scripts and
-full-width forms (``\uff14\uff11\uff15...``), ideographic full stops (U+3002,
-U+FF61: dots, as IDNA reads them in a domain); an IBAN may be written in lower case.
+the non-breaking hyphen models write), decimal digits of every script
+(Thai, Tamil, mathematical bold...) and full-width forms
+(``\uff14\uff11\uff15...``), ideographic full stops (U+3002, U+FF61: dots, as
+IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
+written in lower case.
 Characters that render as nothing (format characters such as the soft hyphen,
 zero-width space and joiners, bidirectional controls; variation selectors; see
 :func:`._normalize.is_ignorable_or_mark`) and combining marks (accents of
@@ -125,13 +127,28 @@ LONGEST_ENTITY = 254
 CONTEXT = 32
 
 
+#: The zero of every run of ten decimal digits above ASCII (Unicode 14, as
+#: Python 3.11 has it: Arabic-Indic, Devanagari, Thai, Tamil, Myanmar, full-width,
+#: mathematical bold...); listed rather than found by a scan of every code point
+#: at import (85 ms).  ``tests/validators`` checks it against ``unicodedata``.
+DIGIT_ZEROS = (
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0,
+    0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
+    0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
+    0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0,
+    0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0,
+    0x1E950, 0x1FBF0,
+)  # fmt: skip
+
+
 def _fold_table() -> dict[int, str]:
     table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
     table.update({cp: "-" for cp in (*range(0x2010, 0x2016), 0x2212, 0xFE58, 0xFE63)})
-    for zero in (0x0660, 0x06F0, 0x0966, 0x09E6):  # Arabic-Indic, Persian, Devanagari, Bengali
-        table.update({zero + d: str(d) for d in range(10)})
+    table.update({zero + d: str(d) for zero in DIGIT_ZEROS for d in range(10)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
     table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
+    table[0x2024] = "."  # one dot leader (NFKC reads it as ".")
     table.update({0xFE6B: "@", 0xFE52: "."})  # small commercial at, small full stop
     return table
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+import unicodedata
 from typing import Any
 
 import pytest
@@ -23,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import RedactPII
+from guardrails_ai.chunkwise._pii import FOLD
 from guardrails_ai.chunkwise.adapters import guarded_stream
 from guardrails_ai.chunkwise.chunkers import ChunkStream
 from guardrails_ai.chunkwise.redact_pii import MAX_CHARS
@@ -132,6 +135,12 @@ SURROUNDED = [
     ("Card \uff14\uff11\uff11\uff11" + "\uff11" * 12 + " here.", "Card <CARD> here."),
     ("Card 4111\u20091111\u20091111\u20091111 ok", "Card <CARD> ok"),
     ("Phone: \u0664\u0661\u0665 555 0123.", "Phone: <PHONE>."),
+    # Digits of the other scripts (only four were read as digits, and one Thai
+    # digit in a card number hid all of it).
+    ("Card \u0e54\u0e51\u0e51\u0e51 " + "\u0e51" * 4 + " 1111 111\u0e51 ok.", "Card <CARD> ok."),
+    ("Call (\u0bea\u0be7\u0beb) \u0beb\u0beb\u0beb-\u0be6\u0be7\u0be8\u0be9.", "Call <PHONE>."),
+    ("SSN \U0001d7cf\U0001d7d0\U0001d7d1-45-6789 ok.", "SSN <SSN> ok."),
+    ("Mail jo@example\u2024com now.", "Mail <EMAIL> now."),  # one dot leader
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
@@ -249,6 +258,17 @@ def test_a_number_of_both_shapes_is_redacted_by_either_detector() -> None:
     assert check("Mail 066-60-0000 now.").fix_value == "Mail <PHONE> now."
     phones = RedactPII(entities=["phone"], on_fail="fix")
     assert check("Mail 078-05-1120 now.", phones).fix_value == "Mail <PHONE> now."
+
+
+def test_every_decimal_digit_is_read_as_its_ascii_digit() -> None:
+    # FOLD lists the zeros of the digit runs rather than scanning every code
+    # point at import: the list must hold every decimal digit Python knows.
+    decimals = {
+        cp: str(value)
+        for cp in range(0x80, sys.maxunicode + 1)
+        if (value := unicodedata.decimal(chr(cp), -1)) >= 0
+    }
+    assert {cp: FOLD[cp] for cp in decimals if cp in FOLD} == decimals
 
 
 def test_entities_subset() -> None:
