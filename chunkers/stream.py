@@ -166,17 +166,18 @@ class ChunkStream:
     rescanned (see :class:`RescanScanner`).  Not thread-safe: one per stream.
     """
 
-    __slots__ = ("_base", "_closed", "_feed", "_parts", "_scanner", "strategy")
+    __slots__ = ("_base", "_closed", "_failed", "_feed", "_parts", "_scanner", "strategy")
 
     def __init__(self, chunker: ChunkerSpec = "sentence") -> None:
         self.strategy = resolve_chunker(chunker)
         self._scanner = scanner_for(self.strategy)
-        # The scanner's feed, bound once for the hot path; once closed, a
-        # function that raises.
+        # The scanner's feed, bound once for the hot path; once closed (or
+        # broken by a failed feed), a function that raises.
         self._feed: Callable[[str], list[Cut]] = self._scanner.feed
         self._parts: list[str] = []  # text from offset self._base on
         self._base = 0
         self._closed = False
+        self._failed = False
 
     @property
     def pending(self) -> str:
@@ -189,14 +190,26 @@ class ChunkStream:
         return self._base + sum(map(len, self._parts))
 
     def feed(self, delta: str) -> list[Piece]:
-        """Add ``delta``; return the pieces it completes (often none)."""
+        """Add ``delta``; return the pieces it completes (often none).
+
+        When the strategy raises (a foreign ``split``, a ``length`` function),
+        the exception propagates and the stream is broken: the strategy may
+        have taken part of ``delta``, so every later ``feed`` and ``close``
+        raises ``ValueError`` rather than cut pieces at the wrong offsets.
+        """
         if type(delta) is not str:
             _reject_delta(delta)
         if not delta:
             if self._closed:
-                _fed_after_close(delta)
+                self._feed(delta)  # (raises)
             return []
-        cuts = self._feed(delta)  # raises once the stream is closed
+        try:
+            cuts = self._feed(delta)  # raises once the stream is closed
+        except BaseException:
+            if not self._closed:
+                self._closed = self._failed = True
+                self._feed = _fed_after_failure
+            raise
         self._parts.append(delta)
         if not cuts:
             return []
@@ -227,6 +240,8 @@ class ChunkStream:
     def close(self) -> list[Piece]:
         """End the stream; return the final pieces, if any text is left."""
         if self._closed:
+            if self._failed:
+                _fed_after_failure("")
             return []
         self._closed = True
         self._feed = _fed_after_close
@@ -248,6 +263,10 @@ class ChunkStream:
 
 def _fed_after_close(delta: str) -> list[Cut]:
     raise ValueError("feed() called on a closed ChunkStream")
+
+
+def _fed_after_failure(delta: str) -> list[Cut]:
+    raise ValueError("ChunkStream is broken: an earlier feed() raised; start a new stream")
 
 
 def _reject_delta(delta: object) -> None:

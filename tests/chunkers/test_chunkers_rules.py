@@ -29,6 +29,7 @@ from guardrails_ai.chunkwise.chunkers import (
     SentenceChunker,
     WordChunker,
     aliases,
+    limit,
     resolve_chunker,
 )
 
@@ -351,6 +352,46 @@ def test_feed_after_close_is_an_error() -> None:
     stream.close()
     with pytest.raises(ValueError, match="closed"):
         stream.feed("c")
+
+
+class _FailsOnce:
+    """A split/flush strategy (as mellea's) whose second ``split`` raises."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def split(self, text: str) -> list[str]:
+        self.calls += 1
+        if self.calls == 2:
+            raise RuntimeError("transient")
+        return WordChunker().split(text)
+
+    def flush(self, text: str) -> list[str]:
+        return WordChunker().flush(text)
+
+
+def _fails_on_third_call(text: str) -> int:
+    _fails_on_third_call.calls += 1  # type: ignore[attr-defined]
+    if _fails_on_third_call.calls == 3:  # type: ignore[attr-defined]
+        raise RuntimeError("transient")
+    return len(text)
+
+
+@pytest.mark.parametrize("make", ["split_flush", "length"])
+def test_a_stream_whose_strategy_raised_refuses_to_go_on(make: str) -> None:
+    # The strategy may have taken part of the failed delta: later pieces
+    # were cut at the wrong offsets (or an unrelated IndexError came later).
+    if make == "split_flush":
+        stream = ChunkStream(_FailsOnce())
+    else:
+        _fails_on_third_call.calls = 0  # type: ignore[attr-defined]
+        stream = ChunkStream(limit("word", max_chars=8, length=_fails_on_third_call))
+    with pytest.raises(RuntimeError, match="transient"):
+        for delta in ["alph", "a be", "ta g", "amma", " del", "ta e"]:
+            stream.feed(delta)
+    for call in (lambda: stream.feed("more "), lambda: stream.feed(""), stream.close):
+        with pytest.raises(ValueError, match="an earlier feed"):
+            call()
 
 
 # --------------------------------------------------------------------------- aliases
