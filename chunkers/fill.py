@@ -778,9 +778,17 @@ class Sized(ChunkingStrategy):
 
 
 def _after_heading(window: str, end: int) -> bool:
-    """Whether ``end`` ends a Markdown heading line: a heading belongs to the text
-    after it, so no chunk ends there."""
-    return ATX.match(window, window.rfind("\n", 0, end) + 1) is not None
+    """Whether ``end`` ends a Markdown heading line (only blanks after it on the
+    line) or its ``#`` marker: a heading belongs to the text after it, so no
+    chunk ends there.  A cut between the words of a heading over the limit
+    stays possible."""
+    marker = ATX.match(window, window.rfind("\n", 0, end) + 1)
+    if marker is None:
+        return False
+    line_end = window.find("\n", end)
+    return (
+        end <= marker.end() or not window[end : len(window) if line_end < 0 else line_end].strip()
+    )
 
 
 def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from _text import markdown, prose
@@ -199,6 +201,27 @@ def test_fill_takes_whole_sections_when_they_fill_the_chunk() -> None:
     chunks = limit("structure", max_chars=size, fill=True).split_text(text)
     assert all(c.startswith("# Title") for c in chunks)
     assert [c.count("# Title") for c in chunks] == [2, 2, 2]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: limit("structure", max_chars=n, fill=True),
+        lambda n: limit("structure", max_chars=n, length=len),
+        lambda n: limit("structure", max_chars=n),
+    ],
+    ids=["fill", "length", "bounded"],
+)
+def test_a_heading_over_the_limit_is_cut_between_words(make: Callable[[int], Any]) -> None:
+    # No chunk ends a heading line, so a heading over the limit had only
+    # hard cuts left: "...for produc" | "tion".  Nor does one end at its "#".
+    doc = "## Configuring the streaming validators for production\nSet the options below.\n"
+    assert make(50).split_text(doc) == [
+        "## Configuring the streaming validators for",
+        "production\nSet the options below.",
+    ]
+    assert make(12).split_text("# Setup steps\nRun it.") == ["# Setup", "steps", "Run it."]
+    assert "#" not in make(12).split_text("Run it.\n\n# Usage\nCall it.")
 
 
 def test_fill_ends_at_sentences_within_a_long_paragraph() -> None:
