@@ -18,7 +18,10 @@ AsyncGuard validates at ``"$"`` goes through chunkwise's pipeline
 
 Validators with ``on_fail="reask"`` keep Guardrails' own at-once path (a
 pipeline cannot re-ask); streaming them raises ``ValueError`` as Guardrails
-does.  Outputs that are not strings (``for_pydantic`` guards) are untouched.
+does.  So do ``on_fail="fix_reask"`` ones at once (Guardrails validates the
+fix again and re-asks the LLM when it still fails); a stream cannot re-ask, so
+streamed, they release the fix.  Outputs that are not strings (``for_pydantic``
+guards) are untouched.
 
 :func:`disable_validated_streaming` restores Guardrails' behaviour exactly
 (the original functions are put back); both calls are idempotent and
@@ -156,6 +159,9 @@ def _install() -> None:
         validate_at_once,
     )
 
+    # (Validators that make an at-once call re-ask the LLM.)
+    reasks = (OnFailAction.REASK, OnFailAction.FIX_REASK)
+
     step = vars(StreamRunner)["step"]
     async_step = vars(AsyncStreamRunner)["async_step"]
     validate = validator_service.validate
@@ -173,7 +179,7 @@ def _install() -> None:
         if not _enabled or stream or not isinstance(value, str) or path not in (None, "$"):
             return None
         validators = list(validator_map.get("$") or [])
-        if not validators or any(v.on_fail_descriptor == OnFailAction.REASK for v in validators):
+        if not validators or any(v.on_fail_descriptor in reasks for v in validators):
             return None
         return validators
 

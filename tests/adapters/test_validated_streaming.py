@@ -284,6 +284,31 @@ def test_a_resolved_call_passes_and_guardrails_own_path_is_untouched() -> None:
     assert noop.history.last.status == ("pass" if native.validation_passed else "fail")
 
 
+@register_validator(name="tests/fix_that_fails", data_type="string")
+class FixThatFails(Validator):
+    """Fails on "BAD", and its fix (the text itself) fails again."""
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        return FailResult(error_message="bad", fix_value=value) if "BAD" in value else PassResult()
+
+
+def test_fix_reask_keeps_guardrails_own_path_at_once() -> None:
+    # The pipeline released a fix that failed again as passed, and never
+    # re-asked; Guardrails validates the fix and re-asks (as for "reask").
+    guard = guard_with(FixThatFails(on_fail="fix_reask"))
+    once = guard.validate("This is BAD. Fine.")
+    assert once.validation_passed is False and once.validated_output is None
+    calls = []
+
+    def answer(*, messages: Any = None, **kwargs: Any) -> str:
+        calls.append(1)
+        return "This is BAD. Fine." if len(calls) == 1 else "This is fine."
+
+    outcome = guard(answer, messages=MESSAGES, num_reasks=1)
+    assert len(calls) == 2
+    assert outcome.validation_passed is True and outcome.validated_output == "This is fine."
+
+
 NOOP_PARTS = [
     lambda: RedactPII(on_fail="fix"),
     lambda: BannedPhrases(["free money"], on_fail="noop"),
