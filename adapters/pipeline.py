@@ -44,6 +44,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Generator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,7 @@ from .chunked import ChunkedValidator
 from .streams import chunker_of
 
 __all__ = [
+    "CHUNK_START",
     "Stage",
     "Stop",
     "TextBuffer",
@@ -73,6 +75,12 @@ __all__ = [
 ]
 
 _FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
+
+#: While a validator validates a chunk for :func:`advance`: where the chunk
+#: starts in that validator's input (the response as it reaches that stage),
+#: so that a watcher of the validator's calls (the server's summaries) can
+#: place its ``error_spans`` as the pipeline's own records do; else 0.
+CHUNK_START: ContextVar[int] = ContextVar("chunkwise_chunk_start", default=0)
 
 
 class Stop(Exception):
@@ -548,7 +556,9 @@ def advance(stages: Sequence[Stage], text: str, final: bool, whole: bool = True)
             if piece.chunk is None:
                 released.append(stage.keep(piece.segment))
                 continue
+            CHUNK_START.set(piece.chunk_start)
             result = yield stage, piece.chunk
+            CHUNK_START.set(0)
             try:
                 released.append(stage.apply(piece, result))
             except Stop as stop:

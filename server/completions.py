@@ -36,6 +36,7 @@ from guardrails.errors import ValidationError
 from guardrails_ai.types import FailResult
 
 from guardrails_ai.chunkwise.adapters import async_guarded_stream
+from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START
 
 from .events import (
     DONE,
@@ -97,10 +98,12 @@ class Verdicts:
         self._runs: frozenset[str] = frozenset()
         _CURRENT.set(self)
 
-    def note(self, validator: str, result: object, value: object = None) -> None:
+    def note(self, validator: str, result: object, value: object = None, at: int = 0) -> None:
         """Record ``result``, a verdict on ``value``, if it is a failure not noted
-        yet (nested calls report once).  O(its message and spans), whatever
-        was noted before."""
+        yet (nested calls report once).  ``value`` starts at offset ``at`` of the
+        text the validator validates (a chunk of it): the summary's error spans
+        are offsets in that text.  O(its message and spans), whatever was
+        noted before."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
             spans = result.error_spans or []
@@ -112,6 +115,11 @@ class Verdicts:
                 self._runs = _runs_of(value)
                 spans = [
                     span.model_copy(update={"reason": self.scrub(span.reason)}) for span in spans
+                ]
+            if at:
+                spans = [
+                    span.model_copy(update={"start": span.start + at, "end": span.end + at})
+                    for span in spans
                 ]
             summary = ValidationSummary(
                 validatorName=validator,
@@ -185,7 +193,8 @@ def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
     def report(result: object, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         verdicts = _CURRENT.get()
         if verdicts is not None:
-            verdicts.note(validator, result, args[0] if args else kwargs.get("value"))
+            value = args[0] if args else kwargs.get("value")
+            verdicts.note(validator, result, value, CHUNK_START.get())
 
     if inspect.iscoroutinefunction(method):
 

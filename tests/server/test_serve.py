@@ -521,6 +521,23 @@ def test_streamed_and_whole_release_validated_text(
         assert reasons.count("Text contains personal data: e-mail address") == 2
 
 
+def test_error_spans_are_offsets_in_the_text_each_validator_validated(servers: Servers) -> None:
+    # They were offsets in the failing chunk: two addresses got the same span.
+    redacted = TEXT
+    for pii, placeholder in zip(PII, ["<EMAIL>", "<CARD>", "<EMAIL>"], strict=True):
+        redacted = redacted.replace(pii, placeholder)
+    spans = [(TEXT.index(pii), TEXT.index(pii) + len(pii)) for pii in PII]
+    spans.append((redacted.index("Free money"), redacted.index("Free money") + len("Free money")))
+    for port in (servers.serve, servers.start):
+        whole = client(port, "fix").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": TEXT}]
+        )
+        served = (whole.model_extra or {})["guardrails"]["validation_summaries"]
+        for found in (served, summaries(stream(port, "fix", TEXT)[1])):
+            placed = [(e["start"], e["end"]) for summary in found for e in summary["error_spans"]]
+            assert sorted(placed) == sorted(spans)
+
+
 def test_each_event_verdict_depends_on_the_text_released_alone(
     servers: Servers, guards: dict[str, Any]
 ) -> None:
