@@ -11,13 +11,15 @@ Semantics (the same streamed and at once, for every slicing of the text):
   the trailing fragment included.
 * Per failing chunk, the stage's on_fail decides what it releases: ``fix`` /
   ``fix_reask`` the fix (no string fix: nothing), a custom callable what it
-  returns (``None``: nothing, as ``filter``), ``noop`` the chunk unchanged,
+  returns (``None``: nothing, as ``filter``; Guardrails' ``Refrain()`` or
+  ``Filter()``: as ``refrain`` or ``filter``), ``noop`` the chunk unchanged,
   ``filter`` nothing but the line breaks around it (:meth:`Stage.drop`),
   ``refrain`` and ``exception`` stop the pipeline (:class:`Stop`).
 * A text that holds no chunk for a stage (empty, or whitespace only) is
   validated once, whole, when it ends (:meth:`Stage.pieces`).
 * ``validation_passed`` is false once a failure is left in the output or ends
-  it (``noop``, ``refrain``, ``exception``, a custom on_fail's ``None``); a
+  it (``noop``, ``refrain``, ``exception``, a custom on_fail's ``None``, a
+  fix with no string fix); a
   fix, a custom on_fail's string or a filtered chunk leaves valid text, as
   Guardrails counts a fix.  While the stream runs, a failure counts once its
   text has been released by the last stage (:func:`released_passed`).
@@ -49,6 +51,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from guardrails.actions.filter import Filter
 from guardrails.actions.refrain import Refrain
 from guardrails.classes.validation.validator_logs import ValidatorLogs
 from guardrails.errors import ValidationError
@@ -389,8 +392,12 @@ class Stage:
         self._note_failure(piece, result)
         action = self.validator.on_fail_descriptor
         if action in _FIXED:
-            fix = result.fix_value if isinstance(result.fix_value, str) else ""
-            return self.keep(piece.before + fix + piece.after)
+            if isinstance(result.fix_value, str):
+                return self.keep(piece.before + result.fix_value + piece.after)
+            # No fix to release (Guardrails' value becomes None): nothing of
+            # the chunk is released, and the failure stands.
+            self._leave_failure()
+            return self.drop(piece)
         if action == OnFailAction.CUSTOM and self.validator.on_fail_method is not None:
             value = self.validator.on_fail_method(chunk, result)
             if value is None:
@@ -398,12 +405,18 @@ class Stage:
                 # nothing of the chunk is released, and the failure stands.
                 self._leave_failure()
                 return self.drop(piece)
-            if not isinstance(value, str):
+            if isinstance(value, Refrain):
+                action = OnFailAction.REFRAIN
+            elif isinstance(value, Filter):
+                action = OnFailAction.FILTER
+            elif not isinstance(value, str):
                 raise TypeError(
                     f"the on_fail callable of {self.validator.rail_alias} returned "
-                    f"{type(value).__name__}; a streamed string needs a str"
+                    f"{type(value).__name__}; a streamed string needs a str, Refrain, "
+                    "Filter or None"
                 )
-            return self.keep(piece.before + value + piece.after)
+            else:
+                return self.keep(piece.before + value + piece.after)
         if action == OnFailAction.FILTER:
             return self.drop(piece)
         self._leave_failure()

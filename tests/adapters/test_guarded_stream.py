@@ -14,8 +14,12 @@ import re
 from typing import Any
 
 import pytest
+from guardrails.actions.filter import Filter
+from guardrails.actions.refrain import Refrain
 from guardrails.classes.llm.prompt_callable import PromptCallableException
 from guardrails.errors import ValidationError
+from guardrails.validator_base import Validator, register_validator
+from guardrails_ai.types import FailResult, PassResult, ValidationResult
 from helpers.guardrails import (
     MESSAGES,
     WHITESPACE_RUNS,
@@ -37,7 +41,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import NoRepetition
-from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream
+from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream, with_chunker
 from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece, aliases, resolve_chunker
 
 ALIASES = aliases()
@@ -333,6 +337,33 @@ def test_custom_on_fail_returning_none_releases_nothing_of_the_chunk() -> None:
     assert joined(outcomes) == "Two. "
     assert outcomes[-1].validation_passed is False
     assert logged == ["One bad.", "Three bad"]
+
+
+def test_custom_on_fail_returning_refrain_or_filter_acts_as_those() -> None:
+    # Guardrails honours both; the pipeline raised a TypeError.
+    refrain = Ban("bad", on_fail=lambda value, result: Refrain())
+    outcomes = run(guard_with(refrain), DELTAS)
+    assert joined(outcomes) == "" and outcomes[-1].validation_passed is False
+    assert joined(run(guard_with(Ban("bad", on_fail=lambda value, result: Filter())), DELTAS)) == (
+        "Two. "
+    )
+
+
+@register_validator(name="chunkwise-test/fixless", data_type="string")
+class Fixless(Validator):
+    """Fails a value holding "bad" and offers no fix."""
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        return FailResult(error_message="bad") if "bad" in value else PassResult()
+
+
+def test_a_fix_without_a_fix_value_releases_nothing_of_the_chunk_and_fails() -> None:
+    # The chunk was dropped and the call reported as passed; Guardrails's
+    # value becomes None and the failure stands.
+    guard = guard_with(with_chunker(Fixless(on_fail="fix"), "sentence"))
+    outcomes = run(guard, DELTAS)
+    assert joined(outcomes) == "Two. "
+    assert outcomes[-1].validation_passed is False
 
 
 def test_validators_run_as_a_pipeline_on_fixed_text() -> None:
