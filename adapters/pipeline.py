@@ -377,8 +377,10 @@ class Stage:
         self._place(start + len(text) - len(text.lstrip()), end)
         return text
 
-    def _let_through(self, piece: Piece, result: ValidationResult) -> str:
+    def _let_through(self, piece: Piece, result: ValidationResult | None) -> str:
         chunk = piece.chunk or ""
+        if result is None:  # (Guardrails reads a validator's None as no failure)
+            result = PassResult()
         if result.metadata is not None:
             self.metadata_out = result.metadata
         if not isinstance(result, FailResult):

@@ -366,6 +366,26 @@ def test_a_fix_without_a_fix_value_releases_nothing_of_the_chunk_and_fails() -> 
     assert outcomes[-1].validation_passed is False
 
 
+@register_validator(name="chunkwise-test/silent", data_type="string")
+class Silent(Validator):
+    """Returns no verdict at all (Guardrails reads ``None`` as no failure)."""
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+        return None
+
+
+def test_a_validator_returning_none_passes_its_chunk() -> None:
+    # The pipeline raised AttributeError ('NoneType' has no 'metadata').
+    for outcomes in (
+        run(guard_with(Silent(), Ban("bad", on_fail="fix")), DELTAS),
+        asyncio.run(
+            arun(guard_with(Silent(), Ban("bad", on_fail="fix"), asynchronous=True), DELTAS)
+        ),
+    ):
+        assert joined(outcomes) == "One ***. Two. Three ***"
+        assert outcomes[-1].validation_passed is True
+
+
 def test_validators_run_as_a_pipeline_on_fixed_text() -> None:
     # The second validator sees the first one's fix, chunked its own way.
     first = Ban("bad", on_fail="fix")
