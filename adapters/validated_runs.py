@@ -280,6 +280,13 @@ def stream_step(
             yield session.outcome(run(advance(session.stages, "", True)), last=True)
         except Stop as stop:
             yield from session.stopped(stop)
+        finally:
+            # Ended early (a refrain, an exception, a caller that stopped
+            # reading): the LLM's response is closed now, not when the call
+            # leaves the history (an open HTTP response, tokens still billed).
+            close = getattr(stream, "close", None)
+            if callable(close):
+                close()
 
 
 async def _async_stream(
@@ -303,6 +310,10 @@ async def _async_stream(
         except Stop as stop:
             for outcome in session.stopped(stop):
                 yield outcome
+        finally:
+            aclose = getattr(stream, "aclose", None)
+            if callable(aclose):
+                await aclose()
 
 
 async def async_stream_step(

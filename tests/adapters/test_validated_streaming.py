@@ -309,6 +309,58 @@ def test_fix_reask_keeps_guardrails_own_path_at_once() -> None:
     assert outcome.validation_passed is True and outcome.validated_output == "This is fine."
 
 
+def _endless(closed: list[str], name: str) -> Any:
+    """An LLM whose response would go on for long, noting in ``closed`` when it is closed."""
+
+    def answer(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
+        try:
+            yield "Mail jo@example.com now. "
+            for i in range(10_000):
+                yield f"Sentence {i}. "
+        finally:
+            closed.append(name)
+
+    return answer
+
+
+class _EndlessAsync:
+    def __init__(self, closed: list[str]) -> None:
+        self.completion_stream = self._stream(closed)
+
+    @staticmethod
+    async def _stream(closed: list[str]) -> Any:
+        try:
+            yield "Mail jo@example.com now. "
+            for i in range(10_000):
+                yield f"Sentence {i}. "
+        finally:
+            closed.append("async refrain")
+
+
+def test_the_llm_response_is_closed_when_the_stream_ends_early() -> None:
+    # It was left suspended, held by the call's history, until the guard went
+    # away: an open HTTP response, tokens still generated after a refrain.
+    closed: list[str] = []
+    refrain = guard_with(RedactPII(on_fail="refrain"))
+    assert joined(refrain(_endless(closed, "refrain"), messages=MESSAGES, stream=True)) == ""
+    outcomes = guard_with(RedactPII(on_fail="fix"))(
+        _endless(closed, "caller stopped"), messages=MESSAGES, stream=True
+    )
+    next(outcomes)
+    outcomes.close()
+
+    async def answer(*, messages: Any = None, **kwargs: Any) -> _EndlessAsync:
+        return _EndlessAsync(closed)
+
+    async_refrain = guard_with(RedactPII(on_fail="refrain"), asynchronous=True)
+    assert joined(asyncio.run(astreamed_from(async_refrain, answer))) == ""
+    assert closed == ["refrain", "caller stopped", "async refrain"]
+
+
+async def astreamed_from(guard: Any, answer: Any) -> list[Any]:
+    return [o async for o in await guard(answer, messages=MESSAGES, stream=True)]
+
+
 NOOP_PARTS = [
     lambda: RedactPII(on_fail="fix"),
     lambda: BannedPhrases(["free money"], on_fail="noop"),
