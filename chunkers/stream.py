@@ -198,7 +198,7 @@ class ChunkStream:
         raises ``ValueError`` rather than cut pieces at the wrong offsets.
         """
         if type(delta) is not str:
-            _reject_delta(delta)
+            delta = _plain_str(delta)
         if not delta:
             if self._closed:
                 self._feed(delta)  # (raises)
@@ -269,6 +269,9 @@ def _fed_after_failure(delta: str) -> list[Cut]:
     raise ValueError("ChunkStream is broken: an earlier feed() raised; start a new stream")
 
 
-def _reject_delta(delta: object) -> None:
+def _plain_str(delta: object) -> str:
+    """A ``str`` subclass's value as a plain ``str``; anything else is a ``TypeError``."""
+    if isinstance(delta, str):
+        return str.__str__(delta)
     hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
     raise TypeError(f"delta must be str, got {type(delta).__name__}{hint}")

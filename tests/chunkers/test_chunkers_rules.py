@@ -469,6 +469,18 @@ def test_non_str_delta_is_a_type_error_naming_it(bad: object) -> None:
         stream.feed(bad)  # type: ignore[arg-type]
 
 
+class _Text(str):
+    """A ``str`` subclass, as some libraries hand out."""
+
+
+def test_a_str_subclass_is_a_delta_as_it_is_a_text() -> None:
+    # split/locate took it; feed refused it ("delta must be str, got Text").
+    stream = ChunkStream(WORD)
+    pieces = stream.feed(_Text("a b ")) + stream.feed(_Text("c")) + stream.close()
+    assert [p.chunk for p in pieces] == WORD.split_text(_Text("a b c")) == ["a", "b", "c"]
+    assert all(type(p.segment) is str for p in pieces)
+
+
 def test_bytes_delta_error_says_to_decode() -> None:
     with pytest.raises(TypeError, match="decode"):
         ChunkStream(WORD).feed(b"abc")  # type: ignore[arg-type]
