@@ -21,6 +21,7 @@ Vocabulary used throughout the package:
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -213,7 +214,10 @@ class ChunkingStrategy(ABC):
         return [text[a:b] for a, b in zip(starts, bounds, strict=True) if b > a]
 
     def __repr__(self) -> str:
-        params = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
+        """Names the class and the parameters that differ from the defaults;
+        equality and hashing read it (a compiled pattern is shown whole:
+        ``re.Pattern``'s own repr cuts one off after 200 characters)."""
+        params = ", ".join(f"{k}={_shown(v)}" for k, v in self._params().items())
         return f"{type(self).__name__}({params})"
 
     def _params(self) -> dict[str, object]:
@@ -238,6 +242,15 @@ class ChunkingStrategy(ABC):
 
     def __hash__(self) -> int:
         return hash(repr(self))
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, but a compiled pattern in full."""
+    if not isinstance(value, re.Pattern):
+        return repr(value)
+    flags = value.flags & ~re.UNICODE if isinstance(value.pattern, str) else value.flags
+    shown = f"re.compile({value.pattern!r}"
+    return shown + (f", {re.RegexFlag(flags)!r})" if flags else ")")
 
 
 def scanned(scanner: Scanner, text: str) -> Layout:

@@ -251,3 +251,16 @@ def test_regex_without_stopper_or_bound_waits_for_one(pattern: str, text: str) -
     # arrives: a delta without one is set aside, not searched (issue 12: a
     # run of 80k spaces cost x4 per doubling).
     linear(lambda n: regex_work(pattern, None, text, n), 10_000)
+
+
+def test_chunkers_of_long_patterns_that_differ_are_not_equal() -> None:
+    # Equality and hashing read the repr, and re.Pattern's repr stops after
+    # 200 characters: two chunkers that split differently were equal.
+    words = "|".join(f"word{i:03d}" for i in range(40))
+    semicolon, comma = RegexChunker(f"(?:{words}|;)"), RegexChunker(f"(?:{words}|,)")
+    assert semicolon.split_text("x;y,z") != comma.split_text("x;y,z")
+    assert semicolon != comma and len({semicolon, comma}) == 2
+    assert semicolon == RegexChunker(f"(?:{words}|;)")
+    assert repr(RegexChunker(re.compile("a", re.I))) == (
+        "RegexChunker(pattern=re.compile('a', re.IGNORECASE))"
+    )
