@@ -407,18 +407,18 @@ class Stage:
                 # nothing of the chunk is released, and the failure stands.
                 self._leave_failure()
                 return self.drop(piece)
+            if isinstance(value, str):
+                return self.keep(piece.before + value + piece.after)
             if isinstance(value, Refrain):
                 action = OnFailAction.REFRAIN
             elif isinstance(value, Filter):
                 action = OnFailAction.FILTER
-            elif not isinstance(value, str):
+            else:
                 raise TypeError(
                     f"the on_fail callable of {self.validator.rail_alias} returned "
                     f"{type(value).__name__}; a streamed string needs a str, Refrain, "
                     "Filter or None"
                 )
-            else:
-                return self.keep(piece.before + value + piece.after)
         if action == OnFailAction.FILTER:
             return self.drop(piece)
         self._leave_failure()

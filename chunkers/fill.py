@@ -777,6 +777,10 @@ class Sized(ChunkingStrategy):
         return params
 
 
+# Blanks up to the end of the line (O(the blanks), not O(the line)).
+_BLANK_TO_LINE_END = re.compile(r"[^\S\n]*(?:\n|\Z)")
+
+
 def _after_heading(window: str, end: int) -> bool:
     """Whether ``end`` ends a Markdown heading line (only blanks after it on the
     line) or its ``#`` marker: a heading belongs to the text after it, so no
@@ -785,10 +789,7 @@ def _after_heading(window: str, end: int) -> bool:
     marker = ATX.match(window, window.rfind("\n", 0, end) + 1)
     if marker is None:
         return False
-    line_end = window.find("\n", end)
-    return (
-        end <= marker.end() or not window[end : len(window) if line_end < 0 else line_end].strip()
-    )
+    return end <= marker.end() or _BLANK_TO_LINE_END.match(window, end) is not None
 
 
 def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:

@@ -166,7 +166,7 @@ class ChunkStream:
     rescanned (see :class:`RescanScanner`).  Not thread-safe: one per stream.
     """
 
-    __slots__ = ("_base", "_closed", "_failed", "_feed", "_parts", "_scanner", "strategy")
+    __slots__ = ("_base", "_closed", "_feed", "_parts", "_scanner", "strategy")
 
     def __init__(self, chunker: ChunkerSpec = "sentence") -> None:
         self.strategy = resolve_chunker(chunker)
@@ -177,7 +177,6 @@ class ChunkStream:
         self._parts: list[str] = []  # text from offset self._base on
         self._base = 0
         self._closed = False
-        self._failed = False
 
     @property
     def pending(self) -> str:
@@ -207,7 +206,7 @@ class ChunkStream:
             cuts = self._feed(delta)  # raises once the stream is closed
         except BaseException:
             if not self._closed:
-                self._closed = self._failed = True
+                self._closed = True
                 self._feed = _fed_after_failure
             raise
         self._parts.append(delta)
@@ -240,7 +239,7 @@ class ChunkStream:
     def close(self) -> list[Piece]:
         """End the stream; return the final pieces, if any text is left."""
         if self._closed:
-            if self._failed:
+            if self._feed is _fed_after_failure:
                 _fed_after_failure("")
             return []
         self._closed = True

@@ -348,13 +348,23 @@ def test_the_llm_response_is_closed_when_the_stream_ends_early() -> None:
     )
     next(outcomes)
     outcomes.close()
+    # guarded_stream takes the same path without the opt-in.
+    disable_validated_streaming()
+    try:
+        guarded = guard_with(RedactPII(on_fail="refrain"))
+        assert (
+            joined(guarded_stream(guarded, _endless(closed, "guarded_stream"), messages=MESSAGES))
+            == ""
+        )
+    finally:
+        enable_validated_streaming()
 
     async def answer(*, messages: Any = None, **kwargs: Any) -> _EndlessAsync:
         return _EndlessAsync(closed)
 
     async_refrain = guard_with(RedactPII(on_fail="refrain"), asynchronous=True)
     assert joined(asyncio.run(astreamed_from(async_refrain, answer))) == ""
-    assert closed == ["refrain", "caller stopped", "async refrain"]
+    assert closed == ["refrain", "caller stopped", "guarded_stream", "async refrain"]
 
 
 async def astreamed_from(guard: Any, answer: Any) -> list[Any]:
