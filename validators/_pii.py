@@ -34,14 +34,16 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   the groups of an IBAN (one whose checksum failed).  Never after a label
   that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
   ``version``, ``section``, ...), never with a last group of one digit (an
-  ISBN), never a run of one repeated digit (``000 000 0000``);
+  ISBN; one joined by ``.`` or ``-`` is left out: ``+44 20 7946 0958.1``
+  holds ``+44 20 7946 0958``), never a run of one repeated digit
+  (``000 000 0000``);
 * ``card``: 13 to 19 digits, compact or in groups of three or more separated
   by single spaces or by single hyphens (not both; a comma may follow, as in
-  CSV ``Ann,4111111111111111,12/25``), passing the Luhn check and
-  starting like a card of that length (Visa, Mastercard, American Express,
-  Discover, JCB, Diners, UnionPay, Maestro); 13 digits, or no known prefix,
-  only after a card label (``card``, ``visa``, ``credit``, ...); never after a
-  label for another number;
+  CSV ``Ann,4111111111111111,12/25``, or a dot and digits: ``...1111.0``),
+  passing the Luhn check and starting like a card of that length (Visa,
+  Mastercard, American Express, Discover, JCB, Diners, UnionPay, Maestro);
+  13 digits, or no known prefix, only after a card label (``card``,
+  ``visa``, ``credit``, ...); never after a label for another number;
 * ``iban``: a country code, two check digits and the country's length of
   letters or digits, compact or in groups of four (one or two spaces between
   them), passing ISO 7064 mod 97-10;
@@ -60,12 +62,22 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   and serial that can be issued (not ``000`` or ``666``; not ``00``; not
   ``0000``); written with spaces or dots, as nine digits, or with an area
   ``9xx`` (an ITIN), only after an SSN label (``ssn``, ``social security``,
-  ``itin``...); never after a label for a phone or another number.
+  ``itin``...); never after a label for a phone or another number; without
+  an SSN label, not before ``.`` or ``-`` and a digit (``123-45-6789-01`` is
+  a longer number).
+
+No number (phone, card, IBAN, SSN) starts right after a digit and a ``.``
+or ``-``, nor a phone number after a digit and a ``/``: it would be the rest
+of a longer number (``10-4111...``, ``0.4111...``).  After a word, a dash
+joins nothing: ``card\u20144111 1111 1111 1111`` holds a card (an em dash is
+read as ``-``).
 
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
 no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
-the non-breaking hyphen models write), decimal digits of every script
+the non-breaking hyphen models write; in an e-mail address only the hyphens,
+not the dashes of punctuation, so ``Write\u2014jo@example.com`` gives
+``jo@example.com``), decimal digits of every script
 (Thai, Tamil, mathematical bold...) and full-width forms
 (``\uff14\uff11\uff15...``), ideographic full stops (U+3002, U+FF61: dots, as
 IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
@@ -156,6 +168,11 @@ def _fold_table() -> dict[int, str]:
 #: What the detectors read each character as (one character for one: the
 #: offsets of what they find are offsets in the text as written).
 FOLD: dict[int, str] = _fold_table()
+#: Dashes of punctuation, which join numbers (``415\u2013555\u20130123``) but
+#: no e-mail address: ``Write\u2014jo@example.com`` holds ``jo@example.com``.
+_PUNCTUATION_DASHES = "\u2012\u2013\u2014\u2015\u2212\ufe58"
+_EMAIL_FOLD = FOLD | {ord(c): c for c in _PUNCTUATION_DASHES}
+_HAS_PUNCTUATION_DASH = re.compile(f"[{_PUNCTUATION_DASHES}]")
 _UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
 
 #: Entity name -> the placeholder a fix puts in its place.
@@ -215,24 +232,29 @@ _QUERY_KEY = re.compile(r"[?&][^?&=]*=")
 # (カード番号は4111111111111111です, 010-1234-5678로).  "_" may touch one
 # (Markdown emphasis: _4111 1111 1111 1111_).
 _W = f"[^\\W_{_GLUED}]"
+# Not the rest of a longer number: after a digit and a separator (the dash
+# or dot of "10-4111..." or "0.4111...", and for a phone number a "/", which
+# _CHAINS follows); a dash after a word does not join
+# two numbers ("card\u20144111 1111 1111 1111", em dashes being read as "-").
+_NOT_AFTER_DIGITS = r"(?<![0-9][.\-])"
 _PHONE_BODY = (
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d)"  # (an extension: 0123x12)
 )
-_PHONE = _compile(r"(?<![+.\-/])(?<!" + _W + r")" + _PHONE_BODY)
+_PHONE = _compile(r"(?<!\+)(?<![0-9]/)" + _NOT_AFTER_DIGITS + r"(?<!" + _W + r")" + _PHONE_BODY)
 # A number right after another one and a "/" (415-555-0123/415-555-0124), which
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
-    r"(?<![.-])(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"
-    r"(?!" + _W + r"|\.\d)"
+    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"
+    r"(?!" + _W + r")"
 )
 _IBAN = _compile(
-    r"(?<![.-])(?<!" + _W + r")[A-Z]{2}\d{2}"
+    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
-_SSN = _compile(r"(?<![.-])(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r"|[.\-]\d)")
+_SSN = _compile(_NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r")")
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
 _IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a
@@ -491,6 +513,10 @@ def _iban(candidate: str, text: str, start: int) -> bool:
     return iban_valid(candidate.replace(" ", ""))
 
 
+# A separator and a digit right after a number: the rest of a longer one.
+_GROUP_AFTER = re.compile(r"[.\-][0-9]")
+
+
 def _ssn(candidate: str, text: str, start: int) -> bool:
     digits = _digits(candidate)
     if digits[:3] in ("000", "666") or digits[3:5] == "00" or digits[5:] == "0000":
@@ -502,6 +528,7 @@ def _ssn(candidate: str, text: str, start: int) -> bool:
         return True  # (an area 9xx: an ITIN, the taxpayer number of the same shape)
     return (
         label not in ("other", "phone")
+        and _GROUP_AFTER.match(text, start + len(candidate)) is None
         and digits[0] != "9"
         and _SSN_DASHED.fullmatch(candidate) is not None
     )
@@ -551,6 +578,9 @@ _DETECTORS: dict[str, tuple[re.Pattern[str], Check]] = {
 }
 
 
+_ONE_DIGIT_GROUP = re.compile(r"[.\-][0-9]\Z")
+
+
 def _accepted_end(
     text: str, m: re.Match[str], pattern: re.Pattern[str], check: Check
 ) -> int | None:
@@ -560,11 +590,19 @@ def _accepted_end(
     the entity ("... 1111 1111 10 times", "... 1332 CASH"): after the whole
     candidate, each prefix ending before a space inside it (or a ``/``, for a
     phone number: two joined by one) is tried, longest first, as long as the
-    pattern still matches it exactly.
+    pattern still matches it exactly.  A phone number is first tried without
+    each last group of one digit joined by ``.`` or ``-`` (no phone number
+    ends in one, see ``_phone``): ``+44 20 7946 0958.1`` is the number
+    ``+44 20 7946 0958``, not ``+44 20 7946`` with ``0958`` left in sight.
     """
     start = m.start()
-    cuts = " /" if pattern is _PHONE or pattern is _NEXT_PHONE else " "
-    ends = [m.end()] + [i for i in range(m.end() - 1, start, -1) if text[i] in cuts]
+    ends = [m.end()]
+    cuts = " "
+    if pattern is _PHONE or pattern is _NEXT_PHONE:
+        cuts = " /"
+        while _ONE_DIGIT_GROUP.match(text, ends[-1] - 2, ends[-1]) and ends[-1] - 2 > start:
+            ends.append(ends[-1] - 2)
+    ends += [i for i in range(ends[-1] - 1, start, -1) if text[i] in cuts]
     for end in ends:
         if not check(text[start:end], text, start):
             continue
@@ -649,7 +687,11 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
     folded = text.translate(FOLD)
     for name in entities:
         pattern, check = _DETECTORS[name]
-        scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
+        scan = folded
+        if name == "iban":
+            scan = folded.translate(_UPPER_ASCII)
+        elif name == "email" and _HAS_PUNCTUATION_DASH.search(text):
+            scan = text.translate(_EMAIL_FOLD)
         pos = reach = 0
         chained: set[int] = set()
         while (m := pattern.search(scan, pos)) is not None:

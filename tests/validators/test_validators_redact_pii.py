@@ -66,6 +66,7 @@ CONTEXTS = [
     "Write to {}!\nThen wait.",
     "(see {})",
     "\u201cUse {}.\u201d She said so.",
+    "Number\u2014{}\u2014and more.",
 ]
 
 
@@ -229,6 +230,31 @@ SURROUNDED = [
         "| Ann | 536221234 |\nSocial security no. <SSN>",
     ),
     ("社会保障番号は536-22-1234です。", "社会保障番号は<SSN>です。"),
+    # A dash after a word (models write em dashes with no spaces): read as "-",
+    # it hid every number after it, and an address took the word in.
+    ("My card\u20144111 1111 1111 1111 works.", "My card\u2014<CARD> works."),
+    (
+        "Call me\u2014+44 20 7946 0958 or\u2013(415) 555-0123.",
+        "Call me\u2014<PHONE> or\u2013<PHONE>.",
+    ),
+    ("My SSN\u2014536-22-1234.", "My SSN\u2014<SSN>."),
+    ("IBAN\u2014DE89 3704 0044 0532 0130 00 ok", "IBAN\u2014<IBAN> ok"),
+    ("Card -4111111111111111 ok", "Card -<CARD> ok"),
+    ("Write\u2014jo@example.com\u2014soon.", "Write\u2014<EMAIL>\u2014soon."),
+    # A separator and a digit glued after a number (a phone number's last group
+    # was left in sight; a card, or a labelled SSN, was not found at all).
+    ("Call +44 20 7946 0958.1 now.", "Call <PHONE>.1 now."),
+    ("Call (415) 555-0123-9 now.", "Call <PHONE>-9 now."),
+    ("Card 4111 1111 1111 1111.0 now.", "Card <CARD>.0 now."),
+    ("Card 4111111111111111.25 now.", "Card <CARD>.25 now."),
+    ("SSN 536-22-1234.1 and SSN 536-22-1234-5 ok.", "SSN <SSN>.1 and SSN <SSN>-5 ok."),
+]
+
+#: Numbers that are the rest, or the start, of a longer one: nothing to redact.
+LONGER_NUMBERS = [
+    "Range 10-4111111111111111 here.",
+    "Value 0.4111111111111111 here.",
+    "Code 536-22-1234-5678 here.",
 ]
 
 
@@ -239,6 +265,11 @@ def test_entities_found_whatever_surrounds_them(text: str, fixed: str) -> None:
     for size in (1, 3):
         deltas = [text[i : i + size] for i in range(0, len(text), size)]
         assert joined(run(GUARD, deltas)) == fixed
+
+
+@pytest.mark.parametrize("text", LONGER_NUMBERS)
+def test_a_number_inside_a_longer_one_is_left_alone(text: str) -> None:
+    assert isinstance(check(text), PassResult)
 
 
 def test_rest_of_a_failed_address_is_no_address() -> None:
