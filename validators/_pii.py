@@ -78,9 +78,11 @@ no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
 the non-breaking hyphen models write; in an e-mail address only the hyphens,
 not the dashes of punctuation, so ``Write\u2014jo@example.com`` gives
 ``jo@example.com``), decimal digits of every script
-(Thai, Tamil, mathematical bold...) and full-width forms
+(Thai, Tamil, mathematical bold...) and the other characters with a digit
+value (superscripts, subscripts, circled digits: :data:`DIGIT_RUNS`), full-width forms
 (``\uff14\uff11\uff15...``), ideographic full stops (U+3002, U+FF61: dots, as
-IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
+IDNA reads them in a domain), the one dot leader (U+2024) and the middle,
+hyphenation and raised dots (U+00B7, U+2027, U+2E33); an IBAN may be
 written in lower case.
 Characters that render as nothing (format characters such as the soft hyphen,
 zero-width space and joiners, bidirectional controls; variation selectors; see
@@ -154,13 +156,30 @@ DIGIT_ZEROS = (
 )  # fmt: skip
 
 
+#: The other characters with a digit value (Numeric_Type=Digit, Unicode 14):
+#: superscripts, subscripts, circled and parenthesized digits, Ethiopic...; as
+#: (first code point, last code point, value of the first).  A number written
+#: in them reads as that number (``\u2074\u00b9\u00b9\u00b9...``, ``\u2463\u2460\u2460\u2460...``).
+DIGIT_RUNS = (
+    (0xB2, 0xB3, 2), (0xB9, 0xB9, 1), (0x1369, 0x1371, 1), (0x19DA, 0x19DA, 1),
+    (0x2070, 0x2070, 0), (0x2074, 0x2079, 4), (0x2080, 0x2089, 0), (0x2460, 0x2468, 1),
+    (0x2474, 0x247C, 1), (0x2488, 0x2490, 1), (0x24EA, 0x24EA, 0), (0x24F5, 0x24FD, 1),
+    (0x24FF, 0x24FF, 0), (0x2776, 0x277E, 1), (0x2780, 0x2788, 1), (0x278A, 0x2792, 1),
+    (0x10A40, 0x10A43, 1), (0x10E60, 0x10E68, 1), (0x11052, 0x1105A, 1), (0x1F100, 0x1F100, 0),
+    (0x1F101, 0x1F10A, 0),
+)  # fmt: skip
+
+
 def _fold_table() -> dict[int, str]:
     table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
     table.update({cp: "-" for cp in (*range(0x2010, 0x2016), 0x2212, 0xFE58, 0xFE63)})
     table.update({zero + d: str(d) for zero in DIGIT_ZEROS for d in range(10)})
+    for first, last, value in DIGIT_RUNS:
+        table.update({cp: str(value + cp - first) for cp in range(first, last + 1)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
     table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
     table[0x2024] = "."  # one dot leader (NFKC reads it as ".")
+    table.update({0xB7: ".", 0x2027: ".", 0x2E33: "."})  # middle, hyphenation and raised dots
     table.update({0xFE6B: "@", 0xFE52: "."})  # small commercial at, small full stop
     return table
 

@@ -142,6 +142,15 @@ SURROUNDED = [
     ("Call (\u0bea\u0be7\u0beb) \u0beb\u0beb\u0beb-\u0be6\u0be7\u0be8\u0be9.", "Call <PHONE>."),
     ("SSN \U0001d7cf\U0001d7d0\U0001d7d1-45-6789 ok.", "SSN <SSN> ok."),
     ("Mail jo@example\u2024com now.", "Mail <EMAIL> now."),  # one dot leader
+    # Superscript and circled digits, middle and raised dots (the number or
+    # address written in them was released).
+    ("Card \u2074\u00b9\u00b9\u00b9 " + "\u00b9" * 12 + " ok.", "Card <CARD> ok."),
+    (
+        "Call \u2463\u2460\u2464-\u2464\u2464\u2464-\u24ea\u2460\u2461\u2462 now.",
+        "Call <PHONE> now.",
+    ),
+    ("Mail jo@example\u00b7com or ann@example\u2e33org now.", "Mail <EMAIL> or <EMAIL> now."),
+    ("Host 192\u00b7168\u00b710\u00b720 up", "Host <IP_ADDRESS> up"),
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
@@ -291,15 +300,16 @@ def test_a_number_of_both_shapes_is_redacted_by_either_detector() -> None:
     assert check("Mail 078-05-1120 now.", phones).fix_value == "Mail <PHONE> now."
 
 
-def test_every_decimal_digit_is_read_as_its_ascii_digit() -> None:
-    # FOLD lists the zeros of the digit runs rather than scanning every code
-    # point at import: the list must hold every decimal digit Python knows.
-    decimals = {
+def test_every_digit_is_read_as_its_ascii_digit() -> None:
+    # FOLD lists the runs of digits rather than scanning every code point at
+    # import: the lists must hold every character with a digit value Python
+    # knows (decimal digits, superscripts, circled digits...).
+    digits = {
         cp: str(value)
         for cp in range(0x80, sys.maxunicode + 1)
-        if (value := unicodedata.decimal(chr(cp), -1)) >= 0
+        if (value := unicodedata.digit(chr(cp), -1)) >= 0
     }
-    assert {cp: FOLD[cp] for cp in decimals if cp in FOLD} == decimals
+    assert {cp: FOLD[cp] for cp in digits if cp in FOLD} == digits
 
 
 def test_entities_subset() -> None:
