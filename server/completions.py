@@ -46,6 +46,7 @@ from .events import (
     error_body,
     guardrails_field,
     sse,
+    usage_event,
 )
 
 __all__ = ["Verdicts", "complete", "stream_events", "watch"]
@@ -257,6 +258,9 @@ async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
     try:
         async for chunk in source:
             _note_upstream(upstream, chunk)
+            usage = getattr(chunk, "usage", None)
+            if usage is not None:  # (the last chunk, asked for by stream_options)
+                upstream.usage = usage.model_dump(exclude_none=True)
             # The first choice only (with n > 1 a chunk carries one choice
             # of any index): the text the guard validates and serves.
             choice = next((c for c in chunk.choices or () if not getattr(c, "index", 0)), None)
@@ -369,9 +373,12 @@ async def stream_events(
 
     One ``chat.completion.chunk`` per outcome the guard yields (its
     ``validated_output`` in ``delta.content``), the last one with the
-    upstream's ``finish_reason``; or, when validation raises, one error event.
+    upstream's ``finish_reason``, then, if the client asked for it
+    (``stream_options.include_usage``), a chunk with the upstream's ``usage``
+    and no choice; or, when validation raises, one error event.
     """
-    upstream = Upstream()
+    options = payload.get("stream_options") or {}
+    upstream = Upstream(include_usage=bool(options.get("include_usage")))
     verdicts = Verdicts(raw=raw)
     finished = False
     passed = True
@@ -386,6 +393,8 @@ async def stream_events(
         if not finished:  # refrained, or no final outcome
             shown = {"validation_passed": passed, "validation_summaries": verdicts.take()}
             yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
+        if (usage := usage_event(upstream)) is not None:
+            yield sse(usage)
     except ValidationError as exc:
         log.warning("guard %r: validation failed (on_fail exception); stream ended", name)
         yield sse(_validation_error(exc, verdicts))

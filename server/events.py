@@ -21,6 +21,7 @@ __all__ = [
     "error_body",
     "guardrails_field",
     "sse",
+    "usage_event",
 ]
 
 #: The server-sent event that ends every stream.
@@ -39,6 +40,11 @@ class Upstream:
     done: bool = False
     #: The upstream's non-streamed response, as a dict (``None`` when streamed).
     completion: dict[str, Any] | None = None
+    #: Whether the client asked for the usage of a stream
+    #: (``stream_options.include_usage``).
+    include_usage: bool = False
+    #: The token usage the upstream's stream reported, if any.
+    usage: dict[str, Any] | None = None
     role_sent: bool = field(default=False, repr=False)
 
 
@@ -69,13 +75,31 @@ def chunk_event(
     if not upstream.role_sent:
         delta = {"role": "assistant", **delta}
         upstream.role_sent = True
+    event = _chunk(upstream, [{"index": 0, "delta": delta, "finish_reason": finish}])
+    if upstream.include_usage:
+        event["usage"] = None
+    event["guardrails"] = guardrails
+    return event
+
+
+def usage_event(upstream: Upstream) -> dict[str, Any] | None:
+    """The last chunk of a stream whose client asked for its usage: no choice,
+    the upstream's ``usage`` (as OpenAI streams it); ``None`` when the client
+    did not ask or the upstream reported none (no figure is made up)."""
+    if not upstream.include_usage or upstream.usage is None:
+        return None
+    event = _chunk(upstream, [])
+    event["usage"] = upstream.usage
+    return event
+
+
+def _chunk(upstream: Upstream, choices: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": upstream.id,
         "object": "chat.completion.chunk",
         "created": upstream.created,
         "model": upstream.model,
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        "guardrails": guardrails,
+        "choices": choices,
     }
 
 

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
 from guardrails import AsyncGuard, Guard
@@ -34,6 +34,7 @@ from guardrails.classes.generic.stack import Stack
 from guardrails_api.api import guards as guards_api
 from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
 from guardrails_api.clients.get_guard_client import get_guard_client
+from pydantic import TypeAdapter, ValidationError
 
 from guardrails_ai.chunkwise.adapters.pipeline import check_streamable
 
@@ -118,11 +119,56 @@ class AsciiJSONResponse(JSONResponse):
         return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
-async def chat_completions(
-    id: str, create_chat_completion_request: CreateChatCompletionRequest
-) -> Response:
-    """OpenAI-compatible chat completion through guard ``id``: validated text only."""
-    payload = dict(create_chat_completion_request)
+#: The request body's schema (guardrails-api's: OpenAI's chat completion parameters).
+_REQUEST = TypeAdapter(CreateChatCompletionRequest)
+#: Pydantic error types whose message a validator writes (it may quote the input).
+_OWN_MESSAGES = ("value_error", "assertion_error")
+
+
+def _request_error(message: str, param: str | None = None) -> Response:
+    body = error_body(message, "invalid_request_error", "invalid_request_body")
+    body["error"]["param"] = param
+    return AsciiJSONResponse(body, status_code=400)
+
+
+async def _payload(request: Request) -> dict[str, Any] | Response:
+    """The request's body checked against :data:`_REQUEST`, or an OpenAI-shaped
+    400 naming the field at fault (the one every error is under) and what is
+    wrong with it, never its value (FastAPI's own answer was a 422
+    ``{"detail": [...]}`` quoting the input)."""
+    try:
+        body = json.loads(await request.body())
+    except ValueError:
+        return _request_error("the request body is not valid JSON")
+    try:
+        return dict(_REQUEST.validate_python(body))
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    # (a union's members add their class names to a location: left out)
+    paths = [[str(p) for p in e["loc"] if isinstance(p, int) or str(p).islower()] for e in errors]
+    if len(errors) == 1:
+        kind = errors[0]["type"]
+        what = kind if kind in _OWN_MESSAGES else errors[0]["msg"]
+    else:  # (one field that fits no member of a union gives one error per member)
+        what = f"does not fit the schema ({len(errors)} errors)"
+    common = paths[0]
+    for path in paths[1:]:
+        n = 0
+        while n < min(len(common), len(path)) and common[n] == path[n]:
+            n += 1
+        common = common[:n]
+    param = ".".join(common) or None
+    return _request_error(f"invalid request body: {param or 'the body'}: {what}", param)
+
+
+async def chat_completions(id: str, request: Request) -> Response:
+    """OpenAI-compatible chat completion through guard ``id``: validated text only.
+
+    The body is a chat completion request (:data:`_REQUEST`); one that is no
+    JSON or does not fit gets an OpenAI-shaped 400 (:func:`_payload`)."""
+    payload = await _payload(request)
+    if isinstance(payload, Response):
+        return payload
     name = unquote_plus(id)
     found = _find(name)
     if found is None:

@@ -7,7 +7,9 @@ port, prints ``PORT <n>`` on stdout once it accepts connections, and answers
 * ``"stream": true``: server-sent events, one ``chat.completion.chunk`` per delta
   of 1-7 characters (the slicing is seeded by the text, so it is repeatable),
   ``--delay-ms`` between deltas, a last chunk with ``finish_reason: "stop"``
-  and ``data: [DONE]``;
+  and ``data: [DONE]``; with ``"stream_options": {"include_usage": true}``,
+  every chunk has ``"usage": null`` and a chunk with no choice and the usage
+  (:data:`USAGE`) comes before ``[DONE]``, as OpenAI streams it;
 * otherwise one ``chat.completion`` holding the whole text.
 
 With ``"n": k``, choice ``i > 0`` answers the text reversed (streamed, the chunks
@@ -37,6 +39,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODEL = "gpt-4o-mini"
+#: The token usage every answer reports.
+USAGE = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
 #: Answered as a lone surrogate (legal in JSON, which a client cannot send
 #: through an SDK that encodes UTF-8, but an upstream may answer).
 LONE_SURROGATE = "<lone-surrogate>"
@@ -127,7 +131,8 @@ class Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             STATS.begin()
             try:
-                self._stream(texts, ident, created, logprobs)
+                usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                self._stream(texts, ident, created, logprobs, usage)
             finally:
                 STATS.end()
         else:
@@ -146,7 +151,7 @@ class Handler(BaseHTTPRequestHandler):
                         }
                         for i, answer in enumerate(texts)
                     ],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                    "usage": USAGE,
                 }
             )
 
@@ -158,7 +163,9 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _stream(self, texts: list[str], ident: str, created: int, logprobs: bool) -> None:
+    def _stream(
+        self, texts: list[str], ident: str, created: int, logprobs: bool, usage: bool
+    ) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -166,19 +173,23 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
 
-        def event(index: int, delta: dict[str, Any], finish: str | None) -> None:
-            choice = {"index": index, "delta": delta, "finish_reason": finish}
-            if logprobs and delta.get("content"):
-                choice["logprobs"] = _logprobs(delta["content"])
+        def send(choices: list[dict[str, Any]], **extra: Any) -> None:
             chunk = {
                 "id": ident,
                 "object": "chat.completion.chunk",
                 "created": created,
                 "model": MODEL,
-                "choices": [choice],
+                "choices": choices,
+                **extra,
             }
             self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             self.wfile.flush()
+
+        def event(index: int, delta: dict[str, Any], finish: str | None) -> None:
+            choice = {"index": index, "delta": delta, "finish_reason": finish}
+            if logprobs and delta.get("content"):
+                choice["logprobs"] = _logprobs(delta["content"])
+            send([choice], **({"usage": None} if usage else {}))
 
         for index in range(len(texts)):
             event(index, {"role": "assistant", "content": ""}, None)
@@ -191,6 +202,8 @@ class Handler(BaseHTTPRequestHandler):
                     event(index, {"content": own[step]}, None)
         for index in range(len(texts)):
             event(index, {}, "stop")
+        if usage:
+            send([], usage=USAGE)
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 

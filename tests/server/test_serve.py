@@ -35,6 +35,7 @@ import openai
 import pytest
 from guardrails.errors import ValidationError
 from guardrails_ai.types import ErrorSpan, FailResult
+from helpers.fake_openai_upstream import USAGE
 from helpers.guardrails import MESSAGES, llm, verdicts_by_release
 from helpers.server import (
     free_port,
@@ -707,6 +708,57 @@ def test_all_pass_is_lossless(servers: Servers) -> None:
     streamed, fields = stream(servers.serve, "exception", text)
     assert streamed == text
     assert fields[-1]["validation_passed"] is True and not summaries(fields)
+
+
+@pytest.mark.parametrize("port", ["serve", "start"])
+def test_a_stream_reports_its_usage_when_asked(servers: Servers, port: str) -> None:
+    # Before: the upstream's usage chunk (no choice) was dropped: clients that
+    # count tokens (stream_options.include_usage) got none.
+    text = "Usage is counted. The answer stays whole"
+    answer = client(getattr(servers, port), "fix").chat.completions.create(
+        model=MODEL,
+        messages=[{"role": "user", "content": text}],
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+    chunks = list(answer)
+    assert "".join(c.choices[0].delta.content or "" for c in chunks[:-1]) == text
+    assert chunks[-1].choices == [] and chunks[-1].usage is not None
+    assert chunks[-1].usage.model_dump(exclude_none=True) == USAGE
+    assert all(c.usage is None for c in chunks[:-1])
+    unasked = client(servers.serve, "fix").chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": text}], stream=True
+    )
+    assert all(c.choices and c.usage is None for c in unasked)
+
+
+#: Request bodies that do not fit, and the field each answer names.
+MALFORMED = [
+    (b'{"model": "m", "messages": [', None),  # no JSON
+    (b'["a list"]', None),
+    (b'{"messages": [{"role": "user", "content": "Card 4111 1111 1111 1111"}]}', "model"),
+    (b'{"model": "m", "messages": "Card 4111 1111 1111 1111"}', "messages"),
+    (b'{"model": "m", "messages": [{"role": "x", "content": "Card 4111 1111 1111 1111"}]}',
+     "messages.0"),
+    (b'{"model": "m", "temperature": "Card 4111", "messages": [{"role": "user", "content": "hi"}]}',
+     "temperature"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("body", "param"), MALFORMED)
+@pytest.mark.parametrize("port", ["serve", "start"])
+def test_a_malformed_request_gets_an_openai_error(
+    servers: Servers, port: str, body: bytes, param: str | None
+) -> None:
+    # Before: FastAPI's 422 {"detail": [...]}, quoting the input (the card).
+    url = f"http://127.0.0.1:{getattr(servers, port)}/guards/fix/openai/v1/chat/completions"
+    answer = httpx.post(url, content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["type"] == "invalid_request_error" and error["param"] == param
+    assert "4111" not in answer.text and error["message"].startswith(
+        ("invalid request body: ", "the request body is not valid JSON")
+    )
 
 
 @pytest.mark.parametrize("streamed", [False, True])
