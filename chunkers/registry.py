@@ -48,28 +48,67 @@ def _factory(key: str) -> Callable[..., ChunkingStrategy] | None:
     return factory
 
 
-def _key(name: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"alias name must be a non-empty str, got {name!r}")
+def _key(name: object) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    if not name.strip():
+        raise ValueError("name must not be empty or whitespace")
     return name.strip().lower()
 
 
-def register_alias(name: str, factory: Callable[..., ChunkingStrategy]) -> None:
+def _register(
+    table: dict[str, Callable[..., ChunkingStrategy]],
+    name: str,
+    factory: Callable[..., ChunkingStrategy],
+    replace: bool,
+) -> None:
+    """Put ``factory`` in ``table`` under ``name``, unless the name is taken.
+
+    A name is taken when an alias or a kind of that name (case and blanks
+    aside) is registered with another factory, ``"guardrails"`` included:
+    ``ValueError`` unless ``replace``; registering the same factory again is
+    a no-op.
+    """
+    key = _key(name)
+    if not callable(factory):
+        raise TypeError(
+            f"factory must be callable (a class or a function), got {type(factory).__name__}"
+        )
+    taken = _KINDS.get(key) or _factory(key)
+    if taken is not None and taken is not factory and not replace:
+        raise ValueError(
+            f"name={key!r} names a registered chunker already; pass replace=True to "
+            "replace it everywhere it is used, or choose another name"
+        )
+    _FACTORIES.pop(key, None)
+    _KINDS.pop(key, None)
+    table[key] = factory
+
+
+def register_alias(
+    name: str, factory: Callable[..., ChunkingStrategy], *, replace: bool = False
+) -> None:
     """Make ``name`` resolve to ``factory()`` wherever a chunker is accepted.
 
     A spec ``{"chunker": name, **params}`` resolves to ``factory(**params)``:
-    a class, or a ``functools.partial`` whose defaults are keywords.
+    a class, or a ``functools.partial`` whose defaults are keywords.  A name
+    that is registered already (``"sentence"``, ``"bounded"``...) is refused
+    with a ``ValueError`` unless ``replace=True``; a ``factory`` that is not
+    callable with a ``TypeError``.
     """
-    _FACTORIES[_key(name)] = factory
+    _register(_FACTORIES, name, factory, replace)
 
 
-def register_kind(name: str, factory: Callable[..., ChunkingStrategy]) -> None:
+def register_kind(
+    name: str, factory: Callable[..., ChunkingStrategy], *, replace: bool = False
+) -> None:
     """Make the spec ``{"chunker": name, **params}`` resolve to ``factory(**params)``.
 
     For chunkers that need parameters (``"bounded"``, ``"regex"``): unlike an
-    alias, ``name`` alone is not a chunker.
+    alias, ``name`` alone is not a chunker.  Names already registered and
+    factories that are not callable are refused as by :func:`register_alias`.
     """
-    _KINDS[_key(name)] = factory
+    _register(_KINDS, name, factory, replace)
 
 
 def aliases() -> list[str]:
@@ -121,9 +160,14 @@ def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
     """Build the chunker ``spec`` describes; nested specs are built first."""
     kind = spec.get(KIND)
     if not isinstance(kind, str):
+        got = (
+            f"its {KIND!r} is of type {type(kind).__name__}"
+            if KIND in spec
+            else f"got keys {sorted(map(str, spec))}"
+        )
         raise ValueError(
-            f"{param} spec needs a {KIND!r} key naming its kind (one of "
-            f"{', '.join(map(repr, kinds()))}); got keys {sorted(map(str, spec))}"
+            f"{param} spec needs a {KIND!r} key whose value, a str, names its kind (one "
+            f"of {', '.join(map(repr, kinds()))}); {got}"
         )
     key = kind.strip().lower()
     factory = _KINDS.get(key) or _factory(key)

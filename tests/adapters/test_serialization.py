@@ -290,6 +290,7 @@ def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
     ("spec", "error", "words"),
     [
         ({"size": 3}, ValueError, "needs a 'chunker' key .* got keys \\['size'\\]"),
+        ({"chunker": 5}, ValueError, "'chunker' key whose value, a str.* is of type int"),
         (
             {"chunker": "nope"},
             ValueError,
@@ -515,6 +516,46 @@ def test_what_cannot_be_written_raises_at_to_dict(make: Any, words: str) -> None
     with pytest.raises(Exception, match=words) as raised:
         guard.to_dict()
     assert "cannot write this validator's chunker" in str(raised.value)
+
+
+@pytest.mark.parametrize("name", ["sentence", " Sentence ", "bounded", "guardrails"])
+def test_a_registered_name_is_replaced_only_when_asked(name: str) -> None:
+    # Before: register_alias("sentence", ...) silently changed what every
+    # validator's default "sentence" meant, and an alias "bounded" was never
+    # reached (kinds are looked up first).
+    from guardrails_ai.chunkwise.chunkers import register_alias, register_kind, resolve_chunker
+
+    before = resolve_chunker({"chunker": "word"})
+    for register in (register_alias, register_kind):
+        with pytest.raises(ValueError, match="registered chunker already; pass replace=True"):
+            register(name, WordChunker)
+    assert resolve_chunker({"chunker": "word"}) == before
+
+
+def test_a_registration_is_repeated_or_replaced() -> None:
+    from guardrails_ai.chunkwise.chunkers import register_alias, resolve_chunker
+
+    register_alias("test-words-again", WordChunker)
+    register_alias("test-words-again", WordChunker)  # the same factory: a no-op
+    register_alias("test-words-again", LineChunker, replace=True)
+    assert resolve_chunker("test-words-again") == LineChunker()
+
+
+@pytest.mark.parametrize(
+    ("name", "factory", "error", "words"),
+    [
+        ("test-five", 5, TypeError, "factory must be callable.*got int"),
+        (5, WordChunker, TypeError, "name must be a str, got int"),
+        ("  ", WordChunker, ValueError, "name must not be empty"),
+    ],
+)
+def test_a_bad_registration_raises_naming_the_parameter(
+    name: Any, factory: Any, error: type, words: str
+) -> None:
+    from guardrails_ai.chunkwise.chunkers import register_alias
+
+    with pytest.raises(error, match=words):
+        register_alias(name, factory)
 
 
 def test_an_alias_without_a_spec_is_written_as_the_alias() -> None:
