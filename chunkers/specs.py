@@ -151,13 +151,18 @@ def sized_from_spec(inner: object, **params: object) -> ChunkingStrategy:
 
     Its ceiling is written under the name it was given by (``max_tokens``,
     ``max_chars``, or ``limit`` for one built directly) and its measure as
-    ``tokenizer`` (with ``max_tokens``) or ``length``.
+    ``tokenizer`` (with ``max_tokens``) or ``length``: a spec with two
+    ceilings, or with both measures, is a ``ValueError`` (one would be dropped).
     """
-    for name in ("max_tokens", "max_chars", "limit"):
-        if name in params:
-            ceiling = params.pop(name)
-            break
-    else:
-        raise ValueError("a 'sized' spec needs max_tokens, max_chars or limit")
-    length = params.pop("tokenizer", params.pop("length", None))
+    ceilings = [name for name in ("max_tokens", "max_chars", "limit") if name in params]
+    if len(ceilings) != 1:
+        raise ValueError(
+            "a 'sized' spec needs one of max_tokens, max_chars or limit; got "
+            f"{', '.join(ceilings) or 'none'}"
+        )
+    name = ceilings[0]
+    ceiling = params.pop(name)
+    if "tokenizer" in params and "length" in params:
+        raise ValueError("a 'sized' spec takes its measure as tokenizer or length, not both")
+    length = params.pop("tokenizer") if "tokenizer" in params else params.pop("length", None)
     return Sized(inner, ceiling, length=length, param=name, **params)  # type: ignore[arg-type]

@@ -292,6 +292,22 @@ def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
         ({"size": 3}, ValueError, "needs a 'chunker' key .* got keys \\['size'\\]"),
         ({"chunker": 5}, ValueError, "'chunker' key whose value, a str.* is of type int"),
         (
+            {
+                "chunker": "sized",
+                "inner": "word",
+                "max_chars": 9,
+                "length": "chars",
+                "tokenizer": "x",
+            },
+            ValueError,
+            "tokenizer or length, not both",
+        ),
+        (
+            {"chunker": "sized", "inner": "word", "max_chars": 9, "max_tokens": 3},
+            ValueError,
+            "needs one of max_tokens, max_chars or limit; got max_tokens, max_chars",
+        ),
+        (
             {"chunker": "nope"},
             ValueError,
             "chunker='nope', not a known kind; choose one of .*'regex'",
