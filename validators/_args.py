@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
 from guardrails_ai.chunkwise.chunkers.params import check_int, described
@@ -67,15 +67,21 @@ def optional_positive_int(name: str, value: object) -> int | None:
 
 
 def str_list(name: str, value: object, *, secret: bool = False) -> list[str]:
-    """``value`` (any iterable of str, but not a str itself) as a non-empty list.
+    """``value`` (any iterable of str, but not a str itself nor a mapping) as a non-empty list.
 
     ``secret``: the items may be confidential (banned phrases), so an error
-    names the parameter and the value's type and length, never its text."""
+    names the parameter and the value's type and length, never its text.  A
+    mapping is refused: its keys would be taken and its values dropped."""
     if isinstance(value, (str, bytes)):
         shown = described(value) if secret else f"{type(value).__name__} {value!r:.80}"
         item = f"{type(value).__name__} item" if secret else f"{value!r:.80}"
         raise TypeError(
             f"{name} must be a list of str, got {shown}; wrap a single item in a list: [{item}]"
+        )
+    if isinstance(value, Mapping):
+        raise TypeError(
+            f"{name} must be a list of str, got {type(value).__name__} (a mapping: its "
+            f"values would be dropped); pass list(...) of the items"
         )
     if not isinstance(value, Iterable):
         raise TypeError(f"{name} must be a list of str, got {type(value).__name__}: {value!r:.80}")

@@ -169,6 +169,7 @@ def test_other_chunkers_keep_phrases_whole() -> None:
         ),
         ({"phrases": []}, ValueError, r"phrases must not be empty"),
         ({"phrases": ["ok", 3]}, TypeError, r"phrases must hold str only, got int\Z"),
+        ({"phrases": {"free money": 1}}, TypeError, r"phrases must be a list of str, got dict"),
         ({"phrases": [" \u200b "]}, ValueError, r"phrases\[0\] has no visible characters"),
         ({"phrases": ["x"], "mask": ""}, ValueError, r"mask must be one non-space character"),
         ({"phrases": ["x"], "mask": "**"}, ValueError, r"got '\*\*'"),

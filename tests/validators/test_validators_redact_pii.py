@@ -347,6 +347,7 @@ def test_no_false_positives_on_code(text: str) -> None:
         ),
         ({"entities": "email"}, TypeError, r"entities must be a list of str, got str 'email'"),
         ({"entities": []}, ValueError, r"entities must not be empty"),
+        ({"entities": {"email": False}}, TypeError, r"entities must be a list of str, got dict"),
         ({"entities": [None]}, TypeError, r"entities must hold str only, got NoneType"),
     ],
 )
