@@ -1,8 +1,7 @@
 """Fenced code blocks inside a window of text: where a size limit may not cut.
 
-A cut inside a fenced code block (three or more backticks or tildes, closed by
-a fence of the same character at least as long, as in
-:class:`~.structure.StructureChunker`) is allowed only when the block cannot
+A cut inside a fenced code block (as :mod:`.markdown` reads one, for every
+chunker) is allowed only when the block cannot
 be kept whole: when it is larger than the limit.  :func:`closed_to_cuts`
 returns the stretches of a window that no boundary may end in; it looks at the
 window only (the state at its start is passed in), so every decision it feeds
@@ -11,17 +10,13 @@ depends only on the text, never on how a stream was sliced.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from .markdown import FENCE_LINE, Fence, closes_fence, opened_fence
 
 __all__ = ["Fence", "closed_to_cuts", "fence_at", "inside"]
 
-#: An open fence: its character and length.
-Fence = tuple[str, int]
 Span = tuple[int, int]
-
-#: A complete line that may open or close a fence (group 1: the fence, 2: the rest).
-_FENCE_LINE = re.compile(r"^[ \t]{0,3}(`{3,}+|~{3,}+)([^\n]*+)\n", re.MULTILINE)
 
 
 def _blocks(window: str, state: Fence | None) -> list[tuple[int, int, bool, Fence]]:
@@ -31,13 +26,12 @@ def _blocks(window: str, state: Fence | None) -> list[tuple[int, int, bool, Fenc
     blocks = []
     open_at = 0 if state is not None else -1
     fence = state
-    for m in _FENCE_LINE.finditer(window):
+    for m in FENCE_LINE.finditer(window):
         mark, rest = m.group(1), m.group(2)
         if fence is None:
-            if mark[0] == "`" and "`" in rest:
-                continue  # an inline code span, not a fence
-            fence, open_at = (mark[0], len(mark)), m.start()
-        elif mark[0] == fence[0] and len(mark) >= fence[1] and not rest.strip():
+            fence = opened_fence(mark, rest)
+            open_at = m.start()
+        elif closes_fence(fence, mark, rest):
             blocks.append((open_at, m.end() - 1, True, fence))
             fence = None
     if fence is not None:

@@ -67,12 +67,13 @@ from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
 from .fallback import after_gap, levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
+from .markdown import ATX
 from .paragraph import ParagraphChunker
 from .params import check_int
 from .registry import ChunkerSpec, resolve_chunker
 from .sizing import Measure, measure_for
 from .stream import scanner_for
-from .structure import ATX, StructureChunker
+from .structure import StructureChunker
 from .word import WordChunker
 
 __all__ = ["MIN_FILL", "Sized"]

@@ -2,8 +2,8 @@
 
 :func:`heading_paths` reads the ATX (``# Title``) and Setext (a paragraph
 underlined with ``===`` or ``---``) headings of a document, as
-:class:`~.structure.StructureChunker` sees them (none inside fenced code
-blocks), and answers, for each chunk start, the titles of the enclosing
+:class:`~.structure.StructureChunker` sees them (both read :mod:`.markdown`;
+none inside fenced code blocks), and answers, for each chunk start, the titles of the enclosing
 sections from the outermost in: what LangChain's
 ``MarkdownHeaderTextSplitter`` puts in its ``Header 1``, ``Header 2``, ...
 metadata.  A chunk that starts with a heading (after whitespace) is under it.
@@ -15,12 +15,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
+from .markdown import ATX, FENCE, SETEXT, Fence, closes_fence, opened_fence
+
 __all__ = ["heading_paths", "headings_of"]
 
 _LINE = re.compile(r"[^\n]*(?:\n|\Z)")
-_ATX_OPEN = re.compile(r" {0,3}(#{1,6})(?=[ \t]|\Z)")
-_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
-_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
 
 #: A heading: where its line starts, its level (1-6), its title.
 Heading = tuple[int, int, str]
@@ -29,7 +28,7 @@ Heading = tuple[int, int, str]
 def headings_of(text: str) -> list[Heading]:
     """Every heading of ``text`` in order: ``(line start, level, title)``."""
     found: list[Heading] = []
-    fence: tuple[str, int] | None = None
+    fence: Fence | None = None
     previous: tuple[int, str] | None = None  # the paragraph line before, for Setext
     pos = 0
     for m in _LINE.finditer(text):
@@ -39,26 +38,20 @@ def headings_of(text: str) -> list[Heading]:
         if not m.group():
             break
         body = line.rstrip()
-        f = _FENCE.fullmatch(body)
+        f = FENCE.fullmatch(body)
         if fence is not None:
-            if (
-                f
-                and f.group(1)[0] == fence[0]
-                and len(f.group(1)) >= fence[1]
-                and not (f.group(2).strip())
-            ):
+            if f and closes_fence(fence, f.group(1), f.group(2)):
                 fence = None
             continue
-        if f and not (f.group(1)[0] == "`" and "`" in f.group(2)):
-            fence = (f.group(1)[0], len(f.group(1)))
-            previous = None
-            continue
-        atx = _ATX_OPEN.match(body)
+        atx = ATX.match(body + "\n")
         if atx:
             found.append((start, len(atx.group(1)), _atx_title(body[atx.end() :])))
             previous = None
             continue
-        setext = _SETEXT.fullmatch(body)
+        if f and (fence := opened_fence(f.group(1), f.group(2))) is not None:
+            previous = None
+            continue
+        setext = SETEXT.fullmatch(body)
         if setext and previous is not None:
             found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, previous[1]))
             previous = None

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from .base import ChunkingStrategy, Cut, Scanner
+from .markdown import ATX, BREAK, FENCE, SETEXT, Fence, closes_fence, opened_fence
 
 __all__ = ["DEFAULT_TRANSITIONS", "StructureChunker"]
 
@@ -37,14 +38,9 @@ DEFAULT_TRANSITIONS: tuple[str, ...] = (
 # Module globals so that tests can count the work done by the regex engine.
 # Prefix patterns need one character after what they match, so that a match
 # found on the start of an unfinished line stays a match however it goes on.
-ATX = re.compile(r" {0,3}#{1,6}(?=\s)")
 _ATX_SPAN = 3 + 6 + 1
 NUMBERED = re.compile(r" {0,3}\d{1,3}(?:(?:\.\d{1,3}){1,4}\.?|[.)])[ \t]{1,4}\S")
 _NUMBERED_SPAN = 3 + 3 + 4 * 4 + 1 + 4 + 1
-# Whole-line patterns, matched against the line without trailing whitespace.
-FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
-SETEXT = re.compile(r" {0,3}(?:={3,}|-{3,})")
-BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}")
 
 # The first character of a line that no pattern can match (the common case).
 _SPECIAL = re.escape("#0123456789`~-*_=")
@@ -76,7 +72,7 @@ class _StructureScanner(Scanner):
         self._parts: list[str] = []  # the current line so far
         self._decided = False  # the current line's prefix class is settled
         self._kind = 0  # ... and is this (0: none)
-        self._fence: tuple[str, int] | None = None  # open fence: char, length
+        self._fence: Fence | None = None  # open fence: char, length
         self._start: int | None = None  # start of the current section's chunk
         self._end = 0  # end of its last non-space character
         self._body = False  # it holds more than headings
@@ -154,10 +150,8 @@ class _StructureScanner(Scanner):
         body = line.rstrip()
         if self._fence is not None:
             m = FENCE.fullmatch(body)
-            if m and not m.group(2).strip():
-                fence = m.group(1)
-                if fence[0] == self._fence[0] and len(fence) >= self._fence[1]:
-                    self._fence = None
+            if m and closes_fence(self._fence, m.group(1), m.group(2)):
+                self._fence = None
             if body:
                 self._content(ls, len(body), True)
             self._prev = _OTHER
@@ -192,8 +186,8 @@ class _StructureScanner(Scanner):
             return
         if not kind:
             m = FENCE.fullmatch(body)
-            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-                self._fence = (m.group(1)[0], len(m.group(1)))
+            if m and (opened := opened_fence(m.group(1), m.group(2))) is not None:
+                self._fence = opened
                 self._content(ls, len(body), True)
                 self._prev = _OTHER
                 return

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -234,12 +235,17 @@ def test_fill_ends_at_sentences_within_a_long_paragraph() -> None:
 CODE = "```python\n" + "\n\n".join(f"x{i} = {i}  # line. Next" for i in range(20)) + "\n```"
 
 
+@pytest.mark.parametrize("indent", ["", "    "])  # (indented: in a list item)
 @pytest.mark.parametrize("fill", [False, True])
 @pytest.mark.parametrize("level", ["structure", "paragraph", "sentence"])
-def test_code_blocks_that_fit_are_kept_whole(level: str, fill: bool) -> None:
-    text = "\n\n".join(f"Intro paragraph {i}. It has two sentences.\n\n{CODE}" for i in range(8))
-    size = len(CODE) + 60
-    blocks = [(m, m + len(CODE)) for m in _find_all(text, CODE)]
+def test_code_blocks_that_fit_are_kept_whole(level: str, fill: bool, indent: str) -> None:
+    # Before: a block indented by four spaces was a fence for StructureChunker
+    # only; a size limit cut it at its blank lines.
+    code = textwrap.indent(CODE, indent)
+    text = "\n\n".join(f"Intro paragraph {i}. It has two sentences.\n\n{code}" for i in range(8))
+    size = len(code) + 60
+    # (a chunk may start after the indentation of the block's first line)
+    blocks = [(m + len(indent), m + len(code)) for m in _find_all(text, code)]
     if fill or level == "structure":
         # (A max_chars ceiling alone keeps the inner chunker's own units: a
         # paragraph chunker's paragraphs inside code stay its chunks.)
@@ -247,7 +253,7 @@ def test_code_blocks_that_fit_are_kept_whole(level: str, fill: bool) -> None:
         for a, b in spans:
             for x, y in blocks:
                 assert not (x < a < y or x < b < y), (level, fill, text[a:b][:80])
-    tokens_chunker = limit(level, max_tokens=tokens(CODE) + 20, fill=fill)
+    tokens_chunker = limit(level, max_tokens=tokens(code) + 20, fill=fill)
     token_spans = split_spans(tokens_chunker, text)
     for a, b in token_spans:
         for x, y in blocks:

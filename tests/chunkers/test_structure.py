@@ -16,6 +16,7 @@ from guardrails_ai.chunkwise.chunkers import (
     StructureChunker,
     resolve_chunker,
 )
+from guardrails_ai.chunkwise.chunkers.headings import headings_of
 from guardrails_ai.chunkwise.chunkers.structure import DEFAULT_TRANSITIONS
 
 # -- StructureChunker ---------------------------------------------------------
@@ -343,3 +344,25 @@ def test_structure_work_is_linear(monkeypatch: pytest.MonkeyPatch, text: str, co
         )
 
     linear(measure, 10_000)
+
+
+#: Lines that read as a heading or a fence one way or another.
+MARKDOWN_EDGES = [
+    "Intro.\n\n    ```\n# Inside a fence\ntext\n    ```\n# After\nbody\n",  # a list item's fence
+    "Intro.\n\n\t~~~\n# Inside\n~~~\n## After\nbody\n",
+    "Intro.\n\nTitle\n=\nbody\n",  # an underline too short
+    "Intro.\n\nTitle\n===\nbody\n\nSub\n---\nmore\n",
+    "Intro.\n\n#\u00a0Title\nbody\n",  # no space or tab after "#"
+    "Intro.\n\n#\tTitle\nbody\n#\n",
+    "Intro.\n\n```js `x`\n# Heading\nbody\n",  # an inline code span, not a fence
+]
+
+
+@pytest.mark.parametrize("doc", MARKDOWN_EDGES)
+def test_headings_of_names_the_sections_structure_cuts(doc: str) -> None:
+    # Before: headings_of read fences indented by up to three blanks only,
+    # Setext underlines of one "=", and no NBSP after "#": a chunk's heading
+    # path named sections StructureChunker never cut, or missed its own.
+    chunker = StructureChunker(respect_numbered_sections=False, double_newline_as_boundary=False)
+    section_starts = [a for a, _ in chunker.locate(doc).spans()[1:]]
+    assert section_starts == [start for start, _, _ in headings_of(doc)]
