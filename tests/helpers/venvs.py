@@ -41,7 +41,7 @@ DEAD_PROXY = "http://127.0.0.1:9"
 #: Ignored when the checkout is copied for a build: caches, builds, environments.
 _NOT_SOURCES = shutil.ignore_patterns(
     ".git",
-    ".venv",
+    ".venv*",
     "venv",
     "build",
     "dist",
