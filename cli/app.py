@@ -1,15 +1,17 @@
 """The ``chunkwise`` command line (typer), and its entry point :func:`main`.
 
 Every subcommand imports what it needs when it runs: ``split`` uses the
-chunkers only and never imports Guardrails; ``demo`` and ``guard`` put the
-process offline (:func:`~.offline.go_offline`) before they import it.  Errors
-the user can fix are reported as one line on stderr with exit status 2
-(validation failures that were not fixed: 1), never as a traceback.
+chunkers only and imports Guardrails only for ``--chunker guardrails``;
+every command puts the process offline (:func:`~.offline.go_offline`) before
+Guardrails is imported.  Errors the user can fix are reported as one line on
+stderr with exit status 2 (validation failures that were not fixed, and
+output that cannot be written: 1), never as a traceback; see :func:`main`.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Sequence
 from enum import StrEnum
@@ -27,7 +29,7 @@ from guardrails_ai.chunkwise.chunkers import (
     resolve_chunker,
 )
 
-from .errors import CommandError
+from .errors import CommandError, OutputError
 from .inputs import STDIN
 
 __all__ = ["app", "main"]
@@ -70,15 +72,20 @@ OnFailOpt = Annotated[OnFail, typer.Option(help="on_fail action for every valida
 def _chunker(spec: str, *, guardrails: bool = False) -> ChunkingStrategy | SplitFlush:
     """Resolve ``--chunker``; with ``guardrails``, the adapters' aliases count too.
 
-    The adapters (which import Guardrails) register more aliases, such as
-    ``guardrails``; they are loaded only when the alias is not a chunkers' one.
+    The alias ``guardrails`` (Guardrails' own splitter, registered on first
+    use) imports Guardrails: the process goes offline first
+    (:func:`~.offline.go_offline`), whichever command asks.  The adapters
+    (which import Guardrails) may register more aliases; with ``guardrails``
+    they are loaded when the alias is not a chunkers' one.
     """
+    from .offline import go_offline
+
+    if spec.strip().lower() == "guardrails":
+        go_offline()
     try:
         return resolve_chunker(spec, param="--chunker")
     except ValueError:
         if guardrails and "guardrails" not in sys.modules:
-            from .offline import go_offline
-
             go_offline()
             from guardrails_ai.chunkwise import adapters  # noqa: F401  (registers its aliases)
 
@@ -174,11 +181,15 @@ def split(
 
     A size (--max-chars or --max-tokens) is a target, as in LangChain: chunks are
     filled up to it.  --no-fill keeps the chunker's own chunks and only cuts those
-    over the size.
+    over the size, or groups --chunk-size of them: it needs a size or --chunk-size.
     """
     from .split import Sizes, limited, split_document
 
     sized = max_chars is not None or max_tokens is not None
+    if fill is False and not sized and chunk_size is None:
+        raise CommandError(
+            "--no-fill needs a size option: --max-chars or --max-tokens (or --chunk-size)"
+        )
     name = chunker or (
         "structure" if sized and chunk_size is None and fill is not False else "sentence"
     )
@@ -311,11 +322,24 @@ def _stdout() -> BinaryIO:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the command with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    0: done; 1: text failed validation, or the command's output could not be
+    written to stdout (:class:`~.errors.OutputError`); 2: bad usage or input;
+    130: interrupted.  Every error is one line on stderr, except a closed
+    pipe (the reader stopped early, as in ``chunkwise split doc.txt | head``):
+    status 1 and nothing on stderr, as Unix tools do (not 141, the shell's
+    status for a process that SIGPIPE killed).  After a failed write, stdout
+    is redirected to the null device, so that the interpreter's last flush
+    of what it still holds cannot fail again (an "Exception ignored" report).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
     try:
         result = command.main(args, prog_name="chunkwise", standalone_mode=False)
+    except OutputError as exc:
+        _discard_stdout()
+        return exc.code if exc.broken_pipe else _fail(str(exc), exc.code)
     except CommandError as exc:
         return _fail(str(exc), exc.code)
     except click.exceptions.NoArgsIsHelpError as exc:
@@ -331,6 +355,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     return result if isinstance(result, int) else 0
+
+
+def _discard_stdout() -> None:
+    """Point the file descriptor of ``sys.stdout`` at the null device (if it can)."""
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):  # (no descriptor: nothing flushes to it)
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 def _fail(message: str, code: int) -> int:

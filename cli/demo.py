@@ -30,7 +30,7 @@ from rich.text import Text
 
 from guardrails_ai.chunkwise.chunkers import ChunkStream
 
-from .errors import CommandError
+from .errors import CommandError, stdout_errors
 from .guard import MESSAGES
 from .watch import Tally, unfixed_message, watch
 
@@ -208,7 +208,12 @@ def run_demo(
     *, chunker: str | None, on_fail: str, delay: float, plain: bool, out: TextIO | None = None
 ) -> int:
     """Run the demo; return 0, or raise :class:`CommandError` (status 1) saying
-    what failed when a failure was not fixed."""
+    what failed when a failure was not fixed.
+
+    A failed write to ``out`` is :class:`~.errors.OutputError` (status 1;
+    quiet for a closed pipe): the text and the summary.  (The live display,
+    drawn on a terminal only, is rich's to report.)
+    """
     from guardrails import Guard
     from guardrails.errors import ValidationError
 
@@ -248,16 +253,19 @@ def run_demo(
                 validated = validated if isinstance(validated, str) else ""
                 run.release(raw, validated, bool(outcome.validation_passed))
                 if plain and validated:
-                    out.write(validated)
-                    out.flush()
+                    with stdout_errors():
+                        out.write(validated)
+                        out.flush()
         except ValidationError as exc:
             run.error = " ".join(str(exc).split())
         run.finish()
-    if plain:
-        out.write("\n\n")
-    console.print(summary_table(tallies, run, plain=plain))
+    with stdout_errors():
+        if plain:
+            out.write("\n\n")
+        console.print(summary_table(tallies, run, plain=plain))
+        if run.error:
+            console.print(f"Validation stopped the stream: {run.error}", soft_wrap=True)
     if run.error:
-        console.print(f"Validation stopped the stream: {run.error}", soft_wrap=True)
         raise CommandError("validation failed: on_fail=exception stopped the stream", code=1)
     message = unfixed_message(tallies)
     if message:

@@ -1,17 +1,77 @@
-"""The one error type the command reports without a traceback."""
+"""The error types the command reports without a traceback, and writing to stdout.
+
+The commands write their output to standard output through :func:`write_out`
+and :func:`flush_out` (bytes) or inside :func:`stdout_errors` (text, rich), so
+that a failed write is an :class:`OutputError`, not an ``OSError``: reported
+as a write error, never blamed on a validator, never a traceback.
+"""
 
 from __future__ import annotations
 
-__all__ = ["CommandError"]
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
+
+__all__ = ["CommandError", "OutputError", "flush_out", "stdout_errors", "write_out"]
 
 
 class CommandError(Exception):
     """A problem the user can fix; ``str(error)`` is one line for stderr.
 
     ``code`` is the exit status: 2 for bad usage or input (the default), 1 for
-    text that failed validation.
+    text that failed validation or output that could not be written.
     """
 
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(" ".join(message.split()))
         self.code = code
+
+
+class OutputError(CommandError):
+    """Standard output could not be written (``error``: the ``OSError`` of the write).
+
+    Exit status 1.  ``str(error)`` names the system's reason, e.g. ``cannot
+    write to stdout: No space left on device``; the command prints it.  When
+    the reader has gone (``broken_pipe``: a closed pipe, as in ``chunkwise
+    demo | head -c 10``) the command prints nothing and exits with status 1,
+    as Unix tools do when their reader stops early.
+    """
+
+    def __init__(self, error: OSError) -> None:
+        reason = error.strerror or type(error).__name__
+        super().__init__(f"cannot write to stdout: {reason}", code=1)
+        self.broken_pipe = isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
+
+
+@contextmanager
+def stdout_errors() -> Iterator[None]:
+    """Raise an ``OSError`` of the block as :class:`OutputError`.
+
+    For blocks that only write to standard output (a ``print`` of rich, a
+    text stream's ``write`` and ``flush``): any ``OSError`` there is the write's.
+    """
+    try:
+        yield
+    except OSError as error:
+        raise OutputError(error) from None
+
+
+def write_out(out: BinaryIO, data: bytes, *, flush: bool = False) -> None:
+    """``out.write(data)``, then ``out.flush()`` with ``flush``; a failure is
+    :class:`OutputError`.  (A function, not :func:`stdout_errors`: it runs
+    once per chunk.)"""
+    try:
+        out.write(data)
+        if flush:
+            out.flush()
+    except OSError as error:
+        raise OutputError(error) from None
+
+
+def flush_out(out: BinaryIO) -> None:
+    """``out.flush()``; a failure is :class:`OutputError`."""
+    try:
+        out.flush()
+    except OSError as error:
+        raise OutputError(error) from None

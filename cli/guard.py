@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 
-from .errors import CommandError
+from .errors import CommandError, write_out
 from .inputs import iter_text, opened
 
 __all__ = [
@@ -40,11 +40,13 @@ _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 class Setting:
     """One validator option: ``key = value`` for ``target`` (a validator as
     named on the command line) or, when ``target`` is ``None``, for every
-    validator that takes ``key``."""
+    validator that takes ``key``.  ``source``: the ``--options`` file it was
+    read from (``None``: the command line)."""
 
     target: str | None
     key: str
     value: Any
+    source: Path | None = None
 
 
 def collect_options(
@@ -55,15 +57,17 @@ def collect_options(
     Later settings win: the file (``KEY = VALUE``, or a table named after a
     validator), then each ``[VALIDATOR:]KEY=VALUE`` (``VALUE`` read as JSON
     when it parses, else kept as text), then ``--phrases`` (each value split
-    at commas) as ``phrases``.
+    at commas) as ``phrases``.  The file's settings carry it as their
+    ``source`` (:func:`assign_options` skips the tables of validators not
+    selected).
     """
     settings: list[Setting] = []
     if options_file:
         for key, value in _read_options(options_file).items():
             if isinstance(value, dict):
-                settings += [Setting(key, k, v) for k, v in value.items()]
+                settings += [Setting(key, k, v, options_file) for k, v in value.items()]
             else:
-                settings.append(Setting(None, key, value))
+                settings.append(Setting(None, key, value, options_file))
     for pair in pairs:
         key, sep, value = pair.partition("=")
         target, colon, name = key.strip().rpartition(":")
@@ -138,10 +142,22 @@ def find_validator(name: str) -> type[Any]:
     for key, cls in usable.items():
         if name in (key, key.rsplit("/", 1)[-1], cls.__name__):
             return cls
-    ours = sorted(k.split("/", 1)[1] for k in usable if k.startswith("chunkwise/"))
     raise CommandError(
-        f"unknown validator {name!r} for --validator; choose one of {', '.join(ours)}, "
+        f"unknown validator {name!r} for --validator; choose one of {', '.join(_ours())}, "
         "or name an installed hub validator"
+    )
+
+
+def _ours() -> list[str]:
+    """The short names of this package's validators, sorted (after :func:`find_validator`)."""
+    from guardrails.validator_base import validators_registry
+
+    from guardrails_ai.chunkwise.adapters.override import WITH_CHUNKER
+
+    return sorted(
+        k.split("/", 1)[1]
+        for k in validators_registry
+        if k.startswith("chunkwise/") and k != WITH_CHUNKER
     )
 
 
@@ -166,7 +182,10 @@ def assign_options(
     """Each validator's keyword arguments (same order as ``validators``).
 
     A setting without a target goes to every validator that takes its key; a
-    setting whose target or key matches no validator is an error.
+    setting whose target or key matches no validator is an error, except the
+    table of an ``--options`` file (``source``) for a validator not selected:
+    one file may serve several commands, so it is skipped, once its target
+    names a known validator (:func:`find_validator`) that takes its key.
     """
     assigned: list[dict[str, Any]] = [{} for _ in validators]
     for setting in settings:
@@ -186,6 +205,9 @@ def assign_options(
                 for i, (given, cls) in enumerate(validators)
                 if setting.target in _names_of(given, cls)
             ]
+            if not takers and setting.source is not None:
+                _check_unselected(setting.source, setting.target, setting.key)
+                continue
             if not takers:
                 raise CommandError(
                     f"--option {setting.target}:{setting.key}: no --validator "
@@ -197,6 +219,21 @@ def assign_options(
         for i in takers:
             assigned[i][setting.key] = setting.value
     return assigned
+
+
+def _check_unselected(source: Path, target: str, key: str) -> None:
+    """``CommandError`` unless ``target`` (a table of the ``--options`` file
+    ``source``, for no selected validator) names a known validator that takes
+    ``key``: a misspelt table or key is an error, never dropped."""
+    try:
+        cls = find_validator(target)
+    except CommandError:
+        raise CommandError(
+            f"--options {source}: table {target!r} names no known validator; choose "
+            f"one of {', '.join(_ours())}, or name an installed hub validator"
+        ) from None
+    if key not in _option_names(cls):
+        raise _unknown_option(key, [cls])
 
 
 def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:
@@ -256,7 +293,9 @@ def run_guard(
     :class:`CommandError` with status 1 saying which validator failed and
     what became of the text when a failure was not fixed (noop, filter,
     refrain, a fix with no fix value, or exception, which stops the stream
-    before the failing text is released).
+    before the failing text is released).  A failed write to ``out`` is
+    :class:`~.errors.OutputError` (exit status 1; quiet for a closed pipe),
+    never reported as a validator's failure.
     """
     with opened(path) as fd:
         classes = [(name, find_validator(name)) for name in names]
@@ -291,11 +330,10 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
             for outcome in guarded_stream(guard, llm, messages=MESSAGES):
                 text = outcome.validated_output
                 if isinstance(text, str) and text:
-                    out.write(text.encode("utf-8", "surrogatepass"))
-                    out.flush()
+                    write_out(out, text.encode("utf-8", "surrogatepass"), flush=True)
     except ValidationError:  # (its message may quote the text: the tallies name the validator)
         raise CommandError(unfixed_message(tallies) or "validation failed", code=1) from None
-    except (CommandError, BrokenPipeError):  # (a closed pipe ends quietly, as in split)
+    except CommandError:  # (OutputError too: a failed write is no validator's fault)
         raise
     except Exception as exc:  # a validator that crashes: say which kind, not the text
         raise CommandError(

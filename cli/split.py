@@ -29,7 +29,7 @@ from guardrails_ai.chunkwise.chunkers import (
     split_spans,
 )
 
-from .errors import CommandError
+from .errors import CommandError, flush_out, write_out
 from .inputs import display_name, input_size, iter_text, opened
 
 __all__ = ["FORMATS", "PROGRESS_MIN_BYTES", "Sizes", "limited", "split_document"]
@@ -49,7 +49,8 @@ def split_document(
     whitespace only is not written (chunks that
     hold line breaks keep them: use JSONL to tell such chunks apart).  A progress
     bar goes to stderr when ``progress`` is true and the input is a regular
-    file of at least :data:`PROGRESS_MIN_BYTES`.
+    file of at least :data:`PROGRESS_MIN_BYTES`.  A failed write to ``out`` is
+    :class:`~.errors.OutputError`.
     """
     with opened(path) as fd:
         size = input_size(fd)
@@ -62,7 +63,7 @@ def split_document(
             spans = split_spans(chunker, text)
             for index, (start, end) in enumerate(spans):
                 _write(out, fmt, index, text[start:end], start)
-            out.flush()
+            flush_out(out)
             return len(spans)
         stream = ChunkStream(chunker)
         count = 0
@@ -71,7 +72,7 @@ def split_document(
                 count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
         for piece in stream.close():
             count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
-    out.flush()
+    flush_out(out)
     return count
 
 
@@ -85,7 +86,7 @@ def _write(out: BinaryIO, fmt: str, index: int, chunk: str | None, start: int) -
         line = json.dumps(row, ensure_ascii=False) + "\n"
     else:
         line = chunk + "\n"
-    out.write(line.encode("utf-8", "surrogatepass"))
+    write_out(out, line.encode("utf-8", "surrogatepass"))
     return index + 1
 
 

@@ -40,15 +40,37 @@ class Tally:
 
 
 def chunker_name(strategy: object) -> str:
-    """A short name: the alias, with the limits of a ``Bounded``/``Grouped`` chunker."""
+    """A short name: the alias that builds the chunker, with the limits of a
+    ``Bounded``/``Grouped`` chunker.
+
+    The alias is the registered one whose chunker equals ``strategy``
+    (``sentence-simple``: a chunker's own ``alias`` names its kind only, and
+    the simple sentence chunker's is ``sentence``); a chunker no alias builds
+    (other parameters) is named by its ``repr``, one without an alias by its
+    class.
+    """
     alias = getattr(strategy, "alias", "")
     if alias:
-        return str(alias)
+        return _registered_as(strategy, str(alias)) or repr(strategy)
     inner = getattr(strategy, "inner", None)
     if inner is None:
         return type(strategy).__name__
     size, ceiling = getattr(strategy, "chunk_size", None), getattr(strategy, "max_chars", None)
     return chunker_name(inner) + (f" x{size}" if size else "") + (f" ≤{ceiling}" if ceiling else "")
+
+
+def _registered_as(strategy: object, kind: str) -> str | None:
+    """The alias (``kind`` tried first) whose chunker equals ``strategy``, if any."""
+    from guardrails_ai.chunkwise.chunkers import aliases, resolve_chunker
+
+    # (demo and guard, the commands that name chunkers, have gone offline)
+    for name in (kind, *aliases()):
+        try:
+            if resolve_chunker(name) == strategy:
+                return name
+        except (ImportError, TypeError, ValueError):
+            continue
+    return None
 
 
 def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:

@@ -116,6 +116,8 @@ def test_split_limits_and_overlap(tmp_path: Path) -> None:
     args = ["--chunker", "sentence", "--max-chars", "12", "--no-fill", "--format", "jsonl"]
     bounded = jsonl(run("split", str(path), *args).stdout)
     assert [r["text"] for r in bounded] == limit("sentence", max_chars=12).split_text(text)
+    grouped = run("split", "--chunk-size", "2", "--no-fill", stdin="One. Two. Three")
+    assert (grouped.returncode, grouped.stdout) == (0, b"One. Two.\nThree\n")
 
 
 def test_split_writes_no_chunk_of_whitespace_only(tmp_path: Path) -> None:
@@ -160,6 +162,41 @@ def test_split_never_imports_guardrails(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
+def test_split_with_guardrails_splitter_goes_offline_before_importing_it(tmp_path: Path) -> None:
+    # `split --chunker guardrails` imported Guardrails with the user's HOME and
+    # telemetry on: the set-up of the other commands had not run.
+    path = tmp_path / "doc.txt"
+    path.write_text("One. Two three.", encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    code = (
+        "import os, sys\n"
+        "from importlib.abc import MetaPathFinder\n"
+        "seen = {}\n"
+        "class Spy(MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'guardrails' and not seen:\n"
+        "            seen.update(os.environ)\n"
+        "sys.meta_path.insert(0, Spy())\n"
+        "from guardrails_ai.chunkwise.cli import main\n"
+        f"status = main(['split', {str(path)!r}, '--chunker', 'guardrails'])\n"
+        "from guardrails.settings import settings\n"
+        "assert status == 0 and 'guardrails' in sys.modules\n"
+        "assert seen.get('LITELLM_LOCAL_MODEL_COST_MAP') == 'True', 'imported online'\n"
+        f"assert seen['HOME'] != {str(home)!r}, 'imported with the user HOME'\n"
+        "assert settings.rc.enable_metrics is False, settings.rc\n"
+    )
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("LITELLM_LOCAL_MODEL_COST_MAP", None)
+    env.pop("OTEL_SDK_DISABLED", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, timeout=TIMEOUT, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode() == "One.\nTwo three.\n"
+    assert list(home.iterdir()) == []  # the user's HOME is left alone
+
+
 @pytest.mark.parametrize("command", [["split"], ["guard", "--phrases", "zzz"]])
 def test_a_reader_that_stops_early_ends_the_command_quietly(
     tmp_path: Path, command: list[str]
@@ -176,6 +213,55 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=TIMEOUT) == 1
     assert stderr == ""
+
+
+def test_a_reader_gone_before_the_demo_writes_ends_it_quietly() -> None:
+    proc = subprocess.Popen(
+        [SCRIPT, "demo", "--no-delay"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before Guardrails is loaded: every write meets a closed pipe
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=TIMEOUT) == 1
+    assert stderr == ""
+
+
+def test_main_returns_the_status_of_a_closed_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # main() returns its status: a closed pipe used to raise SystemExit (click's).
+    path = tmp_path / "doc.txt"
+    path.write_text("One. Two. Three", encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)
+    with open(write, "w", encoding="utf-8") as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        assert main(["split", str(path)]) == 1
+        monkeypatch.undo()
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "command", [["split"], ["guard", "--phrases", "zzz"], ["demo", "--no-delay"]]
+)
+def test_a_write_error_on_stdout_is_one_line_and_no_validators_fault(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # `chunkwise ... > /dev/full` printed a traceback (split, demo) or blamed a
+    # validator (guard: "a validator raised OSError").
+    path = tmp_path / "doc.txt"
+    path.write_text("One. Two. Three", encoding="utf-8")
+    args = command if command[0] == "demo" else [*command, str(path)]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [SCRIPT, *args], stdout=full, stderr=subprocess.PIPE, timeout=TIMEOUT, check=False
+        )
+    err = done.stderr.decode()
+    assert_one_line_error(
+        done.returncode, err, "cannot write to stdout: No space left on device", status=1
+    )
+    assert "validator" not in err
 
 
 def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> None:
@@ -204,6 +290,8 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
         (["split", "--chunk-size", "2", "--fill", "--max-chars", "30"], "x", ["--no-fill"]),
         # (Options, not the library's parameters: no fill=True, no length.)
         (["split", "--fill"], "x", ["--fill needs --max-chars or --max-tokens"]),
+        # (--no-fill without a size was accepted, and did nothing.)
+        (["split", "--no-fill"], "x", ["--no-fill needs a size option", "--max-chars"]),
         (
             ["split", "--chunk-size", "2", "--max-tokens", "10"],
             "x",
@@ -345,6 +433,31 @@ def test_demo_on_fail_exception_stops_and_says_why(capfd: pytest.CaptureFixture[
     ]
     assert "Traceback" not in err
     assert_one_line_error(status, err, "on_fail=exception", status=1)
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize("alias", ["sentence-simple", "Sentence-Simple", "guardrails"])
+def test_demo_summary_names_the_chunker_given(
+    capfd: pytest.CaptureFixture[str], alias: str
+) -> None:
+    # The simple sentence chunker's own alias is its kind, "sentence": the
+    # summary named it so, for every validator, whichever alias was given.
+    status = main(["demo", "--no-delay", "--chunker", alias])
+    out, err = capfd.readouterr()
+    assert status == 0, err
+    rows = table_rows(out)
+    assert len(rows) == 4
+    assert {row[0] for row in rows.values()} == {alias.lower()}
+
+
+def test_chunker_name_is_the_alias_that_builds_the_chunker() -> None:
+    from guardrails_ai.chunkwise.chunkers import FixedSizeChunker
+    from guardrails_ai.chunkwise.cli.watch import chunker_name
+
+    assert chunker_name(resolve_chunker("sentence")) == "sentence"
+    assert chunker_name(resolve_chunker("sentence-simple")) == "sentence-simple"
+    assert chunker_name(limit("sentence-simple", max_chars=80)) == "sentence-simple ≤80"
+    assert chunker_name(FixedSizeChunker(size=90)) == repr(FixedSizeChunker(size=90))
 
 
 CSI = re.compile(r"\x1b\[([0-?]*)[ -/]*([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-B]")
@@ -732,6 +845,53 @@ def test_guard_bad_options_files(tmp_path: Path) -> None:
             from guardrails_ai.chunkwise.cli.guard import collect_options
 
             collect_options([], path, [])
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_options_file_serves_several_commands(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Tables for validators not selected were refused ("no --validator named").
+    shared = tmp_path / "shared.toml"
+    shared.write_text(
+        '[banned_phrases]\nphrases = ["free money"]\n\n'
+        "[no_repetition]\nmax_repeats = 2\n\n"
+        '[RedactPII]\nentities = ["email"]\n'
+    )
+    text = "Mail jane@example.com about free money. Thanks"
+    status, out, err = guard_main(
+        capfd, tmp_path, text, "--validator", "redact_pii", "--options", str(shared)
+    )
+    assert (status, out, err) == (0, "Mail <EMAIL> about free money. Thanks", "")
+    status, out, err = guard_main(capfd, tmp_path, text, "--options", str(shared))
+    assert (status, out, err) == (0, "Mail jane@example.com about **** *****. Thanks", "")
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize(
+    ("table", "fragments"),
+    [
+        # A misspelt table is no validator's: an error, not dropped.
+        (
+            '[banned_phrase]\nphrases = ["secret words"]\n',
+            ["--options", "table 'banned_phrase' names no known validator", "banned_phrases"],
+        ),
+        # So is a misspelt key in the table of a validator not selected.
+        ("[no_repetition]\nmax_repeat = 2\n", ["unknown option 'max_repeat'", "max_repeats"]),
+    ],
+    ids=["misspelt-table", "misspelt-key"],
+)
+def test_guard_options_file_tables_name_known_validators(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, table: str, fragments: list[str]
+) -> None:
+    path = tmp_path / "opts.toml"
+    path.write_text(table)
+    status, out, err = guard_main(
+        capfd, tmp_path, "x", "--validator", "redact_pii", "--options", str(path)
+    )
+    assert_one_line_error(status, err, *fragments)
+    assert "secret" not in err  # the values are never quoted
+    assert out == ""
 
 
 # -- bench and offline set-up ---------------------------------------------------------
