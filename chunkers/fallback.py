@@ -9,8 +9,10 @@ cut::
 :func:`levels_below` gives the chain below a chunker (a chunker of unknown
 level falls back to sentences), :func:`resolve_levels` checks a user's
 ``fallback=`` list, and :func:`fallback_cut` makes one cut inside a window of
-``limit + 1`` characters.  Used by :class:`~.limits.Bounded` (streaming), by
-its whole-document replay (:mod:`.replay`) and by :class:`~.fill.Sized`.
+``limit + 1`` characters (a hard cut never inside a grapheme cluster that
+starts after the window's start: :func:`~.clusters.cluster_start`).  Used by
+:class:`~.limits.Bounded` (streaming), by its whole-document replay
+(:mod:`.replay`) and by :class:`~.fill.Sized`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .base import ChunkingStrategy, SplitFlush
+from .clusters import cluster_start
 from .fences import closed_to_cuts, inside
 from .registry import resolve_chunker
 from .stream import scanner_for
@@ -89,7 +92,7 @@ def fallback_cut(
     lead = len(window) - len(window.lstrip())
     if 0 < lead < len(window):
         return 0, lead  # whitespace that cannot travel with the word after it
-    return 0, limit  # hard cut
+    return 0, cluster_start(window, limit)  # hard cut
 
 
 def after_gap(window: str, end: int) -> int:

@@ -64,6 +64,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
+from .clusters import cluster_start
 from .fallback import after_gap, levels_below, resolve_levels
 from .fences import Fence, closed_to_cuts, fence_at, inside
 from .line import LineChunker
@@ -675,7 +676,13 @@ class Sized(ChunkingStrategy):
 
     def _hard_cut(self, window: str, est: Callable[[int, int], int], start: int) -> int:
         """The end of the longest chunk from ``start`` within the limit (one
-        character at least)."""
+        character at least), moved back out of a grapheme cluster
+        (:func:`~.clusters.cluster_start`)."""
+        return cluster_start(window, self._longest_within(window, est, start), start)
+
+    def _longest_within(self, window: str, est: Callable[[int, int], int], start: int) -> int:
+        """The end of the longest chunk from ``start`` within the limit (one
+        character at least), by code points."""
         limit = self.limit
         if self.measure.additive:
             return min(limit, len(window))

@@ -8,6 +8,7 @@ boundary-smart-splitter regressions and parameter checking.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -481,3 +482,36 @@ def test_a_bounded_chunker_through_a_guard_validates_every_chunk_within_the_ceil
     assert joined(run(guard_with(record, length), deltas)) == text
     assert record.seen == chunker.split_text(text)
     assert all(len(chunk) <= 40 for chunk in record.seen)
+
+
+#: What a reader sees as one character: a hard cut must not fall inside one.
+CLUSTERS = [
+    "a",
+    "e\u0301",  # a combining accent
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family joined by ZWJ
+    "\U0001f1eb\U0001f1f7",  # a flag: two regional indicators
+    "\U0001f44d\U0001f3fd",  # an emoji modifier
+    "\u2764\ufe0f",  # a variation selector
+    "\u0915\u094d\u0937",  # Devanagari with a virama (a mark)
+    "\r\n",
+]
+
+
+@given(
+    st.lists(st.sampled_from(CLUSTERS), max_size=40),
+    st.integers(5, 12),
+    st.sampled_from(["word", "line", "sentence"]),
+    st.booleans(),
+    st.data(),
+)
+def test_hard_cuts_keep_grapheme_clusters_whole(
+    clusters: list[str], max_chars: int, level: str, fill: bool, data: st.DataObject
+) -> None:
+    # Before: a hard cut counted code points only: 'e' and its accent, the
+    # halves of a flag, a ZWJ sequence, CR and LF went to different chunks.
+    text = "".join(clusters)
+    bounds = {0, *itertools.accumulate(map(len, clusters))}
+    chunker = limit(level, max_chars=max_chars, fill=fill)
+    check_stream(chunker, text, data.draw(sliced(st.just(text)))[1], max_chars)
+    for a, b in split_spans(chunker, text):
+        assert a in bounds and b in bounds, text[a:b]

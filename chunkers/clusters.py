@@ -1,0 +1,79 @@
+"""Where a hard cut may fall: not inside what a reader sees as one character.
+
+A hard cut (the last resort of a size limit, in a run with no boundary of any
+level) counts code points, so it could fall inside a grapheme cluster: before
+a combining accent (``e`` + U+0301), inside an emoji sequence joined by ZWJ
+(``👨‍👩‍👧``) or a flag's pair of regional indicators (``🇫🇷``), between a CR
+and its LF.  :func:`cluster_start` moves such a cut back to the start of the
+cluster, with the standard library's ``unicodedata`` only: the rules of
+Unicode's extended grapheme clusters (UAX #29) that keep marks, joiners,
+variation selectors, emoji modifiers and tags with what they follow, CR LF
+together, regional indicators in pairs, and an Indic conjunct whole (a
+letter after a virama).  Left out: Hangul jamo sequences (models write
+precomposed syllables) and prepended concatenation marks.
+
+The decision reads the characters around the cut only (back to the start of
+a run of regional indicators, never before ``lo``): it depends on the text,
+never on how a stream was sliced.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["cluster_start"]
+
+_ZWJ = "\u200d"
+#: Categories of the characters that extend the cluster before them: marks.
+_MARKS = frozenset({"Mn", "Mc", "Me"})
+
+
+def _extends(char: str) -> bool:
+    """Whether ``char`` belongs to the cluster before it: a mark (variation
+    selectors are marks), ZWJ, an emoji modifier or a tag character."""
+    return (
+        unicodedata.category(char) in _MARKS
+        or char == _ZWJ
+        or "\U0001f3fb" <= char <= "\U0001f3ff"
+        or "\U000e0020" <= char <= "\U000e007f"
+    )
+
+
+def _joins_conjunct(before: str, after: str) -> bool:
+    """Whether a virama joins ``after``, a letter, to the cluster before it
+    (an Indic conjunct such as Devanagari ``\u0915\u094d\u0937``)."""
+    return unicodedata.combining(before) == 9 and unicodedata.category(after) == "Lo"
+
+
+def _regional(char: str) -> bool:
+    return "\U0001f1e6" <= char <= "\U0001f1ff"
+
+
+def cluster_start(text: str, end: int, lo: int = 0) -> int:
+    """The cut ``end`` of ``text``, moved back to the start of the grapheme
+    cluster it falls inside (see the module docstring); ``end`` itself when
+    it falls between clusters, at the end of ``text``, or when moving it would
+    leave nothing after ``lo`` (one cluster longer than the chunk: it is cut).
+
+    O(the cluster's length), plus the run of regional indicators before ``end``.
+    """
+    cut = end
+    while lo < cut < len(text):
+        before, after = text[cut - 1], text[cut]
+        if (
+            (before == "\r" and after == "\n")
+            or before == _ZWJ
+            or _extends(after)
+            or _joins_conjunct(before, after)
+        ):
+            cut -= 1
+            continue
+        if _regional(before) and _regional(after):
+            first = cut - 1
+            while first > lo and _regional(text[first - 1]):
+                first -= 1
+            if (cut - first) % 2:  # (a pair's second half follows)
+                cut -= 1
+                continue
+        return cut
+    return cut if cut > lo else end
