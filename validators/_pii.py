@@ -159,7 +159,7 @@ DIGIT_ZEROS = (
 #: The other characters with a digit value (Numeric_Type=Digit, Unicode 14):
 #: superscripts, subscripts, circled and parenthesized digits, Ethiopic...; as
 #: (first code point, last code point, value of the first).  A number written
-#: in them reads as that number (``\u2074\u00b9\u00b9\u00b9...``, ``\u2463\u2460\u2460\u2460...``).
+#: in them reads as that number (``\u2074\u00b9\u00b9...``, ``\u2463\u2460\u2460...``).
 DIGIT_RUNS = (
     (0xB2, 0xB3, 2), (0xB9, 0xB9, 1), (0x1369, 0x1371, 1), (0x19DA, 0x19DA, 1),
     (0x2070, 0x2070, 0), (0x2074, 0x2079, 4), (0x2080, 0x2089, 0), (0x2460, 0x2468, 1),
@@ -253,8 +253,8 @@ _QUERY_KEY = re.compile(r"[?&][^?&=]*=")
 _W = f"[^\\W_{_GLUED}]"
 # Not the rest of a longer number: after a digit and a separator (the dash
 # or dot of "10-4111..." or "0.4111...", and for a phone number a "/", which
-# _CHAINS follows); a dash after a word does not join
-# two numbers ("card\u20144111 1111 1111 1111", em dashes being read as "-").
+# _CHAINS follows).  A dash after a word joins no two numbers
+# ("card\u20144111 1111 1111 1111", an em dash being read as "-").
 _NOT_AFTER_DIGITS = r"(?<![0-9][.\-])"
 _PHONE_BODY = (
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
