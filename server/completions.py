@@ -259,8 +259,9 @@ async def _texts(response: Any, upstream: Upstream) -> AsyncIterator[str]:
         async for chunk in source:
             _note_upstream(upstream, chunk)
             usage = getattr(chunk, "usage", None)
-            if usage is not None:  # (the last chunk, asked for by stream_options)
-                upstream.usage = usage.model_dump(exclude_none=True)
+            if usage:  # (the last chunk, asked for by stream_options)
+                dump = getattr(usage, "model_dump", None)
+                upstream.usage = dump(exclude_none=True) if dump else dict(usage)
             # The first choice only (with n > 1 a chunk carries one choice
             # of any index): the text the guard validates and serves.
             choice = next((c for c in chunk.choices or () if not getattr(c, "index", 0)), None)
