@@ -19,7 +19,10 @@ characters), it cuts at the last position that
 preferring the end of a word (whitespace after it).  None such: the limit's
 own last resort (whitespace on its own, else a hard cut at the limit), which
 happens only when one occurrence of a phrase, or its beginning, fills the whole
-window (a phrase whose gaps hold a whitespace run about as long as the window).
+window (a phrase whose gaps hold a whitespace run about as long as the window),
+or occurrences that overlap one another do (``get **free** money`` with ``get
+free`` and ``free money`` banned, in a window of 16: the chunk cut off still
+holds ``get free``, so it fails).
 
 Cost per fallback cut: one phrase search and one search for an open beginning
 over the window, O(window x longest phrase); the cut moves on by the window
