@@ -40,6 +40,7 @@ the words since the last line break, at most :data:`CONTEXT` characters):
 * ``card``: 13 to 19 digits, compact or in groups of three or more separated
   by single spaces or by single hyphens (not both; a comma may follow, as in
   CSV ``Ann,4111111111111111,12/25``, or a dot and digits: ``...1111.0``),
+  or, after a card label only, by single dots, underscores, slashes or tabs,
   passing the Luhn check and starting like a card of that length (Visa,
   Mastercard, American Express, Discover, JCB, Diners, UnionPay, Maestro);
   13 digits, or no known prefix, only after a card label (``card``,
@@ -105,7 +106,7 @@ a number may touch ``_`` in Markdown emphasis:
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
 holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
-hold two between its groups), each with a
+hold two between its groups, a card number a tab between each two), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
 (ASCII, once folded); none contains a sentence
 terminator followed by whitespace.  Overlapping entities are merged (see
@@ -266,9 +267,11 @@ _PHONE = _compile(r"(?<!\+)(?<![0-9]/)" + _NOT_AFTER_DIGITS + r"(?<!" + _W + r")
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
-    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3,19}(?:([ -])\d{3,18}(?:\1\d{3,18}){0,5})?"
-    r"(?!" + _W + r")"
+    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3,19}"
+    r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?(?!" + _W + r")"
 )
+# What separates the groups of a card number written in the usual way.
+_CARD_SEPARATORS = frozenset(" -")
 _IBAN = _compile(
     _NOT_AFTER_DIGITS + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
@@ -407,7 +410,7 @@ def iban_valid(iban: str) -> bool:
 
 _GROUPS = re.compile("[0-9]+")
 # Number candidates hold digits and these separators only.
-_SEPARATORS = str.maketrans("", "", " .-/()+")
+_SEPARATORS = str.maketrans("", "", " \t.-/_()+")
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -525,6 +528,8 @@ def _card(candidate: str, text: str, start: int) -> bool:
     label = _label(text, start)
     if label == "card":
         return True
+    if not _CARD_SEPARATORS.issuperset(candidate.strip("0123456789")[:1]):
+        return False  # (groups joined by ".", "_", "/" or a tab: only after a card label)
     return label != "other" and len(digits) > 13 and _branded(digits)
 
 

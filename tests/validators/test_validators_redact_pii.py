@@ -255,6 +255,10 @@ SURROUNDED = [
     ("Call +44 20 7946 0958.1 now.", "Call <PHONE>.1 now."),
     ("Call (415) 555-0123-9 now.", "Call <PHONE>-9 now."),
     ("Card 4111 1111 1111 1111.0 now.", "Card <CARD>.0 now."),
+    # Groups joined another way, after a card label (released before).
+    ("Card 4111.1111.1111.1111 ok.", "Card <CARD> ok."),
+    ("Visa: 4111_1111_1111_1111, card 4111/1111/1111/1111.", "Visa: <CARD>, card <CARD>."),
+    ("Card\t4111\t1111\t1111\t1111\tok", "Card\t<CARD>\tok"),
     ("Card 4111111111111111.25 now.", "Card <CARD>.25 now."),
     ("SSN 536-22-1234.1 and SSN 536-22-1234-5 ok.", "SSN <SSN>.1 and SSN <SSN>-5 ok."),
 ]
@@ -264,6 +268,7 @@ LONGER_NUMBERS = [
     "Range 10-4111111111111111 here.",
     "Value 0.4111111111111111 here.",
     "Code 536-22-1234-5678 here.",
+    "Build 4111.1111.1111.1111 here.",  # (without a card label)
 ]
 
 
