@@ -76,15 +76,16 @@ read as ``-``).
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
 no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
-the non-breaking hyphen models write; in an e-mail address only the hyphens,
-not the dashes of punctuation, so ``Write\u2014jo@example.com`` gives
-``jo@example.com``), decimal digits of every script
-(Thai, Tamil, mathematical bold...) and the other characters with a digit
-value (superscripts, subscripts, circled digits: :data:`DIGIT_RUNS`), full-width forms
+the non-breaking hyphen models write; an address after an em dash starts after
+it: ``Write\u2014jo@example.com`` gives ``jo@example.com``), decimal digits of
+every script (Thai, Tamil, mathematical bold...) and full-width forms
 (``\uff14\uff11\uff15...``), ideographic full stops (U+3002, U+FF61: dots, as
-IDNA reads them in a domain), the one dot leader (U+2024) and the middle,
-hyphenation and raised dots (U+00B7, U+2027, U+2E33); an IBAN may be
-written in lower case.
+IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
+written in lower case.  Characters that may stand for a digit or a dot, or
+be punctuation (:data:`AMBIGUOUS`: superscripts, subscripts, circled digits,
+the hyphenation and raised dots), are read both ways, and the entities of
+both readings are redacted: ``\u2074\u00b9\u00b9\u00b9 \u00b9\u00b9...`` is a card
+number, and ``jo@example.com\u00b9`` an address with a footnote mark.
 Characters that render as nothing (format characters such as the soft hyphen,
 zero-width space and joiners, bidirectional controls; variation selectors; see
 :func:`._normalize.is_ignorable_or_mark`) and combining marks (accents of
@@ -175,12 +176,9 @@ def _fold_table() -> dict[int, str]:
     table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
     table.update({cp: "-" for cp in (*range(0x2010, 0x2016), 0x2212, 0xFE58, 0xFE63)})
     table.update({zero + d: str(d) for zero in DIGIT_ZEROS for d in range(10)})
-    for first, last, value in DIGIT_RUNS:
-        table.update({cp: str(value + cp - first) for cp in range(first, last + 1)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
     table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
     table[0x2024] = "."  # one dot leader (NFKC reads it as ".")
-    table.update({0xB7: ".", 0x2027: ".", 0x2E33: "."})  # middle, hyphenation and raised dots
     table.update({0xFE6B: "@", 0xFE52: "."})  # small commercial at, small full stop
     return table
 
@@ -188,11 +186,28 @@ def _fold_table() -> dict[int, str]:
 #: What the detectors read each character as (one character for one: the
 #: offsets of what they find are offsets in the text as written).
 FOLD: dict[int, str] = _fold_table()
-#: Dashes of punctuation, which join numbers (``415\u2013555\u20130123``) but
-#: no e-mail address: ``Write\u2014jo@example.com`` holds ``jo@example.com``.
-_PUNCTUATION_DASHES = "\u2012\u2013\u2014\u2015\u2212\ufe58"
-_EMAIL_FOLD = FOLD | {ord(c): c for c in _PUNCTUATION_DASHES}
-_HAS_PUNCTUATION_DASH = re.compile(f"[{_PUNCTUATION_DASHES}]")
+#: Characters read two ways, the text being searched once with each reading
+#: (see :func:`_readings`): the other characters with a digit value
+#: (:data:`DIGIT_RUNS`), which write a number (``\u2074\u00b9\u00b9...``) or mark
+#: a footnote (``jo@example.com\u00b9``), and the hyphenation and raised dots
+#: (U+2027, U+2E33), a domain's dot or punctuation: as what they stand for,
+#: and as punctuation that belongs to no entity.
+AMBIGUOUS: dict[int, str] = {
+    **{
+        cp: str(value + cp - first)
+        for first, last, value in DIGIT_RUNS
+        for cp in range(first, last + 1)
+    },
+    0x2027: ".",
+    0x2E33: ".",
+}
+_AS_WRITTEN = FOLD | AMBIGUOUS
+_AS_PUNCTUATION = FOLD | dict.fromkeys(AMBIGUOUS, "\x00")
+_HAS_AMBIGUOUS = re.compile("[" + "".join(map(chr, sorted(AMBIGUOUS))) + "]")
+#: Em dashes: read as "-" like every dash (they join the groups of a number),
+#: but an address after one starts after it: prose joins words with them
+#: (``Write\u2014jo@example.com``; see ``_trimmed``).
+_EM_DASH = re.compile("[\u2014\u2015\ufe58]")
 _UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
 
 #: Entity name -> the placeholder a fix puts in its place.
@@ -413,12 +428,15 @@ _GROUPS = re.compile("[0-9]+")
 _SEPARATORS = str.maketrans("", "", " \t.-/_()+")
 
 
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+def _trimmed(text: str, start: int, end: int, written: str | None = None) -> tuple[int, int]:
     """The address ``text[start:end]`` without what the pattern took in around it:
 
     * the URL it ends: a local part that starts with ``//`` or holds a query
       key (``?email=``, ``&to=``) starts after its last ``/``, ``?``, ``&``
       or ``=`` (``https://example.com/unsubscribe?email=jo@example.com``);
+    * the word before an em dash (``Write\u2014jo@example.com``), which
+      ``text`` reads as ``-``: the local part starts after the last em dash
+      it holds in ``written`` (the text as written, when it holds one);
     * a word of a script written without spaces (or Hangul) glued to it:
       before its local part (``メールはjo@example.com``, up to the last
       letter of that script that a letter of another script follows) and
@@ -438,6 +456,12 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
             start += cut
             candidate = candidate[cut:]
             at -= cut
+    if written is not None:
+        dash = max((m.end() for m in _EM_DASH.finditer(written, start, start + at)), default=0)
+        if 0 < dash < start + at:
+            candidate = candidate[dash - start :]
+            at -= dash - start
+            start = dash
     if _HAS_GLUED.search(candidate) is None:
         return start, end
     lead = _GLUED_LEAD.match(candidate, 0, at)
@@ -687,6 +711,32 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     return "".join(map(text.__getitem__, where)), where
 
 
+def _search(
+    name: str, scan: str, dashed: str | None, found: list[tuple[int, int, int, str]]
+) -> None:
+    """Add to ``found`` the entities of kind ``name`` in ``scan`` (a reading of
+    the text; ``dashed``: the text as written, when it holds an em dash)."""
+    pattern, check = _DETECTORS[name]
+    pos = reach = 0
+    chained: set[int] = set()
+    while (m := pattern.search(scan, pos)) is not None:
+        pos = m.start() + 1
+        if m.start() < reach and scan[m.start() - 1] == "@":
+            continue  # the domain of an address found
+        if m.start() in chained:
+            continue  # found, with the rest of its chain
+        end = _accepted_end(scan, m, pattern, check)
+        if end is not None:
+            start = m.start()
+            if name == "email":
+                start, end = _trimmed(scan, start, end, dashed)
+            found.append((start, -end, ENTITIES.index(name), name))
+            if name in _CHAINS:
+                _chained(name, scan, end, found, chained)
+            if name == "email":
+                reach = max(reach, -found[-1][1])  # (the end of its chain)
+
+
 def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]:
     """The entities of the kinds ``entities`` in ``text``, by offset, never overlapping.
 
@@ -705,35 +755,24 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in found]
 
 
+def _readings(text: str) -> list[str]:
+    """``text`` as the detectors read it: folded by :data:`FOLD`, once per
+    reading of its :data:`AMBIGUOUS` characters if it holds any (twice the
+    work then, and only then)."""
+    if _HAS_AMBIGUOUS.search(text) is None:
+        return [text.translate(FOLD)]
+    return [text.translate(_AS_WRITTEN), text.translate(_AS_PUNCTUATION)]
+
+
 def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
-    """:func:`find_entities` in a text holding no invisible character."""
+    """:func:`find_entities` in a text holding no invisible character: the
+    entities of every reading of it (:func:`_readings`), merged."""
     found: list[tuple[int, int, int, str]] = []
-    folded = text.translate(FOLD)
-    for name in entities:
-        pattern, check = _DETECTORS[name]
-        scan = folded
-        if name == "iban":
-            scan = folded.translate(_UPPER_ASCII)
-        elif name == "email" and _HAS_PUNCTUATION_DASH.search(text):
-            scan = text.translate(_EMAIL_FOLD)
-        pos = reach = 0
-        chained: set[int] = set()
-        while (m := pattern.search(scan, pos)) is not None:
-            pos = m.start() + 1
-            if m.start() < reach and scan[m.start() - 1] == "@":
-                continue  # the domain of an address found
-            if m.start() in chained:
-                continue  # found, with the rest of its chain
-            end = _accepted_end(scan, m, pattern, check)
-            if end is not None:
-                start = m.start()
-                if name == "email":
-                    start, end = _trimmed(scan, start, end)
-                found.append((start, -end, ENTITIES.index(name), name))
-                if name in _CHAINS:
-                    _chained(name, scan, end, found, chained)
-                if name == "email":
-                    reach = max(reach, -found[-1][1])
+    dashes = _EM_DASH.search(text) is not None
+    for folded in _readings(text):
+        for name in entities:
+            scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
+            _search(name, scan, text if dashes else None, found)
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:
