@@ -27,11 +27,10 @@ def _blocks(window: str, state: Fence | None) -> list[tuple[int, int, bool, Fenc
     open_at = 0 if state is not None else -1
     fence = state
     for m in FENCE_LINE.finditer(window):
-        mark, rest = m.group(1), m.group(2)
         if fence is None:
-            fence = opened_fence(mark, rest)
+            fence = opened_fence(m)
             open_at = m.start()
-        elif closes_fence(fence, mark, rest):
+        elif closes_fence(fence, m):
             blocks.append((open_at, m.end() - 1, True, fence))
             fence = None
     if fence is not None:

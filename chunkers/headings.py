@@ -40,7 +40,7 @@ def headings_of(text: str) -> list[Heading]:
         body = line.rstrip()
         f = FENCE.fullmatch(body)
         if fence is not None:
-            if f and closes_fence(fence, f.group(1), f.group(2)):
+            if f and closes_fence(fence, f):
                 fence = None
             continue
         atx = ATX.match(body + "\n")
@@ -48,7 +48,7 @@ def headings_of(text: str) -> list[Heading]:
             found.append((start, len(atx.group(1)), _atx_title(body[atx.end() :])))
             previous = None
             continue
-        if f and (fence := opened_fence(f.group(1), f.group(2))) is not None:
+        if f and (fence := opened_fence(f)) is not None:
             previous = None
             continue
         setext = SETEXT.fullmatch(body)

@@ -72,7 +72,7 @@ class _StructureScanner(Scanner):
         self._parts: list[str] = []  # the current line so far
         self._decided = False  # the current line's prefix class is settled
         self._kind = 0  # ... and is this (0: none)
-        self._fence: Fence | None = None  # open fence: char, length
+        self._fence: Fence | None = None  # the open fence
         self._start: int | None = None  # start of the current section's chunk
         self._end = 0  # end of its last non-space character
         self._body = False  # it holds more than headings
@@ -150,7 +150,7 @@ class _StructureScanner(Scanner):
         body = line.rstrip()
         if self._fence is not None:
             m = FENCE.fullmatch(body)
-            if m and closes_fence(self._fence, m.group(1), m.group(2)):
+            if m and closes_fence(self._fence, m):
                 self._fence = None
             if body:
                 self._content(ls, len(body), True)
@@ -186,7 +186,7 @@ class _StructureScanner(Scanner):
             return
         if not kind:
             m = FENCE.fullmatch(body)
-            if m and (opened := opened_fence(m.group(1), m.group(2))) is not None:
+            if m and (opened := opened_fence(m)) is not None:
                 self._fence = opened
                 self._content(ls, len(body), True)
                 self._prev = _OTHER

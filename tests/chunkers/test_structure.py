@@ -355,6 +355,11 @@ MARKDOWN_EDGES = [
     "Intro.\n\n#\u00a0Title\nbody\n",  # no space or tab after "#"
     "Intro.\n\n#\tTitle\nbody\n#\n",
     "Intro.\n\n```js `x`\n# Heading\nbody\n",  # an inline code span, not a fence
+    # A fence line indented deeper than the block's own fence is code (a
+    # string that shows Markdown): it closes nothing.
+    'Intro.\n\n```python\nDOC = """\n    ```\n"""\n# a comment\n```\n# Usage\nbody\n',
+    "Intro.\n\n- item\n\n    ```sh\n    run\n        ```\n    # not a heading\n"
+    "    ```\n# After\nbody\n",
 ]
 
 
@@ -366,3 +371,12 @@ def test_headings_of_names_the_sections_structure_cuts(doc: str) -> None:
     chunker = StructureChunker(respect_numbered_sections=False, double_newline_as_boundary=False)
     section_starts = [a for a, _ in chunker.locate(doc).spans()[1:]]
     assert section_starts == [start for start, _, _ in headings_of(doc)]
+
+
+def test_a_fence_line_deeper_than_the_open_fence_is_code() -> None:
+    # Before: the string's fence closed the block, "# a comment" became a
+    # heading and the block's own closing fence opened one to the end.
+    doc = MARKDOWN_EDGES[-2]
+    assert [title for _, _, title in headings_of(doc)] == ["Usage"]
+    chunks = StructureChunker(double_newline_as_boundary=False).split_text(doc)
+    assert chunks[-1] == "# Usage\nbody"
