@@ -43,7 +43,7 @@ def headings_of(text: str) -> list[Heading]:
             if f and closes_fence(fence, f):
                 fence = None
             continue
-        atx = ATX.match(body + "\n")
+        atx = ATX.match(line + "\n")  # (the line as StructureChunker probes it)
         if atx:
             found.append((start, len(atx.group(1)), _atx_title(body[atx.end() :])))
             previous = None

@@ -354,6 +354,7 @@ MARKDOWN_EDGES = [
     "Intro.\n\nTitle\n===\nbody\n\nSub\n---\nmore\n",
     "Intro.\n\n#\u00a0Title\nbody\n",  # no space or tab after "#"
     "Intro.\n\n#\tTitle\nbody\n#\n",
+    "Intro.\n\n#\u00a0\nbody\n",  # (a no-break space after "#" at the line's end)
     "Intro.\n\n```js `x`\n# Heading\nbody\n",  # an inline code span, not a fence
     # A fence line indented deeper than the block's own fence is code (a
     # string that shows Markdown): it closes nothing.
