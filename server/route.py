@@ -144,8 +144,7 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
         return dict(_REQUEST.validate_python(body))
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False, include_context=False)
-    # (a union's members add their class names to a location: left out)
-    paths = [[str(p) for p in e["loc"] if isinstance(p, int) or str(p).islower()] for e in errors]
+    paths = [_path(e["loc"]) for e in errors]
     if len(errors) == 1:
         kind = errors[0]["type"]
         what = kind if kind in _OWN_MESSAGES else errors[0]["msg"]
@@ -158,7 +157,46 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
             n += 1
         common = common[:n]
     param = ".".join(common) or None
+    if param is None and len({path[0] for path in paths if path}) > 1:
+        fields = ", ".join(sorted({path[0] for path in paths if path}))
+        return _request_error(f"invalid request body: {fields}: {what}")
     return _request_error(f"invalid request body: {param or 'the body'}: {what}", param)
+
+
+@functools.cache
+def _field_names() -> frozenset[str]:
+    """Every property name of the request's JSON schema, nested ones included."""
+    names: set[str] = set()
+    stack: list[Any] = [_REQUEST.json_schema()]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                names.update(properties)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(names)
+
+
+def _path(loc: tuple[int | str, ...]) -> list[str]:
+    """An error's location as the parts a client may be shown: indexes and the
+    schema's field names; a mapping's key (``logit_bias``, ``metadata``: the
+    client's own text) shows as ``<key>``; the class names a union's members
+    add are left out."""
+    names = _field_names()
+    parts = []
+    for part in loc:
+        if isinstance(part, int) or part in names:
+            parts.append(str(part))
+        elif not part[:1].isupper() and "[" not in part and part not in _TYPE_TAGS:
+            parts.append("<key>")
+    return parts
+
+
+#: The tags pydantic puts in a location for the members of a union of plain types.
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "bytes", "none", "dict", "list", "tuple"})
 
 
 async def chat_completions(id: str, request: Request) -> Response:

@@ -742,6 +742,11 @@ MALFORMED = [
      "messages.0"),
     (b'{"model": "m", "temperature": "Card 4111", "messages": [{"role": "user", "content": "hi"}]}',
      "temperature"),
+    # A mapping's keys are the client's own text (they were quoted).
+    (b'{"model": "m", "logit_bias": {"card 4111 1111 1111 1111": "x"}, "messages": []}',
+     "logit_bias.<key>"),
+    (b'{"model": "m", "metadata": {"card 4111 1111 1111 1111": 5}, "messages": []}',
+     "metadata.<key>"),
 ]  # fmt: skip
 
 
