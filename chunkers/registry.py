@@ -11,6 +11,7 @@ spec without parameters.  ``chunker.spec()`` writes one (see :mod:`.specs`);
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from importlib import import_module
 
 from .base import ChunkingStrategy, SplitFlush
@@ -66,8 +67,9 @@ def _register(
 
     A name is taken when an alias or a kind of that name (case and blanks
     aside) is registered with another factory, ``"guardrails"`` included:
-    ``ValueError`` unless ``replace``; registering the same factory again is
-    a no-op.
+    ``ValueError`` unless ``replace``.  The same factory, or the same
+    definition run again (a module reloaded: see :func:`_same_definition`),
+    takes the name over.
     """
     key = _key(name)
     if not callable(factory):
@@ -75,7 +77,7 @@ def _register(
             f"factory must be callable (a class or a function), got {type(factory).__name__}"
         )
     taken = _KINDS.get(key) or _factory(key)
-    if taken is not None and taken is not factory and not replace:
+    if taken is not None and not _same_definition(taken, factory) and not replace:
         raise ValueError(
             f"name={key!r} names a registered chunker already; pass replace=True to "
             "replace it everywhere it is used, or choose another name"
@@ -83,6 +85,24 @@ def _register(
     _FACTORIES.pop(key, None)
     _KINDS.pop(key, None)
     table[key] = factory
+
+
+def _same_definition(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are one factory, or one definition made twice:
+    classes or functions of the same module and qualified name (not lambdas,
+    which share theirs), or ``functools.partial`` objects of such with equal
+    arguments."""
+    if a is b:
+        return True
+    if isinstance(a, partial) and isinstance(b, partial):
+        return _same_definition(a.func, b.func) and (a.args, a.keywords) == (b.args, b.keywords)
+    name = getattr(a, "__qualname__", None)
+    return (
+        isinstance(name, str)
+        and "<lambda>" not in name
+        and (getattr(a, "__module__", None), name)
+        == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
+    )
 
 
 def register_alias(

@@ -11,6 +11,7 @@ pinned first.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 from typing import Any
@@ -551,10 +552,16 @@ def test_a_registered_name_is_replaced_only_when_asked(name: str) -> None:
 def test_a_registration_is_repeated_or_replaced() -> None:
     from guardrails_ai.chunkwise.chunkers import register_alias, resolve_chunker
 
-    register_alias("test-words-again", WordChunker)
+    register_alias("test-words-again", WordChunker, replace=True)  # (the test may run again)
     register_alias("test-words-again", WordChunker)  # the same factory: a no-op
     register_alias("test-words-again", LineChunker, replace=True)
     assert resolve_chunker("test-words-again") == LineChunker()
+    # The same definition made again (a module reloaded) takes the name over.
+    register_alias("sentence-simple", functools.partial(SentenceChunker, mode="simple"))
+    with pytest.raises(ValueError, match="registered chunker already"):
+        register_alias("sentence-simple", functools.partial(SentenceChunker, mode="accurate"))
+    with pytest.raises(ValueError, match="registered chunker already"):
+        register_alias("test-words-again", lambda: LineChunker())
 
 
 @pytest.mark.parametrize(
@@ -574,10 +581,14 @@ def test_a_bad_registration_raises_naming_the_parameter(
         register_alias(name, factory)
 
 
+def _foreign_words() -> SplitFlushOnly:
+    return SplitFlushOnly(WordChunker())
+
+
 def test_an_alias_without_a_spec_is_written_as_the_alias() -> None:
     from guardrails_ai.chunkwise.chunkers import register_alias
 
-    register_alias("test-foreign-words", lambda: SplitFlushOnly(WordChunker()))  # type: ignore[arg-type,return-value]
+    register_alias("test-foreign-words", _foreign_words)  # type: ignore[arg-type]
     guard = guard_with(BannedPhrases(["x"], chunker="test-foreign-words"))
     (ref,) = json.loads(json.dumps(guard.to_dict()))["validators"]
     assert ref["kwargs"]["chunker"] == "test-foreign-words"
