@@ -13,7 +13,10 @@ made a number an entity (``Phone: 4155550123``), at most
 ``len(window) - LONGEST_ENTITY - 2`` characters in, preferring the end of a
 word.  Why that bound makes the cut safe: an entity of the whole text that
 spans position ``p`` starts at or after ``p - LONGEST_ENTITY`` and ends, with
-the two characters its pattern looks at after it, by ``p + LONGEST_ENTITY + 2``;
+the two characters its pattern looks at after it, by ``p + LONGEST_ENTITY + 2``
+(a phone number's candidate may run on past the entity, by the one-digit
+groups it is read without, but the whole candidate, about 120 characters at
+most, stays within ``LONGEST_ENTITY`` of its start);
 the window starts at the previous cut, itself never inside an entity, so the
 entity and the context its detector reads lie inside the window and the
 detectors find it there (property-tested over entities at every offset around
