@@ -17,7 +17,7 @@ The accurate mode is rules as data, read by one decision function:
   inside a quotation to the next chunk (its marks are data in :mod:`.marks`).
 
 ``CONTRIBUTING.md`` shows how to add a rule and a language, with a worked
-example tested in ``tests/test_sentence_one_source.py``.
+example tested in ``tests/chunkers/test_sentence_one_source.py``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ One source per rule: :func:`searches` is built from the same tables as the
 rules (the abbreviations and their kinds, the sentence starters, the
 continuations, the marks of :mod:`.marks`), and a proof that a table could
 contradict is left out for the entries it covers, so that a word added to a
-table takes effect in every path.  ``tests/test_sentence_fast_paths.py``
+table takes effect in every path.  ``tests/chunkers/test_sentence_fast_paths.py``
 checks every search against the rules alone (a search that proves nothing)
 over a grid of every combination of prefix, word, terminator, gap and next
 token, in every language, and over random text.
@@ -193,7 +193,7 @@ _NEITHER_ENDS_NOR_GLUES = "".join(
 #: other scripts); or before spaces or tabs and a lower-case word that opens
 #: no list marker, ending no plain lower-case word and after no lone
 #: lower-case letter (``No. change``, ``Dr. and``: a "skip" of
-#: :func:`searches`).  ``tests/test_sentence_quotes.py`` checks it against
+#: :func:`searches`).  ``tests/chunkers/test_sentence_quotes.py`` checks it against
 #: the searches of every language.
 PERIOD_PASSED = (
     f"\\.(?:(?=[{re.escape(_NEITHER_ENDS_NOR_GLUES)}])|(?<=[0-9]\\.)(?=[0-9])"

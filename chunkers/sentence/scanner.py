@@ -15,7 +15,7 @@ candidate is simply part of the final fragment.  So the cuts never depend on
 how the stream was sliced.
 
 Cost: the common cases are settled by the regex search that finds the
-candidate (see :func:`.fast_path.searches`; ``tests/test_sentence_fast_paths.py``
+candidate (see :func:`.fast_path.searches`; ``tests/chunkers/test_sentence_fast_paths.py``
 checks them against the rules), including a terminator or line break near the end of the
 window that the text so far cannot decide (a "wait" group: it is left to the
 next delta); the others are decided by the rules (:meth:`.rules.SentenceRules._ends`).  A delta

@@ -105,7 +105,7 @@ def test_a_continuation_leaves_other_words_and_blank_lines_alone() -> None:
 
 @pytest.mark.usefixtures("and_continues")
 def test_with_a_continuation_the_searches_agree_with_the_rules_on_every_combination() -> None:
-    # The differential test of tests/test_sentence_fast_paths.py, with the rule on.
+    # The differential test of tests/chunkers/test_sentence_fast_paths.py, with the rule on.
     text = grid().replace("The", "And")
     step = 997
     parts = [text[i : i + step] for i in range(0, len(text), step)]

@@ -95,7 +95,7 @@ def test_our_validators_take_the_same_window(make: Any) -> None:
 
 def test_redact_pii_takes_a_window_that_holds_an_entity() -> None:
     # The window keeps its sentences and measure; its fallback cuts only where
-    # no entity can be (tests/test_redact_pii_windows.py).  A window too small to
+    # no entity can be (tests/validators/test_redact_pii_windows.py).  A window too small to
     # hold an entity and what follows it is refused.
     window = limit("sentence", max_tokens=512, tokenizer=CL100K)
     validator = RedactPII(chunker=window, on_fail="fix")
