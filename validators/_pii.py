@@ -67,17 +67,17 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   an SSN label, not before ``.`` or ``-`` and a digit (``123-45-6789-01`` is
   a longer number).
 
-No number (phone, card, IBAN, SSN) starts right after a digit and a ``.``
-or ``-``, nor a phone number after a digit and a ``/``: it would be the rest
-of a longer number (``10-4111...``, ``0.4111...``).  After a word, a dash
-joins nothing: ``card\u20144111 1111 1111 1111`` holds a card (an em dash is
-read as ``-``).
+No number (phone, card, IBAN, SSN) starts right after a letter or digit
+and a ``.`` or ``-``, nor a phone number after a digit and a ``/``: it would
+be the rest of a longer number or identifier (``10-4111...``, ``0.4111...``,
+``ID-4111...``, the last group of a UUID).  An em dash stands between words:
+``card\u20144111 1111 1111 1111`` holds a card.
 
 Characters that write an entity another way count as the ASCII ones they
 stand for, one for one (see :data:`FOLD`): other spaces (no-break, narrow
-no-break, thin, ideographic), hyphens and dashes (``415\u2011555\u20110123``,
-the non-breaking hyphen models write; an address after an em dash starts after
-it: ``Write\u2014jo@example.com`` gives ``jo@example.com``), decimal digits of
+no-break, thin, ideographic; em dashes, which stand between words:
+``Write\u2014jo@example.com`` gives ``jo@example.com``), hyphens and en dashes
+(``415\u2011555\u20110123``, the non-breaking hyphen models write), decimal digits of
 every script (Thai, Tamil, mathematical bold...) and full-width forms
 (``\uff14\uff11\uff15...``), ideographic full stops (U+3002, U+FF61: dots, as
 IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
@@ -174,7 +174,10 @@ DIGIT_RUNS = (
 
 def _fold_table() -> dict[int, str]:
     table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
-    table.update({cp: "-" for cp in (*range(0x2010, 0x2016), 0x2212, 0xFE58, 0xFE63)})
+    table.update({cp: "-" for cp in (*range(0x2010, 0x2014), 0x2212, 0xFE63)})
+    # Em dashes stand between words (card\u20144111..., Write\u2014jo@example.com):
+    # read as spaces, where hyphens and en dashes join the groups of a number.
+    table.update({cp: " " for cp in (0x2014, 0x2015, 0xFE58)})
     table.update({zero + d: str(d) for zero in DIGIT_ZEROS for d in range(10)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
     table.update({0x3002: ".", 0xFF61: "."})  # ideographic full stops: dots of a domain (IDNA)
@@ -204,10 +207,6 @@ AMBIGUOUS: dict[int, str] = {
 _AS_WRITTEN = FOLD | AMBIGUOUS
 _AS_PUNCTUATION = FOLD | dict.fromkeys(AMBIGUOUS, "\x00")
 _HAS_AMBIGUOUS = re.compile("[" + "".join(map(chr, sorted(AMBIGUOUS))) + "]")
-#: Em dashes: read as "-" like every dash (they join the groups of a number),
-#: but an address after one starts after it: prose joins words with them
-#: (``Write\u2014jo@example.com``; see ``_trimmed``).
-_EM_DASH = re.compile("[\u2014\u2015\ufe58]")
 _UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
 
 #: Entity name -> the placeholder a fix puts in its place.
@@ -267,31 +266,31 @@ _QUERY_KEY = re.compile(r"[?&][^?&=]*=")
 # (カード番号は4111111111111111です, 010-1234-5678로).  "_" may touch one
 # (Markdown emphasis: _4111 1111 1111 1111_).
 _W = f"[^\\W_{_GLUED}]"
-# Not the rest of a longer number: after a digit and a separator (the dash
-# or dot of "10-4111..." or "0.4111...", and for a phone number a "/", which
-# _CHAINS follows).  A dash after a word joins no two numbers
-# ("card\u20144111 1111 1111 1111", an em dash being read as "-").
-_NOT_AFTER_DIGITS = r"(?<![0-9][.\-])"
+# Not the rest of a longer number or identifier: after a letter or digit and
+# a dot or hyphen ("10-4111...", "0.4111...", "ID-4111...", a UUID's last
+# group), nor, for a phone number, after a digit and a "/" (_CHAINS follows
+# those).  An em dash reads as a space: "card\u20144111 1111 1111 1111".
+_NOT_INSIDE_A_WORD = r"(?<!" + _W + r"[.\-])"
 _PHONE_BODY = (
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d)"  # (an extension: 0123x12)
 )
-_PHONE = _compile(r"(?<!\+)(?<![0-9]/)" + _NOT_AFTER_DIGITS + r"(?<!" + _W + r")" + _PHONE_BODY)
+_PHONE = _compile(r"(?<!\+)(?<![0-9]/)" + _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")" + _PHONE_BODY)
 # A number right after another one and a "/" (415-555-0123/415-555-0124), which
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
-    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3,19}"
+    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3,19}"
     r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?(?!" + _W + r")"
 )
 # What separates the groups of a card number written in the usual way.
 _CARD_SEPARATORS = frozenset(" -")
 _IBAN = _compile(
-    _NOT_AFTER_DIGITS + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
+    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
-_SSN = _compile(_NOT_AFTER_DIGITS + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r")")
+_SSN = _compile(_NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r")")
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
 _IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a
@@ -428,15 +427,12 @@ _GROUPS = re.compile("[0-9]+")
 _SEPARATORS = str.maketrans("", "", " \t.-/_()+")
 
 
-def _trimmed(text: str, start: int, end: int, written: str | None = None) -> tuple[int, int]:
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     """The address ``text[start:end]`` without what the pattern took in around it:
 
     * the URL it ends: a local part that starts with ``//`` or holds a query
       key (``?email=``, ``&to=``) starts after its last ``/``, ``?``, ``&``
       or ``=`` (``https://example.com/unsubscribe?email=jo@example.com``);
-    * the word before an em dash (``Write\u2014jo@example.com``), which
-      ``text`` reads as ``-``: the local part starts after the last em dash
-      it holds in ``written`` (the text as written, when it holds one);
     * a word of a script written without spaces (or Hangul) glued to it:
       before its local part (``メールはjo@example.com``, up to the last
       letter of that script that a letter of another script follows) and
@@ -456,12 +452,6 @@ def _trimmed(text: str, start: int, end: int, written: str | None = None) -> tup
             start += cut
             candidate = candidate[cut:]
             at -= cut
-    if written is not None:
-        dash = max((m.end() for m in _EM_DASH.finditer(written, start, start + at)), default=0)
-        if 0 < dash < start + at:
-            candidate = candidate[dash - start :]
-            at -= dash - start
-            start = dash
     if _HAS_GLUED.search(candidate) is None:
         return start, end
     lead = _GLUED_LEAD.match(candidate, 0, at)
@@ -711,11 +701,9 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     return "".join(map(text.__getitem__, where)), where
 
 
-def _search(
-    name: str, scan: str, dashed: str | None, found: list[tuple[int, int, int, str]]
-) -> None:
+def _search(name: str, scan: str, found: list[tuple[int, int, int, str]]) -> None:
     """Add to ``found`` the entities of kind ``name`` in ``scan`` (a reading of
-    the text; ``dashed``: the text as written, when it holds an em dash)."""
+    the text)."""
     pattern, check = _DETECTORS[name]
     pos = reach = 0
     chained: set[int] = set()
@@ -729,7 +717,7 @@ def _search(
         if end is not None:
             start = m.start()
             if name == "email":
-                start, end = _trimmed(scan, start, end, dashed)
+                start, end = _trimmed(scan, start, end)
             found.append((start, -end, ENTITIES.index(name), name))
             if name in _CHAINS:
                 _chained(name, scan, end, found, chained)
@@ -768,11 +756,10 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
     """:func:`find_entities` in a text holding no invisible character: the
     entities of every reading of it (:func:`_readings`), merged."""
     found: list[tuple[int, int, int, str]] = []
-    dashes = _EM_DASH.search(text) is not None
     for folded in _readings(text):
         for name in entities:
             scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
-            _search(name, scan, text if dashes else None, found)
+            _search(name, scan, found)
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:

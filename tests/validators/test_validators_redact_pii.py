@@ -159,6 +159,7 @@ SURROUNDED = [
     # A dash inside an address (only an em dash ends the word before one).
     ("Mail jo@my\u2013company.com now.", "Mail <EMAIL> now."),
     ("Mail jo\u2212ann@example.com now.", "Mail <EMAIL> now."),
+    ("Card 4111\u20141111\u20141111\u20141111 ok", "Card <CARD> ok"),
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
@@ -251,8 +252,8 @@ SURROUNDED = [
     # it hid every number after it, and an address took the word in.
     ("My card\u20144111 1111 1111 1111 works.", "My card\u2014<CARD> works."),
     (
-        "Call me\u2014+44 20 7946 0958 or\u2013(415) 555-0123.",
-        "Call me\u2014<PHONE> or\u2013<PHONE>.",
+        "Call me\u2014+44 20 7946 0958 or\u2014(415) 555-0123.",
+        "Call me\u2014<PHONE> or\u2014<PHONE>.",
     ),
     ("My SSN\u2014536-22-1234.", "My SSN\u2014<SSN>."),
     ("IBAN\u2014DE89 3704 0044 0532 0130 00 ok", "IBAN\u2014<IBAN> ok"),
@@ -276,6 +277,8 @@ LONGER_NUMBERS = [
     "Range 10-4111111111111111 here.",
     "Value 0.4111111111111111 here.",
     "Code 536-22-1234-5678 here.",
+    "Key 123e4567-e89b-12d3-a5bf-015123456789 here.",  # a UUID's last group
+    "Part ab-4111111111111111 here.",
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
 ]
 
