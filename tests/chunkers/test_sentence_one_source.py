@@ -143,3 +143,14 @@ def test_the_language_example_of_contributing_is_the_shipped_table() -> None:
     assert block is not None
     shown = eval("{" + block.group(1) + "}", {"_Spec": languages._Spec})
     assert shown == {"kk": languages._SPECS["kk"]}
+
+
+def test_the_rule_example_of_contributing_is_the_tested_change() -> None:
+    # "Add a sentence rule" shows English's entry with the new continuation:
+    # it must be the shipped entry plus that one field (it once dropped
+    # plain_words, which would have switched English's plain-word rule off).
+    text = (Path(__file__).resolve().parents[2] / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    block = re.search(r'```python\n("en": _Spec\(.*?\)),?\n```', text, re.DOTALL)
+    assert block is not None
+    shown = eval("{" + block.group(1) + "}", {"_Spec": languages._Spec})
+    assert shown == {"en": dataclasses.replace(languages._SPECS["en"], continuations="and")}
