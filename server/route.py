@@ -163,6 +163,31 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
     return _request_error(f"invalid request body: {param or 'the body'}: {what}", param)
 
 
+def _text_messages(messages: Any) -> list[dict[str, Any]] | Response:
+    """``messages`` with each content given as parts (``[{"type": "text",
+    "text": ...}]``, as many OpenAI clients send even plain text) joined into
+    one string, parts apart by a line break: Guardrails takes string content
+    only (it failed on parts, and the client got a 502).  A part of another
+    type (an image, audio, a file) cannot pass through Guardrails: a 400
+    naming the message, never its content."""
+    plain: list[dict[str, Any]] = []
+    for i, message in enumerate(messages):
+        message = dict(message)
+        content = message.get("content")
+        if content is not None and not isinstance(content, str):
+            parts = [dict(part) for part in content]  # (pydantic gives a one-pass iterator)
+            kinds = sorted({str(part.get("type")) for part in parts} - {"text"})
+            if kinds:
+                return _request_error(
+                    f"messages.{i}.content holds parts of type {', '.join(kinds)}: a guarded "
+                    "completion takes text only (Guardrails validates string content)",
+                    f"messages.{i}.content",
+                )
+            message["content"] = "\n".join(str(part.get("text", "")) for part in parts)
+        plain.append(message)
+    return plain
+
+
 @functools.cache
 def _field_names() -> frozenset[str]:
     """Every property name of the request's JSON schema, nested ones included."""
@@ -219,6 +244,10 @@ async def chat_completions(id: str, request: Request) -> Response:
             "missing_messages",
         )
         return AsciiJSONResponse(body, status_code=400)
+    messages = _text_messages(payload["messages"])
+    if isinstance(messages, Response):
+        return messages
+    payload["messages"] = messages
     guard = _request_guard(found)
     try:
         check_streamable(guard.get_validators("output"))

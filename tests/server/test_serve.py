@@ -767,6 +767,35 @@ def test_a_malformed_request_gets_an_openai_error(
 
 
 @pytest.mark.parametrize("streamed", [False, True])
+def test_content_given_as_text_parts_is_served(servers: Servers, streamed: bool) -> None:
+    # Before: Guardrails refused content parts (it takes strings) and the
+    # client got a 502; many OpenAI clients send parts even for plain text.
+    parts = [
+        {"type": "text", "text": "Mail me at"},
+        {"type": "text", "text": "jo@example.com now."},
+    ]
+    answer = client(servers.serve, "fix").chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": parts}], stream=streamed
+    )
+    if streamed:
+        text = "".join(chunk.choices[0].delta.content or "" for chunk in answer)
+    else:
+        text = answer.choices[0].message.content or ""
+    assert text == "Mail me at\n<EMAIL> now."
+
+
+def test_content_parts_other_than_text_are_a_client_error(servers: Servers) -> None:
+    image = {"type": "image_url", "image_url": {"url": "https://example.com/jo.png"}}
+    with pytest.raises(openai.BadRequestError) as raised:
+        client(servers.serve, "fix").chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": [image]}]
+        )
+    error = raised.value.response.json()["error"]
+    assert error["param"] == "messages.0.content" and "image_url" in error["message"]
+    assert "example.com" not in raised.value.response.text
+
+
+@pytest.mark.parametrize("streamed", [False, True])
 def test_no_messages_is_a_client_error(servers: Servers, streamed: bool) -> None:
     # Before: 502, the guard failing with a RuntimeError.
     with pytest.raises(openai.BadRequestError, match="messages is required"):
