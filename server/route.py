@@ -140,6 +140,8 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
         body = json.loads(await request.body())
     except ValueError:
         return _request_error("the request body is not valid JSON")
+    if isinstance(body, dict):  # (a null optional parameter is one not given, as OpenAI reads it)
+        body = {key: value for key, value in body.items() if value is not None}
     try:
         return dict(_REQUEST.validate_python(body))
     except ValidationError as exc:

@@ -784,6 +784,20 @@ def test_content_given_as_text_parts_is_served(servers: Servers, streamed: bool)
     assert text == "Mail me at\n<EMAIL> now."
 
 
+def test_null_optional_parameters_are_taken_as_not_given(servers: Servers) -> None:
+    # Before: "tools": null, "user": null... got a 400 (FastAPI's 422 before
+    # that); clients that write every parameter send them.
+    body = {
+        "model": MODEL,
+        "messages": [{"role": "user", "content": "Mail jo@example.com now."}],
+        **dict.fromkeys(["tools", "tool_choice", "user", "response_format", "stop"]),
+    }
+    url = f"http://127.0.0.1:{servers.serve}/guards/fix/openai/v1/chat/completions"
+    answer = httpx.post(url, json=body, timeout=60)
+    assert answer.status_code == 200
+    assert answer.json()["choices"][0]["message"]["content"] == "Mail <EMAIL> now."
+
+
 def test_content_parts_other_than_text_are_a_client_error(servers: Servers) -> None:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/jo.png"}}
     with pytest.raises(openai.BadRequestError) as raised:
