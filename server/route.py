@@ -145,7 +145,14 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
     try:
         return dict(_REQUEST.validate_python(body))
     except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False, include_context=False)
+        return _invalid_body(exc)
+
+
+def _invalid_body(exc: ValidationError) -> Response:
+    """The 400 for a body that does not fit :data:`_REQUEST`: the field every
+    error is under (or the fields, when they differ) and the one error's
+    message, or how many there are."""
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
     paths = [_path(e["loc"]) for e in errors]
     if len(errors) == 1:
         kind = errors[0]["type"]
