@@ -83,7 +83,7 @@ every script (Thai, Tamil, mathematical bold...) and full-width forms
 IDNA reads them in a domain) and the one dot leader (U+2024); an IBAN may be
 written in lower case.  Characters that may stand for a digit or a dot, or
 be punctuation (:data:`AMBIGUOUS`: superscripts, subscripts, circled digits,
-the hyphenation and raised dots), are read both ways, and the entities of
+the hyphenation and raised dots, the en dash), are read both ways, and the entities of
 both readings are redacted: ``\u2074\u00b9\u00b9\u00b9 \u00b9\u00b9...`` is a card
 number, and ``jo@example.com\u00b9`` an address with a footnote mark.
 Characters that render as nothing (format characters such as the soft hyphen,
@@ -176,7 +176,8 @@ def _fold_table() -> dict[int, str]:
     table = {cp: " " for cp in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
     table.update({cp: "-" for cp in (*range(0x2010, 0x2014), 0x2212, 0xFE63)})
     # Em dashes stand between words (card\u20144111..., Write\u2014jo@example.com):
-    # read as spaces, where hyphens and en dashes join the groups of a number.
+    # read as spaces, where hyphens join the groups of a number (and en dashes,
+    # read both ways: see AMBIGUOUS).
     table.update({cp: " " for cp in (0x2014, 0x2015, 0xFE58)})
     table.update({zero + d: str(d) for zero in DIGIT_ZEROS for d in range(10)})
     table.update({cp: chr(cp - 0xFEE0) for cp in range(0xFF01, 0xFF5F)})  # full-width ASCII
@@ -192,15 +193,18 @@ FOLD: dict[int, str] = _fold_table()
 #: Characters read two ways, the text being searched once with each reading
 #: (see :func:`_readings`): the other characters with a digit value
 #: (:data:`DIGIT_RUNS`), which write a number (``\u2074\u00b9\u00b9...``) or mark
-#: a footnote (``jo@example.com\u00b9``), and the hyphenation and raised dots
-#: (U+2027, U+2E33), a domain's dot or punctuation: as what they stand for,
-#: and as punctuation that belongs to no entity.
+#: a footnote (``jo@example.com\u00b9``), the hyphenation and raised dots
+#: (U+2027, U+2E33), a domain's dot or punctuation, and the en dash, which
+#: joins the groups of a number (``415\u2013555\u20130123``) or stands between
+#: words (``or\u2013(415) 555-0123``): as what they stand for, and as
+#: punctuation that belongs to no entity.
 AMBIGUOUS: dict[int, str] = {
     **{
         cp: str(value + cp - first)
         for first, last, value in DIGIT_RUNS
         for cp in range(first, last + 1)
     },
+    0x2013: "-",
     0x2027: ".",
     0x2E33: ".",
 }

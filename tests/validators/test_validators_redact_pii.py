@@ -160,6 +160,9 @@ SURROUNDED = [
     ("Mail jo@my\u2013company.com now.", "Mail <EMAIL> now."),
     ("Mail jo\u2212ann@example.com now.", "Mail <EMAIL> now."),
     ("Card 4111\u20141111\u20141111\u20141111 ok", "Card <CARD> ok"),
+    # An en dash joins a number's groups or stands between words: both readings.
+    ("Call me or\u2013(415) 555-0123 today.", "Call me or\u2013<PHONE> today."),
+    ("SSN 536\u201322\u20131234 ok", "SSN <SSN> ok"),
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
