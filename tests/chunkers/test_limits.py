@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 import pytest
 from helpers.chunking import sliced, stream
@@ -515,3 +516,38 @@ def test_hard_cuts_keep_grapheme_clusters_whole(
     check_stream(chunker, text, data.draw(sliced(st.just(text)))[1], max_chars)
     for a, b in split_spans(chunker, text):
         assert a in bounds and b in bounds, text[a:b]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["e" + "\u0301" * 200, "\U0001f1eb", "\U0001f468\u200d", "\r\n", "\u0915\u094d"],
+    ids=["marks", "regional-indicators", "zwj-chain", "crlf", "conjuncts"],
+)
+@pytest.mark.parametrize("delta", [1, 7])
+def test_cluster_cut_work_is_linear(unit: str, delta: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Runs where every hard cut falls inside a cluster (or a run of regional
+    # indicators, whose parity is counted back to the window's start): the
+    # characters a cut looks at grow with the text, not with its square.
+    from guardrails_ai.chunkwise.chunkers import clusters
+
+    looked = [0]
+    for name in ("_extends", "_regional"):
+        original = getattr(clusters, name)
+
+        def counted(*args: str, _original: Any = original) -> bool:
+            looked[0] += 1
+            return bool(_original(*args))
+
+        monkeypatch.setattr(clusters, name, counted)
+
+    def work(n: int) -> int:
+        looked[0] = 0
+        text = (unit * n)[:n]
+        stream = ChunkStream(limit("word", max_chars=64))
+        for i in range(0, n, delta):
+            stream.feed(text[i : i + delta])
+        stream.close()
+        return looked[0]
+
+    one, two = work(4000), work(8000)
+    assert 0 < one and two <= 2.3 * one + 1000 and two <= 8 * 8000, (one, two)
