@@ -59,19 +59,14 @@ def stdout_errors() -> Iterator[None]:
 
 def write_out(out: BinaryIO, data: bytes, *, flush: bool = False) -> None:
     """``out.write(data)``, then ``out.flush()`` with ``flush``; a failure is
-    :class:`OutputError`.  (A function, not :func:`stdout_errors`: it runs
-    once per chunk.)"""
-    try:
+    :class:`OutputError`."""
+    with stdout_errors():
         out.write(data)
         if flush:
             out.flush()
-    except OSError as error:
-        raise OutputError(error) from None
 
 
 def flush_out(out: BinaryIO) -> None:
     """``out.flush()``; a failure is :class:`OutputError`."""
-    try:
+    with stdout_errors():
         out.flush()
-    except OSError as error:
-        raise OutputError(error) from None
