@@ -154,6 +154,11 @@ SURROUNDED = [
     # ... which may as well be punctuation: a footnote mark, a separator (once
     # read as digits or dots, they hid the entity before them).
     ("Write to jo@example.com\u00b9 (note 1).", "Write to <EMAIL>\u00b9 (note 1)."),
+    # ... or a footnote in plain digits, or a number after a dot: a top-level
+    # domain holds no digit (the whole address was released).
+    ("Write to jo@example.com1 (note 1).", "Write to <EMAIL>1 (note 1)."),
+    ("Mail jo@example.co.uk23 now.", "Mail <EMAIL>23 now."),
+    ("See jo@example.com.5 and ann@example.org2fa.", "See <EMAIL>.5 and <EMAIL>2fa."),
     ("Card 4111 1111 1111 1111\u00b2 ok.", "Card <CARD>\u00b2 ok."),
     ("Server\u2027192.168.10.20 is up.", "Server\u2027<IP_ADDRESS> is up."),
     # A dash inside an address (only an em dash ends the word before one).
