@@ -25,7 +25,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
   numbers (``+`` and a country code, E.164, the code possibly in parentheses:
-  ``(+44) 20 7946 0958``), North American numbers
+  ``(+44) 20 7946 0958``; or ``00``, the code and groups:
+  ``0049 30 1234567``), North American numbers
   (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
@@ -495,6 +496,10 @@ _INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
 _IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
 _FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
 _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
+# Dialled from abroad: "00" and a country code, then groups (0049 30 1234567).
+# Written compact, or with a space after "00", it reads as often as an
+# identifier or a hex dump.
+_DIALLED_ABROAD = re.compile(r"00[1-9][0-9]{0,2}(?:[ .\-][0-9]{1,12}){1,6}")
 
 
 def _phone(candidate: str, text: str, start: int) -> bool:
@@ -516,7 +521,8 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
     if len(digits) < 9:
         return False
-    return any(p.fullmatch(candidate) for p in (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE))
+    patterns = (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE, _DIALLED_ABROAD)
+    return any(p.fullmatch(candidate) for p in patterns)
 
 
 # Card brands: (prefix ranges, lengths).

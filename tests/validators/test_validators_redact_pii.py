@@ -197,6 +197,9 @@ SURROUNDED = [
     ("Phone: 415-555-0123/415-555-0124", "Phone: <PHONE>/<PHONE>"),
     ("Lines 415-555-0123/415-555-0124/415-555-0125", "Lines <PHONE>/<PHONE>/<PHONE>"),
     ("Tel 030/1234567 ok", "Tel <PHONE> ok"),
+    # Dialled from abroad with "00" (found only after a phone label).
+    ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
+    ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
     # A country code in parentheses (never found).
     ("Tel: (+44) 20 7946 0958", "Tel: <PHONE>"),
     ("Call (+1) 415 555 0123 now.", "Call <PHONE> now."),
