@@ -30,7 +30,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
-  ``98765 43210``, compact mobiles ``015123456789``/``07700900123``; any
+  ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
+  mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``; any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and not right after
   the groups of an IBAN (one whose checksum failed).  Never after a label
@@ -496,6 +497,9 @@ _INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
 _IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
 _FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
 _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
+# Mobiles of China (138 0013 8000, 13800138000) and Brazil ((11) 91234-5678).
+_CHINESE_MOBILE = re.compile(r"1[3-9][0-9](?:([ \-]?)[0-9]{4}\1[0-9]{4})")
+_BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
 # Dialled from abroad: "00" and a country code, then groups (0049 30 1234567).
 # Written compact, or with a space after "00", it reads as often as an
 # identifier or a hex dump.
@@ -521,7 +525,10 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
     if len(digits) < 9:
         return False
-    patterns = (_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE, _DIALLED_ABROAD)
+    patterns = (
+        *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
+        *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE),
+    )
     return any(p.fullmatch(candidate) for p in patterns)
 
 

@@ -200,6 +200,9 @@ SURROUNDED = [
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
+    # Mobiles of China and Brazil (found only after a phone label).
+    ("Beijing: 138 0013 8000 or 13800138000.", "Beijing: <PHONE> or <PHONE>."),
+    ("In S\u00e3o Paulo (11) 91234-5678 answers.", "In S\u00e3o Paulo <PHONE> answers."),
     # A country code in parentheses (never found).
     ("Tel: (+44) 20 7946 0958", "Tel: <PHONE>"),
     ("Call (+1) 415 555 0123 now.", "Call <PHONE> now."),
