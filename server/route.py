@@ -148,12 +148,13 @@ async def _payload(request: Request) -> dict[str, Any] | Response:
         return _invalid_body(exc)
 
 
-def _invalid_body(exc: ValidationError) -> Response:
+def _invalid_body(exc: ValidationError, under: tuple[str, ...] = ()) -> Response:
     """The 400 for a body that does not fit :data:`_REQUEST`: the field every
     error is under (or the fields, when they differ) and the one error's
-    message, or how many there are."""
+    message, or how many there are.  ``under`` is where the errors' locations
+    start (a field pydantic validates lazily reports them from itself)."""
     errors = exc.errors(include_url=False, include_input=False, include_context=False)
-    paths = [_path(e["loc"]) for e in errors]
+    paths = [[*under, *_path(e["loc"])] for e in errors]
     if len(errors) == 1:
         kind = errors[0]["type"]
         what = kind if kind in _OWN_MESSAGES else errors[0]["msg"]
@@ -178,13 +179,19 @@ def _text_messages(messages: Any) -> list[dict[str, Any]] | Response:
     one string, parts apart by a line break: Guardrails takes string content
     only (it failed on parts, and the client got a 502).  A part of another
     type (an image, audio, a file) cannot pass through Guardrails: a 400
-    naming the message, never its content."""
+    naming the message, never its content.  Pydantic checks the parts only
+    as they are read (a one-pass iterator): a part that fits no schema is the
+    400 of a malformed body (:func:`_invalid_body`), never pydantic's own
+    message, which quotes the part."""
     plain: list[dict[str, Any]] = []
     for i, message in enumerate(messages):
         message = dict(message)
         content = message.get("content")
         if content is not None and not isinstance(content, str):
-            parts = [dict(part) for part in content]  # (pydantic gives a one-pass iterator)
+            try:
+                parts = [dict(part) for part in content]
+            except ValidationError as exc:
+                return _invalid_body(exc, ("messages", str(i), "content"))
             kinds = sorted({str(part.get("type")) for part in parts} - {"text"})
             if kinds:
                 return _request_error(

@@ -747,6 +747,15 @@ MALFORMED = [
      "logit_bias.<key>"),
     (b'{"model": "m", "metadata": {"card 4111 1111 1111 1111": 5}, "messages": []}',
      "metadata.<key>"),
+    # Content parts are checked as they are read: pydantic's own message (a
+    # 400 {"message": ...}) quoted the part, text included.
+    (b'{"model": "m", "messages": [{"role": "user", "content": '
+     b'[{"type": "txt", "text": "Card 4111 1111 1111 1111"}]}]}', "messages.0.content.0"),
+    (b'{"model": "m", "messages": [{"role": "user", "content": ["Card 4111 1111 1111 1111"]}]}',
+     "messages.0.content.0"),
+    (b'{"model": "m", "messages": [{"role": "user", "content": '
+     b'[{"type": "text", "text": "Card 4111 1111 1111 1111"}, {"type": "text"}]}]}',
+     "messages.0.content.1"),
 ]  # fmt: skip
 
 
