@@ -190,9 +190,10 @@ def split(
         raise CommandError(
             "--no-fill needs a size option: --max-chars or --max-tokens (or --chunk-size)"
         )
-    name = chunker or (
-        "structure" if sized and chunk_size is None and fill is not False else "sentence"
-    )
+    if chunker is not None:
+        name = chunker  # (given empty, it is refused as unknown: never the default)
+    else:
+        name = "structure" if sized and chunk_size is None and fill is not False else "sentence"
     sizes = Sizes(max_chars, max_tokens, tokenizer, fill, chunk_size, overlap)
     strategy = limited(_chunker(name), sizes)
     split_document(file, strategy, fmt.value, _stdout(), progress=sys.stderr.isatty())

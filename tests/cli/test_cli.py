@@ -278,6 +278,8 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
     ("args", "stdin", "fragments"),
     [
         (["split", "--chunker", "nope"], "x", ["unknown chunker 'nope'", "sentence"]),
+        # (An empty --chunker was taken for no --chunker: the default chunker was used.)
+        (["split", "--chunker", ""], "x", ["unknown chunker '' for --chunker"]),
         (["split", "/no/such/file"], None, ["cannot read /no/such/file"]),
         (["split"], b"caf\xc3\xa9 ok\n\xe2\x82", ["invalid UTF-8 at byte offset 9"]),
         (["split"], b"ab\xffc", ["<stdin>", "byte offset 2"]),
