@@ -390,6 +390,10 @@ class StructureChunker(ChunkingStrategy):
 
 
 def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
+    """The transition phrases, stripped; ``TypeError``/``ValueError`` naming the
+    parameter for a value that is no iterable of non-empty strings, and for a
+    phrase holding a line break (a phrase is matched at the start of one line,
+    so it could never match)."""
     if phrases is None:
         return ()
     if isinstance(phrases, (str, bytes)) or not isinstance(phrases, Iterable):
@@ -398,8 +402,13 @@ def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
             f"{type(phrases).__name__}: {phrases!r:.80}"
         )
     out = []
-    for phrase in phrases:
+    for i, phrase in enumerate(phrases):
         if not isinstance(phrase, str) or not phrase.strip():
             raise ValueError(f"transition_phrases must hold non-empty strings, got {phrase!r:.80}")
+        if "\n" in phrase.strip():
+            raise ValueError(
+                f"transition_phrases[{i}]={phrase!r:.80} holds a line break; a transition "
+                "phrase opens a line and is matched within it"
+            )
         out.append(phrase.strip())
     return tuple(out)

@@ -215,6 +215,13 @@ def test_structure_crlf_lines() -> None:
             ValueError,
             ("transition_phrases", "3"),
         ),
+        # (A phrase is matched at the start of one line: one holding a line
+        # break was accepted and never matched.)
+        (
+            {"split_on_transitions": True, "transition_phrases": ["So,", "In short\nthen,"]},
+            ValueError,
+            ("transition_phrases[1]", "line break"),
+        ),
     ],
 )
 def test_structure_rejects_bad_parameters(kwargs: dict[str, Any], exc: type, needles: Any) -> None:
