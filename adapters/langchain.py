@@ -107,8 +107,11 @@ def from_tiktoken_encoder(
     ``chunk_size`` tokens; ``chunk_overlap`` tokens of the previous chunk open
     the next when they fit.  ``kwargs`` go to :func:`as_langchain_splitter`.
     """
-    tokenizer = model_name if model_name is not None else encoding_name
-    return _token_splitter(chunker, chunk_size, chunk_overlap, tokenizer, kwargs)
+    if model_name is not None:
+        return _token_splitter(chunker, chunk_size, chunk_overlap, model_name, kwargs, "model_name")
+    return _token_splitter(
+        chunker, chunk_size, chunk_overlap, encoding_name, kwargs, "encoding_name"
+    )
 
 
 def from_huggingface_tokenizer(
@@ -126,12 +129,23 @@ def from_huggingface_tokenizer(
 
 
 def _token_splitter(
-    chunker: ChunkerSpec, size: int, overlap: int, tokenizer: Any, kwargs: dict[str, Any]
+    chunker: ChunkerSpec,
+    size: int,
+    overlap: int,
+    tokenizer: Any,
+    kwargs: dict[str, Any],
+    tokenizer_name: str = "tokenizer",
 ) -> TextSplitter:
+    """The filled, token-sized splitter; an error about a size or the tokenizer
+    names the parameter as the caller gave it (``chunk_size``,
+    ``chunk_overlap``, ``tokenizer_name``)."""
     try:
         strategy = limit(chunker, max_tokens=size, tokenizer=tokenizer, fill=True, overlap=overlap)
     except (TypeError, ValueError) as error:
-        message = str(error).replace("max_tokens", "chunk_size")
+        message = str(error)
+        if message.startswith("tokenizer"):
+            message = tokenizer_name + message.removeprefix("tokenizer")
+        message = message.replace("max_tokens", "chunk_size")
         raise type(error)(message.replace("overlap", "chunk_overlap")) from None
     return as_langchain_splitter(strategy, **kwargs)
 

@@ -70,6 +70,16 @@ def test_bad_sizes_are_named_as_langchain_names_them() -> None:
         from_tiktoken_encoder(chunk_size=10, chunk_overlap=10)
 
 
+def test_a_bad_encoding_or_model_is_named_as_given() -> None:
+    # Before: both were blamed on "tokenizer", a parameter these do not have.
+    with pytest.raises(ValueError, match=r"^encoding_name='nope' is not a known encoding"):
+        from_tiktoken_encoder("nope")
+    with pytest.raises(ValueError, match=r"^model_name='nope' is not a known encoding"):
+        from_tiktoken_encoder(model_name="nope")
+    with pytest.raises(TypeError, match=r"^encoding_name must be a tokenizer name"):
+        from_tiktoken_encoder(5)  # type: ignore[arg-type]
+
+
 DOC = """# Guide
 
 Intro paragraph.
