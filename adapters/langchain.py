@@ -107,11 +107,10 @@ def from_tiktoken_encoder(
     ``chunk_size`` tokens; ``chunk_overlap`` tokens of the previous chunk open
     the next when they fit.  ``kwargs`` go to :func:`as_langchain_splitter`.
     """
-    if model_name is not None:
-        return _token_splitter(chunker, chunk_size, chunk_overlap, model_name, kwargs, "model_name")
-    return _token_splitter(
-        chunker, chunk_size, chunk_overlap, encoding_name, kwargs, "encoding_name"
+    given = (
+        ("model_name", model_name) if model_name is not None else ("encoding_name", encoding_name)
     )
+    return _token_splitter(chunker, chunk_size, chunk_overlap, given[1], kwargs, given[0])
 
 
 def from_huggingface_tokenizer(
