@@ -285,7 +285,12 @@ _PHONE_BODY = (
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d)"  # (an extension: 0123x12)
 )
-_PHONE = _compile(r"(?<!\+)(?<![0-9]/)" + _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")" + _PHONE_BODY)
+# A number that opens with "+" or "(" is no rest of a longer one, whatever is
+# before it: a period glued before it is a sentence's end with its space left
+# out ("Call me today.+44 20 7946 0958").
+_PHONE = _compile(
+    r"(?<!\+)(?<![0-9]/)(?:(?=[+(])|" + _NOT_INSIDE_A_WORD + r")(?<!" + _W + r")" + _PHONE_BODY
+)
 # A number right after another one and a "/" (415-555-0123/415-555-0124), which
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)

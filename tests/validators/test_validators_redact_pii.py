@@ -284,6 +284,11 @@ SURROUNDED = [
     ("Card\t4111\t1111\t1111\t1111\tok", "Card\t<CARD>\tok"),
     ("Card 4111111111111111.25 now.", "Card <CARD>.25 now."),
     ("SSN 536-22-1234.1 and SSN 536-22-1234-5 ok.", "SSN <SSN>.1 and SSN <SSN>-5 ok."),
+    # A number that opens with "+" or "(" glued to the period before it (a
+    # space left out after a sentence's end) is no rest of a longer number.
+    ("Call me today.+44 20 7946 0958 works.", "Call me today.<PHONE> works."),
+    ("Call me today.(415) 555-0123 or later.", "Call me today.<PHONE> or later."),
+    ("Reach us on.+1 415 555 0123 today.", "Reach us on.<PHONE> today."),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
