@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .base import ChunkingStrategy, Cut, Scanner
 from .markdown import ATX, BREAK, FENCE, SETEXT, Fence, closes_fence, opened_fence
@@ -391,11 +391,17 @@ class StructureChunker(ChunkingStrategy):
 
 def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
     """The transition phrases, stripped; ``TypeError``/``ValueError`` naming the
-    parameter for a value that is no iterable of non-empty strings, and for a
+    parameter for a value that is no iterable of non-empty strings (a mapping
+    included: its values would be dropped), and for a
     phrase holding a line break (a phrase is matched at the start of one line,
     so it could never match)."""
     if phrases is None:
         return ()
+    if isinstance(phrases, Mapping):
+        raise TypeError(
+            f"transition_phrases must be an iterable of str, got {type(phrases).__name__} "
+            "(a mapping: its values would be dropped); pass list(...) of the phrases"
+        )
     if isinstance(phrases, (str, bytes)) or not isinstance(phrases, Iterable):
         raise TypeError(
             "transition_phrases must be an iterable of str, got "

@@ -207,13 +207,19 @@ def abbreviation_table(
 
     ``abbreviations`` is ``None`` or an iterable of strings such as ``"Approx."``,
     ``"approx"`` or ``"Ph.D."`` (with or without the final period, any case).
-    Raises ``TypeError`` for a single string or a non-string item and
-    ``ValueError`` for an empty item or one containing whitespace; both name
-    ``param`` and the offending value.
+    Raises ``TypeError`` for a single string, a mapping (its values would be
+    dropped) or a non-string item and ``ValueError`` for an empty item or one
+    containing whitespace; both name ``param`` and the offending value.
     """
     table = dict(base)
     if abbreviations is None:
         return table
+    if isinstance(abbreviations, Mapping):
+        raise TypeError(
+            f"{param} must be an iterable of strings such as {{'Approx.', 'Fig.'}}, got "
+            f"{type(abbreviations).__name__} (a mapping: its values would be dropped); "
+            "pass list(...) of the abbreviations"
+        )
     if isinstance(abbreviations, (str, bytes)) or not isinstance(abbreviations, Iterable):
         raise TypeError(
             f"{param} must be an iterable of strings such as {{'Approx.', 'Fig.'}}, "

@@ -263,6 +263,8 @@ def test_mode_default_aliases_and_repr() -> None:
         ({"abbreviations": [""]}, ValueError, ["abbreviations", "''"]),
         ({"abbreviations": ["."]}, ValueError, ["abbreviations", "'.'"]),
         ({"abbreviations": ["et al."]}, ValueError, ["abbreviations", "'et al.'"]),
+        # (A mapping's keys were taken and its values dropped, silently.)
+        ({"abbreviations": {"Approx.": "approximately"}}, TypeError, ["abbreviations", "dict"]),
         ({"mode": "simple", "abbreviations": ["Dr."]}, ValueError, ["abbreviations", "simple"]),
         ({"mode": "smart"}, ValueError, ["mode", "'smart'"]),
     ],

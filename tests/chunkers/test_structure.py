@@ -215,6 +215,11 @@ def test_structure_crlf_lines() -> None:
             ValueError,
             ("transition_phrases", "3"),
         ),
+        (
+            {"split_on_transitions": True, "transition_phrases": {"So,": 1}},
+            TypeError,
+            ("transition_phrases", "dict"),
+        ),
         # (A phrase is matched at the start of one line: one holding a line
         # break was accepted and never matched.)
         (
