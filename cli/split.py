@@ -37,6 +37,10 @@ __all__ = ["FORMATS", "PROGRESS_MIN_BYTES", "Sizes", "limited", "split_document"
 FORMATS = ("text", "jsonl")
 #: Files smaller than this get no progress bar.
 PROGRESS_MIN_BYTES = 1 << 20
+#: Line separators JSON leaves raw in a string (it escapes those below U+0020),
+#: written as escapes so that a JSONL row is one line for every line splitter
+#: (Python's ``str.splitlines()`` breaks at these three too).
+_RAW_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 def split_document(
@@ -83,7 +87,7 @@ def _write(out: BinaryIO, fmt: str, index: int, chunk: str | None, start: int) -
         return index
     if fmt == "jsonl":
         row = {"index": index, "start": start, "end": start + len(chunk), "text": chunk}
-        line = json.dumps(row, ensure_ascii=False) + "\n"
+        line = json.dumps(row, ensure_ascii=False).translate(_RAW_LINE_BREAKS) + "\n"
     else:
         line = chunk + "\n"
     write_out(out, line.encode("utf-8", "surrogatepass"))

@@ -29,7 +29,7 @@ from _text import prose
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guardrails_ai.chunkwise.chunkers import limit, resolve_chunker, split_spans
+from guardrails_ai.chunkwise.chunkers import SentenceChunker, limit, resolve_chunker, split_spans
 from guardrails_ai.chunkwise.cli import main
 from guardrails_ai.chunkwise.cli.bench import find_benchmarks
 from guardrails_ai.chunkwise.cli.demo import DEMO_PHRASES, sample_response, tokenize
@@ -91,6 +91,20 @@ def test_split_file_jsonl_offsets_slice_the_input(tmp_path: Path, chunker: str) 
     assert [r["index"] for r in rows] == list(range(len(rows)))
     assert [TEXT[r["start"] : r["end"]] for r in rows] == [r["text"] for r in rows]
     assert [r["text"] for r in rows] == resolve_chunker(chunker).split_text(TEXT)  # type: ignore[union-attr]
+
+
+def test_split_jsonl_rows_are_one_line_each_whatever_splits_lines() -> None:
+    # Before: U+0085, U+2028 and U+2029 were written raw inside the JSON
+    # strings (valid JSON), so a reader splitting lines as Python's
+    # str.splitlines() does broke a row in two.
+    text = "One\u2028two. Three\x85four. Five\u2029six.\n"
+    done = run("split", "-", "--format", "jsonl", stdin=text)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert len(lines) == len(done.stdout.splitlines()) == 3
+    rows = [json.loads(line) for line in lines]
+    assert [text[r["start"] : r["end"]] for r in rows] == [r["text"] for r in rows]
+    assert [r["text"] for r in rows] == SentenceChunker().split_text(text)
 
 
 def test_split_stdin_via_python_m() -> None:
