@@ -132,7 +132,10 @@ def _pattern(root: _Node, *, partial: bool = False) -> str:
         if partial:
             branches.append("\\Z")
         elif node.terminal:
-            branches.append(_AFTER)  # last: longer phrases are tried first
+            # Last: longer phrases are tried first.  The phrase may end here;
+            # whether a word ends here too is checked once, after the trie
+            # (PhraseMatcher), which backtracks to a shorter phrase if not.
+            branches.append("")
         done[id(node)] = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     return done[id(root)]
 
@@ -167,7 +170,9 @@ class PhraseMatcher:
                 step: object = _SPACE if token == " " else token
                 node = node.children.setdefault(step, _Node())
             node.terminal = True
-        self._regex = re.compile(f"{_BEFORE}(?=({_pattern(root)}))")
+        # _AFTER once, not at each phrase's end: its class of spaceless
+        # letters costs milliseconds to compile, each time it is written.
+        self._regex = re.compile(f"{_BEFORE}(?=({_pattern(root)}){_AFTER})")
         self._partial = re.compile(f"{_BEFORE}{_pattern(root, partial=True)}")
 
     def find(self, text: str) -> list[PhraseMatch]:
