@@ -10,6 +10,7 @@ depends only on the text, never on how a stream was sliced.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
 from .markdown import FENCE_LINE, Fence, closes_fence, opened_fence
@@ -61,8 +62,16 @@ def closed_to_cuts(
 
 
 def inside(end: int, closed: list[Span]) -> bool:
-    """Whether a chunk ending at ``end`` would end inside one of ``closed``."""
-    return any(a < end < b for a, b in closed)
+    """Whether a chunk ending at ``end`` would end inside one of ``closed``.
+
+    ``closed`` is as :func:`closed_to_cuts` returns it: disjoint intervals in
+    order, so only the last one that opens before ``end`` can hold it.
+    O(log len(closed)): a window of many small blocks is asked once per
+    boundary in it, and a scan of every block per boundary made a size
+    limit's cut cost the square of its window.
+    """
+    i = bisect_left(closed, (end,))
+    return i > 0 and end < closed[i - 1][1]
 
 
 def fence_at(window: str, state: Fence | None, end: int) -> Fence | None:

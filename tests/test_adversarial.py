@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 from _attacks import UNITS, chunker_kinds, repeat
-from helpers.cost import CountingPattern, Work, stream_work
+from helpers.cost import CountingPattern, Work, python_calls, stream_work
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -353,3 +353,17 @@ def test_heading_titles_cost_grows_linearly_on_inner_spaces() -> None:
         (23, 2, "a #b"),
     ]
     assert cpu(headings(8_000)) <= 8 * max(cpu(headings(2_000)), 0.002)
+
+
+@pytest.mark.parametrize("fill", [False, True], ids=["capped", "filled"])
+def test_fence_blocks_cost_the_same_under_a_larger_ceiling(fill: bool) -> None:
+    # A window full of small fenced blocks: every boundary in it was checked
+    # against every block that fits (O(ceiling^2) per cut: 64K of "```\n````\n"
+    # took 0.08 s at max_chars=1000 and 0.8 s at 16000). Counted in Python
+    # calls, the same text under an 8x larger ceiling costs about the same.
+    text = repeat("```\n````\n", 16_000)
+    cost = {}
+    for ceiling in (500, 4000):
+        chunker = limit("paragraph", max_chars=ceiling, fill=fill)
+        cost[ceiling] = python_calls(lambda: chunker.split_text(text))  # noqa: B023
+    assert cost[4000] <= 2 * cost[500], cost
