@@ -10,12 +10,13 @@ depends only on the text, never on how a stream was sliced.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 
 from .markdown import FENCE_LINE, Fence, closes_fence, opened_fence
 
-__all__ = ["Fence", "closed_to_cuts", "fence_at", "inside"]
+__all__ = ["Fence", "FenceReader", "closed_to_cuts", "fence_at", "inside"]
 
 Span = tuple[int, int]
 
@@ -80,3 +81,57 @@ def fence_at(window: str, state: Fence | None, end: int) -> Fence | None:
         if a < end and (not done or end < b):
             return fence
     return None
+
+
+# The start of a line that can be no fence line, however it goes on.
+_NO_FENCE = re.compile(r"[ \t]*+(?:[^ \t`~]|`{1,2}+[^`]|~{1,2}+[^~])")
+
+
+def _after_line(fence: Fence | None, line: re.Match[str]) -> Fence | None:
+    """The fence open after the fence line ``line``, ``fence`` open before it."""
+    if fence is None:
+        return opened_fence(line)
+    return None if closes_fence(fence, line) else fence
+
+
+class FenceReader:
+    """The fence open at the end of a text read as it grows, its start read as
+    the start of a line and a last line cut off at the end read as complete:
+    what :func:`fence_at` tells of the whole text at its end.
+
+    Each complete line is read once; the last, unfinished line is read again
+    at each :meth:`open_fence` only while it may still be a fence line (it
+    opens with a run of backticks or tildes).  Amortised O(len(text)) but for
+    that line.
+    """
+
+    def __init__(self, state: Fence | None) -> None:
+        self._state = state  # the fence open where the unfinished line starts
+        self._line = ""  # the unfinished line, unless it can be no fence line
+        self._plain = False  # the unfinished line can be no fence line
+
+    def feed(self, text: str) -> None:
+        """Read ``text``, the next part of the text."""
+        last = text.rfind("\n")
+        if last < 0:
+            if not self._plain:
+                self._line += text
+                self._check_plain()
+            return
+        if self._plain:
+            lines = text[text.find("\n") + 1 : last + 1]
+        else:
+            lines = self._line + text[: last + 1]
+        for line in FENCE_LINE.finditer(lines):
+            self._state = _after_line(self._state, line)
+        self._line, self._plain = text[last + 1 :], False
+        self._check_plain()
+
+    def _check_plain(self) -> None:
+        if _NO_FENCE.match(self._line):
+            self._line, self._plain = "", True
+
+    def open_fence(self) -> Fence | None:
+        """The fence open at the end of the text read."""
+        line = None if self._plain or not self._line else FENCE_LINE.match(self._line + "\n")
+        return self._state if line is None else _after_line(self._state, line)

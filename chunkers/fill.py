@@ -66,7 +66,7 @@ from itertools import accumulate
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
 from .clusters import cluster_start
 from .fallback import after_gap, levels_below, resolve_levels
-from .fences import Fence, closed_to_cuts, fence_at, inside
+from .fences import Fence, FenceReader, closed_to_cuts, fence_at, inside
 from .line import LineChunker
 from .markdown import ATX
 from .paragraph import ParagraphChunker
@@ -372,6 +372,12 @@ class _SizedScanner(Scanner):
         self._fed = 0
         self._fence: Fence | None = None  # the code fence open at _p, if known
         self._held: int | None = None  # start of inner units held inside a code block
+        # Fences read from _p on, while _p and _fence are what they were.
+        self._code = FenceReader(None)
+        self._code_key: tuple[int, Fence | None] | None = None
+        self._code_read = 0
+        # (start, characters) of the held block when it was last measured exactly.
+        self._checked = (-1, 0)
 
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
@@ -422,8 +428,9 @@ class _SizedScanner(Scanner):
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start, end = cut.start, cut.end
+        held = False
         if self._held is not None and self._held >= self._p:
-            start = self._held  # units held inside a code block: one chunk
+            start, held = self._held, True  # units held inside a code block: one chunk
         self._held = None
         whole = True
         while end > self._p:
@@ -435,11 +442,19 @@ class _SizedScanner(Scanner):
             # or less depending on where it was last anchored, which depends on
             # the slicing: a whole unit is measured exactly (once per unit).
             over = self._meter.est(self._p, end) > self._limit
+            if held and not over and not self._check_due(start, end) and self._in_code(end):
+                # One more unit of a block still open, within the estimate:
+                # measured exactly only when the block has doubled since its
+                # last measure (O(block) in all, not per unit), when it closes,
+                # or when the text ends (close).
+                self._held = start
+                return
             if (not over or (whole and not self._measure.additive)) and (
                 self._measure.additive or self._measure(self._text(start, end)) <= self._limit
             ):
                 if self._in_code(end):
                     self._held = start  # the block may still fit: wait for its end
+                    self._checked = (start, end - start)
                     return
                 self._fence = None
                 self._emit(out, start, end)
@@ -447,12 +462,22 @@ class _SizedScanner(Scanner):
             whole = False
             self._decide(out, end)
 
+    def _check_due(self, start: int, end: int) -> bool:
+        """Whether the block held from ``start`` is due an exact measure at
+        ``end``: it has twice the characters it had when last measured."""
+        since, size = self._checked
+        return since != start or end - start >= 2 * size
+
     def _in_code(self, end: int) -> bool:
-        """Whether a fenced code block is open at ``end``."""
-        window = self._text(self._p, end)
-        if self._fence is None and "```" not in window and "~~~" not in window:
-            return False
-        return fence_at(window, self._fence, len(window)) is not None
+        """Whether a fenced code block is open at ``end`` (as :func:`fence_at`
+        reads ``text[p:end]``).  The text since ``p`` is read once, as units
+        come (:class:`FenceReader`): amortised O(the unit)."""
+        key = (self._p, self._fence)
+        if key != self._code_key or end < self._code_read:
+            self._code_key, self._code, self._code_read = key, FenceReader(self._fence), self._p
+        self._code.feed(self._text(self._code_read, end))
+        self._code_read = end
+        return self._code.open_fence() is not None
 
     def _decide(self, out: list[Cut], c: int) -> None:
         """Cut the next chunk from the window ``text[p:c]``."""
@@ -472,7 +497,30 @@ class _SizedScanner(Scanner):
             cuts, span = self._inner.close()
             for cut in cuts:
                 self._take(cut, out)
+            self._fit_held(span, out)
         return out, self._final(span)
+
+    def _fit_held(self, span: Span | None, out: list[Cut]) -> None:
+        """A code block held to the end of the text (``span``, the inner
+        scanner's final fragment, ends it, if any) may have grown over the limit
+        since it was last measured: cut while it does not fit."""
+        p = self._p
+        if self._held is None or self._held < p or self._measure.additive:
+            return
+        if span is not None and span[1] > p:
+            end = span[1]
+        else:
+            end = self._held + len(self._text(self._held, self._fed).rstrip())
+        start = self._held
+        while end > self._p:
+            if start < self._p:
+                start = self._content_from(self._p, end)
+                if start == end:
+                    break
+            if self._measure(self._text(start, end)) <= self._limit:
+                break
+            self._decide(out, end)
+        self._held = self._p if start < self._p else start
 
     def _final(self, span: Span | None) -> Span | None:
         """The final fragment, given the inner scanner's (if any)."""

@@ -235,3 +235,25 @@ def test_measuring_work_grows_linearly(kind: str, fill: bool) -> None:
         measured.append(length.measured)
     assert measured[1] / measured[0] < MAX_DOUBLING, measured
     assert measured[1] < 8 * 2 * size, measured  # measured: 1.3 to 6 a character
+
+
+def test_measuring_work_in_a_code_block_does_not_grow_with_the_ceiling() -> None:
+    """Units held inside a fenced code block (it may still fit) were measured
+    with the block so far, and the block read for fences, at each unit:
+    O(ceiling) per unit (145 characters measured per character streamed at
+    250 units, 2,500 at 4,000).  Now the characters measured per character
+    do not grow with the ceiling (20 and 17): what is left is the exact
+    measures of the held-back text where the estimate crosses the limit (at
+    most 12 a chunk for a code block, this length's estimate being twice
+    its measure)."""
+    text = "```\n" + ("a b c d\n" * 8000)[:64_000]
+    per_char = []
+    for ceiling in (250, 4000):
+        length = CountingLength()
+        stream = ChunkStream(limit("word", max_chars=ceiling, length=length))
+        for delta in deltas(text, 7):
+            stream.feed(delta)
+        stream.close()
+        per_char.append(length.measured / len(text))
+    assert per_char[1] < 1.5 * per_char[0], per_char
+    assert per_char[1] < 32, per_char
