@@ -177,10 +177,15 @@ class _PieceMeter(_Meter):
                     pieces += capped
                 elif part:
                     pieces.append(part)
-        if len(tail) > _CAP:
+        if len(tail) >= _CAP + 2:
+            # Cut at every _CAP characters, as _capped cuts a whole part, up to
+            # two characters before the end: a word start there ("x y", a
+            # line break and a word) is known only from the next character,
+            # and the cut would count as a run's where the whole text has a
+            # word start (one token more: a verdict that depended on slicing).
             # (Sliced once at the end: dropping a piece at a time from the
             # front would copy the rest each time, quadratic in a long word.)
-            last = (len(tail) - 1) // _CAP * _CAP
+            last = (len(tail) - 2) // _CAP * _CAP
             runs += range(len(pieces), len(pieces) + last // _CAP)
             pieces += [tail[i : i + _CAP] for i in range(0, last, _CAP)]
             tail = tail[last:]

@@ -268,6 +268,17 @@ def _find_all(text: str, part: str) -> list[int]:
     return found
 
 
+@pytest.mark.parametrize("size", [1, 2, 1000])
+def test_a_piece_of_sixteen_characters_before_a_word_start_is_no_run_cut(size: int) -> None:
+    # Streamed a character at a time, the first 16 characters were cut off as
+    # part of a run as soon as 17 were known, one token more in the estimate,
+    # while the whole text has a word start there: the whitespace before the
+    # last word was a chunk of its own or not, depending on the slicing.
+    text = "abbbblongerword  longerword"
+    chunker = limit("word", max_tokens=6, tokenizer=CL100K)
+    check(chunker, text, [text[i : i + size] for i in range(0, len(text), size)], CL100K)
+
+
 @pytest.mark.parametrize("size", [1, 3, 1000])
 def test_a_code_block_held_to_the_end_is_measured_before_it_is_released(size: int) -> None:
     # A block still open when the text ends was released as it was held, over
