@@ -46,6 +46,10 @@ WORDS = [
     "Dr.",
     "3.14",
     "x" * 23,
+    # Runs about the 16 characters after which a streamed piece is cut.
+    "q" * 15,
+    "r" * 16,
+    "s" * 17,
     "\u201c\u3002",
     "日本語の文",
     "Привет",
