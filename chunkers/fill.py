@@ -31,7 +31,9 @@ by; see below).  A run of whitespace over the limit is cut within it.
 Guarantees.  Every chunk measures at most the limit *as the measure counts the
 chunk itself*: tokens are not additive, so each chunk is measured once more
 before it is emitted and, if over, cut at the previous boundary; a whitespace
-chunk too (tokens of a whitespace run add up).  The one exception is a single
+chunk too (tokens of a whitespace run add up), and what is left when the text
+ends (for a length that grows faster than the sum of its parts, the estimate
+below is no bound).  The one exception is a single
 character that alone measures over the limit (a limit below the 4 tokens an
 unusual character can take).  The held-back text is bounded as it is, its
 leading whitespace included.  Decisions depend only on the text, never on how a
@@ -502,30 +504,23 @@ class _SizedScanner(Scanner):
             cuts, span = self._inner.close()
             for cut in cuts:
                 self._take(cut, out)
-            self._fit_held(span, out)
-        return out, self._final(span)
-
-    def _fit_held(self, span: Span | None, out: list[Cut]) -> None:
-        """A code block held to the end of the text (``span``, the inner
-        scanner's final fragment, ends it, if any) may have grown over the limit
-        since it was last measured: cut while it does not fit."""
-        p = self._p
-        if self._held is None or self._held < p or self._measure.additive:
-            return
-        if span is not None and span[1] > p:
-            end = span[1]
-        else:
-            end = self._held + len(self._text(self._held, self._fed).rstrip())
-        start = self._held
-        while end > self._p:
-            if start < self._p:
-                start = self._content_from(self._p, end)
-                if start == end:
-                    break
-            if self._measure(self._text(start, end)) <= self._limit:
-                break
+        final = self._final(span)
+        # What is left was bounded by the estimate only (units held in a code
+        # block are measured now and then, and a length that grows faster than
+        # the sum of its parts outgrows the estimate): cut while it does not fit.
+        while (
+            final is not None
+            and not self._measure.additive
+            and not self._cfg._fits(self._text(*final))
+        ):
+            p, end = self._p, final[1]
+            self._held = None
             self._decide(out, end)
-        self._held = self._p if start < self._p else start
+            if self._p == p:
+                break  # (no cut: a single character over the limit)
+            start = self._content_from(self._p, end) if end > self._p else end
+            final = (start, end) if start < end else None
+        return out, final
 
     def _final(self, span: Span | None) -> Span | None:
         """The final fragment, given the inner scanner's (if any)."""

@@ -284,22 +284,31 @@ def test_a_piece_of_sixteen_characters_before_a_word_start_is_no_run_cut(size: i
 
 
 @pytest.mark.parametrize("size", [1, 3, 1000])
-def test_a_code_block_held_to_the_end_is_measured_before_it_is_released(size: int) -> None:
-    # A block still open when the text ends was released as it was held, over
-    # the limit for a length that grows faster than its parts (12 > 9 here):
-    # the units held in it are measured with the block only now and then.
+@pytest.mark.parametrize(
+    ("level", "fill", "text"),
+    [
+        ("word", False, "```\n\n\n~~~~````a ba b\n```js\u00e9Dr. L"),  # a block held to the end
+        ("sentence", False, "One two three four five six."),
+        ("paragraph", True, "One two three four five six."),
+    ],
+)
+def test_what_is_left_at_the_end_is_measured_before_it_is_released(
+    size: int, level: str, fill: bool, text: str
+) -> None:
+    # What was left when the text ended was released as it was, over the limit
+    # for a length that grows faster than the sum of its parts (12 > 3 here):
+    # such a length outgrows the estimate (the sum), and units held in a code
+    # block are measured with it only now and then.
     def squared_words(text: str) -> int:
         return len(text.split()) ** 2 // 3
 
-    text = "```\n\n\n~~~~````a ba b\n```js\u00e9Dr. L"
-    chunker = limit("word", max_chars=9, length=squared_words)
+    chunker = limit(level, max_chars=3, length=squared_words, fill=fill)
     pieces = stream(chunker, [text[i : i + size] for i in range(0, len(text), size)])
     assert "".join(p.segment for p in pieces) == text
     chunks = [p.chunk for p in pieces if p.chunk is not None]
     assert chunks == chunker.split_text(text)
-    assert all(squared_words(chunk) <= 9 for chunk in chunks), chunks
-    # (The held-back text is bounded by the estimate only, the sum of its
-    # parts' measures, which such a length exceeds.)
+    assert all(squared_words(chunk) <= 3 for chunk in chunks), chunks
+    # (The held-back text is bounded by the estimate only.)
 
 
 def test_code_block_larger_than_the_limit_is_cut_at_lines() -> None:
