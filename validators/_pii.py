@@ -353,9 +353,11 @@ _LABELS: dict[str, str] = {
     )
     for word in words.split()
 }
-#: Words and marks that may stand between a label and its number.
+#: Words and marks that may stand between a label and its number; Markdown's
+#: too (``**SSN:** 078051120``, a table row ``| SSN | 078051120 |``).
 _FILLERS = frozenset(
-    "no number num nr is at on me us my our the with address of unter au : # . , ( ) - = /".split()
+    "no number num nr is at on me us my our the with address of unter au".split()
+    + list(":#.,()-=/|*`")
 )
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
 

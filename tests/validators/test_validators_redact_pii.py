@@ -197,6 +197,11 @@ SURROUNDED = [
     ("Phone: 415-555-0123/415-555-0124", "Phone: <PHONE>/<PHONE>"),
     ("Lines 415-555-0123/415-555-0124/415-555-0125", "Lines <PHONE>/<PHONE>/<PHONE>"),
     ("Tel 030/1234567 ok", "Tel <PHONE> ok"),
+    # A label in Markdown: bold, or the cell before in a table row (the
+    # number was released: only words and a few marks were read between).
+    ("**SSN:** 078051120 on file.", "**SSN:** <SSN> on file."),
+    ("| SSN | 078051120 |\n| Phone | 2147483647 |", "| SSN | <SSN> |\n| Phone | <PHONE> |"),
+    ("Phone: **2147483647** today.", "Phone: **<PHONE>** today."),
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
