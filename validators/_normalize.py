@@ -9,7 +9,8 @@ marks (accents, strike-through and slash overlays such as U+0336/U+0338, the
 dot of Turkish ``\\u0130``) are dropped, it is recomposed (NFKC), and letters that
 imitate an ASCII letter (Cyrillic ``\\u0430``, Greek ``\\u03bf``, small capital
 ``\\u1d07``;
-see :mod:`._confusables`) become that letter.  So full-width letters,
+see :mod:`._confusables`) become that letter, and the apostrophes U+2019,
+U+2018 and U+02BC become ``'``.  So full-width letters,
 ligatures, compatibility forms, case, accents and look-alikes all fold to one
 spelling.  Characters that render as nothing are dropped: format characters
 (Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner, soft
@@ -61,6 +62,10 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 #: The blank letters and the combining grapheme joiner: dropped by folding.
 _BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
+#: Apostrophes written another way (the typographic U+2019, the left quote
+#: U+2018 used as one, the modifier letter U+02BC): folded to "'", one
+#: character for one, so offsets keep their length.
+_APOSTROPHES = str.maketrans(dict.fromkeys("\u2018\u2019\u02bc", "'"))
 
 
 def is_ignorable(char: str) -> bool:
@@ -92,7 +97,7 @@ def _fold_cluster(cluster: str) -> str:
         for c in unicodedata.normalize("NFKD", decomposed)
         if unicodedata.category(c) not in _DROPPED_MARKS
     )
-    return unicodedata.normalize("NFKC", bare).translate(SKELETON)
+    return unicodedata.normalize("NFKC", bare).translate(SKELETON).translate(_APOSTROPHES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,8 @@ class BannedPhrases(ChunkedValidator):
     (``免费的钱`` in ``这是免费的钱。``).  Both the phrases and the text are folded
     first (see ``_normalize``: NFKD + casefold, accents and overlays such as
     strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
-    look-alikes mapped to the ASCII letter they imitate, zero-width and other
+    look-alikes mapped to the ASCII letter they imitate, ``\\u2019`` and
+    other apostrophes to ``'``, zero-width and other
     invisible characters removed, blank letters such as U+3164 and U+2800
     too, which are also read as a space between words: ``bad\\u2800word``),
     so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),

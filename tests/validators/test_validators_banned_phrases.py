@@ -103,6 +103,21 @@ def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
     assert_verdict(fix.validate("Do email me, x-rays, 5%, a-b.", {}), None)
 
 
+def test_an_apostrophe_matches_in_any_of_its_spellings() -> None:
+    # Models write the typographic apostrophe (U+2019) as often as "'"; the
+    # modifier letter U+02BC and the left quote U+2018 look the same.
+    fix = BannedPhrases(["don't panic", "rock \u2019n\u2019 roll"], on_fail="fix")
+    guard = guard_with(fix)
+    spellings = ("DON\u2019T panic", "don\u02bct panic", "don\u2018t panic", "rock 'n' roll")
+    for text in (*spellings, "don't panic", "Rock \u2019n\u2019 Roll"):
+        masked = "".join(c if c.isspace() else "*" for c in text)
+        assert_verdict(fix.validate(f"So {text}.", {}), f"So {masked}.")
+        sentence = f"So {text}."
+        deltas = [sentence[i : i + 2] for i in range(0, len(sentence), 2)]
+        assert joined(run(guard, deltas)) == f"So {masked}."
+    assert_verdict(fix.validate("So dont panic, rock n roll.", {}), None)
+
+
 @pytest.mark.parametrize("chunker", ["line", "word", "sentence", "paragraph"])
 def test_a_hyphen_at_a_line_end_is_joined_in_any_slicing(chunker: str) -> None:
     # "free-" ends a line (a chunk of its own under "line" and "word"): the

@@ -44,6 +44,7 @@ def check(text: str, validator: NoRepetition = FIX) -> Any:
         ("I am \uff26\uff29\uff2e\uff25. I am fine.", "I am \uff26\uff29\uff2e\uff25. "),
         ("Loop. Loop. Loop. Loop", "Loop.   Loop"),  # the last has no full stop
         ("Fine. Fine! Fine? Fine", None),  # punctuation counts
+        ("It\u2019s fine. It's fine. Bye.", "It\u2019s fine.  Bye."),  # apostrophes fold
         ("One. Two. Three.", None),
     ],
 )
