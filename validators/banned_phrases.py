@@ -77,7 +77,9 @@ class BannedPhrases(ChunkedValidator):
     longer than the window is cut only where no phrase is, nor the beginning
     of one that the window ends in (:mod:`._phrase_cuts`: the limit's
     fallback chain is replaced); a size limit with a ``fallback=`` of its own
-    is refused.
+    is refused.  A spelling of a phrase that is itself longer than the window
+    (padded with invisible characters, or many tokens a letter) is cut: its
+    halves pass.
 
     Args:
         phrases: The phrases to block (non-empty strings).
