@@ -353,11 +353,16 @@ _LABELS: dict[str, str] = {
     )
     for word in words.split()
 }
+#: Quotes around a key and its value in code (``{"phone": "2147483647"}``,
+#: ``phone='2147483647'``) or in prose (``Phone: \u201c2147483647\u201d``).
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 #: Words and marks that may stand between a label and its number; Markdown's
-#: too (``**SSN:** 078051120``, a table row ``| SSN | 078051120 |``).
+#: too (``**SSN:** 078051120``, a table row ``| SSN | 078051120 |``), and
+#: quotes (:data:`_QUOTES`).
 _FILLERS = frozenset(
     "no number num nr is at on me us my our the with address of unter au".split()
     + list(":#.,()-=/|*`")
+    + list(_QUOTES)
 )
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
 
@@ -367,17 +372,22 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
 
     The label is the last word before ``start`` on the same line, within
     :data:`CONTEXT` characters, with only filler words and marks
-    (:data:`_FILLERS`) after it.
+    (:data:`_FILLERS`) after it.  A label for another number ("other") counts
+    only outside quotes: a quoted key in code is often one short word
+    (``{"v": "4111111111111111"}``, ``"id": ...``) that says nothing of a
+    value that has the shape of personal data on its own.
     """
     line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
     offset = max(line_start, start - CONTEXT)
+    quoted = False
     for m in reversed(list(_TOKEN.finditer(text, offset, start))):
         word = m.group().lower()
         kind = _LABELS.get(word)
         if kind is not None:
-            return m.start(), kind
+            return (start, "") if quoted and kind == "other" else (m.start(), kind)
         if word not in _FILLERS:
             break
+        quoted = quoted or word in _QUOTES
     return start, ""
 
 

@@ -274,6 +274,10 @@ def test_whole_addresses_are_one_entity(address: str) -> None:
         ("Release 6.1.7.1 is out.", []),
         ("Batch 4222222222222 done.", []),  # 13 digits, Luhn passes, no card label
         ("Visa card 4222222222222.", ["4222222222222"]),
+        # A label quoted in code names its value too; one for another number
+        # does not hide a value that has a shape of its own ("v": a value).
+        ('{"card": "4222222222222"}', ["4222222222222"]),
+        ('{"v": "4111111111111111"}', ["4111111111111111"]),
     ],
 )
 def test_context_decides(text: str, found: list[str]) -> None:

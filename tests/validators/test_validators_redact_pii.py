@@ -202,6 +202,12 @@ SURROUNDED = [
     ("**SSN:** 078051120 on file.", "**SSN:** <SSN> on file."),
     ("| SSN | 078051120 |\n| Phone | 2147483647 |", "| SSN | <SSN> |\n| Phone | <PHONE> |"),
     ("Phone: **2147483647** today.", "Phone: **<PHONE>** today."),
+    # A label in code: a JSON or YAML key, a Python keyword argument, quoted
+    # (the quotes were read as words: a number that needs its label was released).
+    ('{"ssn": "078051120", "phone": "2147483647"}', '{"ssn": "<SSN>", "phone": "<PHONE>"}'),
+    ("phone='2147483647' ip: '6.1.7.1'", "phone='<PHONE>' ip: '<IP_ADDRESS>'"),
+    ('{"card": "4111.1111.1111.1111"}', '{"card": "<CARD>"}'),
+    ("Phone: \u201c2147483647\u201d today.", "Phone: \u201c<PHONE>\u201d today."),
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
