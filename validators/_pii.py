@@ -322,7 +322,17 @@ _IPV6 = _compile(
 _PHONE_LABELS = (
     "phone telephone tel ph call calls called mobile mob cell cellphone fax dial ring text sms "
     "whatsapp hotline contact reach handy telefon mobil anrufen t\u00e9l\u00e9phone t\u00e9l "
-    "portable num\u00e9ro joignable"
+    "portable num\u00e9ro joignable "
+    # Spanish, Portuguese, Italian, Dutch, Polish; Japanese, Chinese, Korean;
+    # Arabic (with and without the article): where a mobile has no trunk 0
+    # (612 345 678, 347 123 4567, 601 234 567), only the label tells.
+    "tel\u00e9fono telefono telefone telefoon telefonu m\u00f3vil movil celular cellulare "
+    "mobiel kom\u00f3rka kom\u00f3rki "
+    "\u96fb\u8a71 \u96fb\u8a71\u756a\u53f7 \u643a\u5e2f \u7535\u8bdd "
+    "\u7535\u8bdd\u53f7\u7801 \u624b\u673a \u624b\u673a\u53f7 \u624b\u6a5f "
+    "\uc804\ud654 \uc804\ud654\ubc88\ud638 \ud734\ub300\ud3f0 \ud578\ub4dc\ud3f0 "
+    "\u0647\u0627\u062a\u0641 \u0627\u0644\u0647\u0627\u062a\u0641 "
+    "\u062c\u0648\u0627\u0644 \u0627\u0644\u062c\u0648\u0627\u0644"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "

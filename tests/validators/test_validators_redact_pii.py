@@ -202,6 +202,24 @@ SURROUNDED = [
     ("**SSN:** 078051120 on file.", "**SSN:** <SSN> on file."),
     ("| SSN | 078051120 |\n| Phone | 2147483647 |", "| SSN | <SSN> |\n| Phone | <PHONE> |"),
     ("Phone: **2147483647** today.", "Phone: **<PHONE>** today."),
+    # Phone labels of other languages, before mobiles with no trunk 0 (Spain,
+    # Italy, Poland, Saudi Arabia...): only the label tells (they were released).
+    (
+        "Tel\u00e9fono: 612 345 678. Cellulare: 347 123 4567.",
+        "Tel\u00e9fono: <PHONE>. Cellulare: <PHONE>.",
+    ),
+    (
+        "Numer telefonu: 601 234 567, telefoon 612345678",
+        "Numer telefonu: <PHONE>, telefoon <PHONE>",
+    ),
+    (
+        "\u96fb\u8a71\uff1a612345678\u3002\u7535\u8bdd: 612345678",
+        "\u96fb\u8a71\uff1a<PHONE>\u3002\u7535\u8bdd: <PHONE>",
+    ),
+    (
+        "\uc804\ud654: 612345678 \u0627\u0644\u0647\u0627\u062a\u0641: 0501234567",
+        "\uc804\ud654: <PHONE> \u0627\u0644\u0647\u0627\u062a\u0641: <PHONE>",
+    ),
     # A label in code: a JSON or YAML key, a Python keyword argument, quoted
     # (the quotes were read as words: a number that needs its label was released).
     ('{"ssn": "078051120", "phone": "2147483647"}', '{"ssn": "<SSN>", "phone": "<PHONE>"}'),
