@@ -346,16 +346,22 @@ _IP_LABELS = (
 # Labels that name a number which is no personal data.
 _OTHER_LABELS = (
     "order orders invoice inv receipt ref reference ticket case tracking isbn issn ean upc "
-    "serial sku id po transaction txn item part model version ver release build revision rev v "
-    "section sec chapter clause paragraph para article art rule step figure fig table page "
+    "serial sku id po transaction txn item part model version release build revision rev v "
+    "section sec chapter clause paragraph article art rule step figure fig table page "
     "\u00a7 customer member policy claim booking confirmation batch lot zip postcode patent "
     "doi rfc iso oid sn count"
 )
+# Abbreviations of another number that are also common words of other
+# languages (Spanish and Portuguese "para", "to": ``Ligue para +55 11
+# 91234-5678``; "ver", "see"): they name a section or a version only before
+# what reads as one, an IPv4 address (``para 4.1.2.3``, ``ver 1.2.3.4``).
+_SECTION_LABELS = "para ver"
 #: Label word -> the kind of number it announces.
 _LABELS: dict[str, str] = {
     word: kind
     for kind, words in (
         ("other", _OTHER_LABELS),
+        ("section", _SECTION_LABELS),
         ("ip", _IP_LABELS),
         ("card", _CARD_LABELS),
         ("phone", _PHONE_LABELS),
@@ -394,7 +400,7 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
         word = m.group().lower()
         kind = _LABELS.get(word)
         if kind is not None:
-            return (start, "") if quoted and kind == "other" else (m.start(), kind)
+            return (start, "") if quoted and kind in ("other", "section") else (m.start(), kind)
         if word not in _FILLERS:
             break
         quoted = quoted or word in _QUOTES
@@ -407,7 +413,11 @@ def label_start(text: str, start: int) -> int:
 
 
 def _label(text: str, start: int) -> str:
-    """The kind of the label right before ``text[start:]``: phone, card, ip, ssn, other or ""."""
+    """The kind of the label right before ``text[start:]``.
+
+    One of phone, card, ip, ssn, other, section (another number, but only
+    for an IPv4 address) or "".
+    """
     return _label_match(text, start)[1]
 
 
@@ -628,7 +638,7 @@ def _ipv4(candidate: str, text: str, start: int) -> bool:
     except ValueError:
         return False
     label = _label(text, start)
-    if label == "other":
+    if label in ("other", "section"):
         return False
     if all(len(octet) == 1 for octet in candidate.split(".")):
         # 6.1.7.1 reads as a version or a section number as often as an address.

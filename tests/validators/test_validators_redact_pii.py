@@ -220,6 +220,13 @@ SURROUNDED = [
         "\uc804\ud654: 612345678 \u0627\u0644\u0647\u0627\u062a\u0641: 0501234567",
         "\uc804\ud654: <PHONE> \u0627\u0644\u0647\u0627\u062a\u0641: <PHONE>",
     ),
+    # "para" and "ver" name a paragraph or a version only before an IPv4
+    # address: in Spanish and Portuguese they are "to" and "see" (released).
+    (
+        "Ligue para +55 11 91234-5678 ou para (11) 91234-5678.",
+        "Ligue para <PHONE> ou para <PHONE>.",
+    ),
+    ("Ver 020 7946 0958 o escriba para ana@example.es", "Ver <PHONE> o escriba para <EMAIL>"),
     # A label in code: a JSON or YAML key, a Python keyword argument, quoted
     # (the quotes were read as words: a number that needs its label was released).
     ('{"ssn": "078051120", "phone": "2147483647"}', '{"ssn": "<SSN>", "phone": "<PHONE>"}'),
