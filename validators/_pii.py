@@ -380,7 +380,11 @@ _FILLERS = frozenset(
     + list(":#.,()-=/|*`")
     + list(_QUOTES)
 )
-_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]")
+# An HTML tag with no attribute is one token, a filler: a label in an HTML
+# table or in bold (``<td>Phone</td><td>2147483647</td>``, ``<b>SSN:</b> ...``).
+_TAG = r"</?[A-Za-z][A-Za-z0-9]{0,9} ?/?>"
+_IS_TAG = re.compile(_TAG)
+_TOKEN = re.compile(_TAG + r"|[^\W\d_]+|\d+|[^\w\s]")
 
 
 def _label_match(text: str, start: int) -> tuple[int, str]:
@@ -388,10 +392,11 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
 
     The label is the last word before ``start`` on the same line, within
     :data:`CONTEXT` characters, with only filler words and marks
-    (:data:`_FILLERS`) after it.  A label for another number ("other") counts
-    only outside quotes: a quoted key in code is often one short word
-    (``{"v": "4111111111111111"}``, ``"id": ...``) that says nothing of a
-    value that has the shape of personal data on its own.
+    (:data:`_FILLERS`, HTML tags with no attribute) after it.  A label for
+    another number ("other", "section") counts only outside quotes: a quoted
+    key in code is often one short word (``{"v": "4111111111111111"}``,
+    ``"id": ...``) that says nothing of a value that has the shape of
+    personal data on its own.
     """
     line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
     offset = max(line_start, start - CONTEXT)
@@ -401,7 +406,7 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
         kind = _LABELS.get(word)
         if kind is not None:
             return (start, "") if quoted and kind in ("other", "section") else (m.start(), kind)
-        if word not in _FILLERS:
+        if word not in _FILLERS and not _IS_TAG.fullmatch(word):
             break
         quoted = quoted or word in _QUOTES
     return start, ""

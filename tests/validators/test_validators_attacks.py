@@ -273,6 +273,7 @@ def test_whole_addresses_are_one_entity(address: str) -> None:
         ("See section 4.1.2.3.", []),
         ("Release 6.1.7.1 is out.", []),
         ("See para 4.1.2.3 and ver 10.0.0.1.", []),
+        ("<td>Order</td><td>4111111111111111</td>", []),
         ("Batch 4222222222222 done.", []),  # 13 digits, Luhn passes, no card label
         ("Visa card 4222222222222.", ["4222222222222"]),
         # A label quoted in code names its value too; one for another number

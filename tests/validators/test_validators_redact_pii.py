@@ -227,6 +227,11 @@ SURROUNDED = [
         "Ligue para <PHONE> ou para <PHONE>.",
     ),
     ("Ver 020 7946 0958 o escriba para ana@example.es", "Ver <PHONE> o escriba para <EMAIL>"),
+    # A label in HTML: a table's cell before, bold (the tags were read as words).
+    (
+        "<tr><td>Phone</td><td>2147483647</td></tr><p><b>SSN:</b> 078051120<br/>",
+        "<tr><td>Phone</td><td><PHONE></td></tr><p><b>SSN:</b> <SSN><br/>",
+    ),
     # A label in code: a JSON or YAML key, a Python keyword argument, quoted
     # (the quotes were read as words: a number that needs its label was released).
     ('{"ssn": "078051120", "phone": "2147483647"}', '{"ssn": "<SSN>", "phone": "<PHONE>"}'),
