@@ -33,7 +33,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
   mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``; any
   other digit run (``2147483647``, an order number) only after a phone label
-  (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and not right after
+  (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and so are digits
+  written one by one with a space between (``Phone: 4 1 5 5 5 5 0 1 2 3``), and not right after
   the groups of an IBAN (one whose checksum failed).  Never after a label
   that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
   ``version``, ``section``, ...), never with a last group of one digit (an
@@ -46,8 +47,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   or, after a card label only, by single dots, underscores, slashes or tabs,
   passing the Luhn check and starting like a card of that length (Visa,
   Mastercard, American Express, Discover, JCB, Diners, UnionPay, Maestro);
-  13 digits, or no known prefix, only after a card label (``card``,
-  ``visa``, ``credit``, ...); never after a label for another number;
+  13 digits, or no known prefix, or digits one by one with a space between
+  (``4 1 1 1 1 1 ...``), only after a card label (``card``, ``visa``,
+  ``credit``, ...); never after a label for another number;
 * ``iban``: a country code, two check digits and the country's length of
   letters or digits, compact or in groups of four (one or two spaces between
   them), passing ISO 7064 mod 97-10;
@@ -280,10 +282,16 @@ _W = f"[^\\W_{_GLUED}]"
 # group), nor, for a phone number, after a digit and a "/" (_CHAINS follows
 # those).  An em dash reads as a space: "card\u20144111 1111 1111 1111".
 _NOT_INSIDE_A_WORD = r"(?<!" + _W + r"[.\-])"
+# Digits one by one with a space between (an obfuscation: ``4 1 5 5 5 5 0 1 2 3``):
+# a phone or card number only after its label (see _spaced), so never from
+# inside such a run (each of its digits would be tried for nothing).
+_SPACED = r"(?<![0-9] )\d(?: \d){6,18}"
+_SPACED_ONLY = re.compile(r"[0-9](?: [0-9])+")
 _PHONE_BODY = (
+    r"(?:" + _SPACED + r"(?!" + _W + r"|[.\-]\d)|"
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d)"  # (an extension: 0123x12)
+    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d))"  # (an extension: 0123x12)
 )
 # A number that opens with "+" or "(" is no rest of a longer one, whatever is
 # before it: a period glued before it is a sentence's end with its space left
@@ -295,8 +303,8 @@ _PHONE = _compile(
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
-    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3,19}"
-    r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?(?!" + _W + r")"
+    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")(?:\d{3,19}"
+    r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?|" + _SPACED + r")(?!" + _W + r")"
 )
 # What separates the groups of a card number written in the usual way.
 _CARD_SEPARATORS = frozenset(" -")
@@ -548,10 +556,23 @@ _BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
 _DIALLED_ABROAD = re.compile(r"00[1-9][0-9]{0,2}(?:[ .\-][0-9]{1,12}){1,6}")
 
 
+def _spaced(candidate: str, text: str, start: int, label: str) -> bool | None:
+    """Whether ``candidate``, if written one digit at a time with a space
+    between (``4 1 1 1 ...``), is a number of the kind ``label`` names; None
+    for any other candidate.  A run of one-digit numbers is a list (bits,
+    scores) unless a label says which number it spells."""
+    if not _SPACED_ONLY.fullmatch(candidate):
+        return None
+    return _label(text, start) == label
+
+
 def _phone(candidate: str, text: str, start: int) -> bool:
     digits = _digits(candidate)
     if not 7 <= len(digits) <= 15 or len(set(digits)) == 1:
         return False  # 000 000 0000
+    spaced = _spaced(candidate, text, start, "phone")
+    if spaced is not None:
+        return spaced
     groups = _GROUPS.findall(candidate)
     if len(groups) > 1 and len(groups[-1]) == 1:
         return False  # an ISBN's check digit
@@ -601,6 +622,9 @@ def _card(candidate: str, text: str, start: int) -> bool:
     digits = _digits(candidate)
     if not (13 <= len(digits) <= 19 and luhn_valid(digits)) or digits[0] == "0":
         return False
+    spaced = _spaced(candidate, text, start, "card")
+    if spaced is not None:
+        return spaced
     label = _label(text, start)
     if label == "card":
         return True

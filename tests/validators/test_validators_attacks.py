@@ -274,6 +274,8 @@ def test_whole_addresses_are_one_entity(address: str) -> None:
         ("Release 6.1.7.1 is out.", []),
         ("See para 4.1.2.3 and ver 10.0.0.1.", []),
         ("<td>Order</td><td>4111111111111111</td>", []),
+        # One-digit numbers spaced, with no label: a list, not a number.
+        ("Bits 1 0 1 1 0 0 1 0 1 1 0 1 0 0 1 1, scores 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1.", []),
         ("Batch 4222222222222 done.", []),  # 13 digits, Luhn passes, no card label
         ("Visa card 4222222222222.", ["4222222222222"]),
         # A label quoted in code names its value too; one for another number

@@ -227,6 +227,10 @@ SURROUNDED = [
         "Ligue para <PHONE> ou para <PHONE>.",
     ),
     ("Ver 020 7946 0958 o escriba para ana@example.es", "Ver <PHONE> o escriba para <EMAIL>"),
+    # Digits one by one, spaced (an obfuscation), after a phone or card label
+    # (released: a one-digit group ended no phone number, none began a card).
+    ("Phone: 4 1 5 5 5 5 0 1 2 3.", "Phone: <PHONE>."),
+    ("Card: " + " ".join("4111111111111111") + " exp 12/27", "Card: <CARD> exp 12/27"),
     # A label in HTML: a table's cell before, bold (the tags were read as words).
     (
         "<tr><td>Phone</td><td>2147483647</td></tr><p><b>SSN:</b> 078051120<br/>",
