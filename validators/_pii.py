@@ -357,7 +357,11 @@ _OTHER_LABELS = (
     "serial sku id po transaction txn item part model version release build revision rev v "
     "section sec chapter clause paragraph article art rule step figure fig table page "
     "\u00a7 customer member policy claim booking confirmation batch lot zip postcode patent "
-    "doi rfc iso oid sn count"
+    "doi rfc iso oid sn count "
+    # The same in German, French, Spanish, Portuguese, Italian and Dutch.
+    "kapitel abschnitt absatz artikel seite chapitre paragraphe cap\u00edtulo capitulo "
+    "secci\u00f3n seccion art\u00edculo articulo p\u00e1gina pagina versi\u00f3n vers\u00e3o "
+    "capitolo sezione articolo versione hoofdstuk"
 )
 # Abbreviations of another number that are also common words of other
 # languages (Spanish and Portuguese "para", "to": ``Ligue para +55 11

@@ -273,6 +273,9 @@ def test_whole_addresses_are_one_entity(address: str) -> None:
         ("See section 4.1.2.3.", []),
         ("Release 6.1.7.1 is out.", []),
         ("See para 4.1.2.3 and ver 10.0.0.1.", []),
+        # ... and in other languages (each was redacted as an IPv4 address).
+        ("Ver el cap\u00edtulo 10.2.3.4 y la versi\u00f3n 10.0.0.1.", []),
+        ("Siehe Kapitel 10.2.3.4, voir chapitre 10.2.3.4.", []),
         ("<td>Order</td><td>4111111111111111</td>", []),
         # One-digit numbers spaced, with no label: a list, not a number.
         ("Bits 1 0 1 1 0 0 1 0 1 1 0 1 0 0 1 1, scores 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1.", []),
