@@ -52,7 +52,7 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``credit``, ...); never after a label for another number;
 * ``iban``: a country code, two check digits and the country's length of
   letters or digits, compact or in groups of four (one or two spaces between
-  them), passing ISO 7064 mod 97-10;
+  them, or a hyphen), passing ISO 7064 mod 97-10;
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
   decimal octets 0-255 without leading zeros; IPv6 in every textual form,
   an embedded IPv4 tail included, with at least one hexadecimal digit).  An
@@ -310,7 +310,8 @@ _CARD = _compile(
 _CARD_SEPARATORS = frozenset(" -")
 _IBAN = _compile(
     _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
-    r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?)(?!" + _W + r")"
+    r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?"
+    r"|(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
 _SSN = _compile(_NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r")")
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
@@ -638,7 +639,7 @@ def _card(candidate: str, text: str, start: int) -> bool:
 
 
 def _iban(candidate: str, text: str, start: int) -> bool:
-    return iban_valid(candidate.replace(" ", ""))
+    return iban_valid(candidate.replace(" ", "").replace("-", ""))
 
 
 # A separator and a digit right after a number: the rest of a longer one.

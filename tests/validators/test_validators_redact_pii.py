@@ -191,6 +191,9 @@ SURROUNDED = [
     ("Schreib an ju\u0308rgen.mu\u0308ller@example.de bitte.", "Schreib an <EMAIL> bitte."),
     ("Mail juergen@mu\u0308ller-bau.de bitte.", "Mail <EMAIL> bitte."),
     ("Mail andre\u0301@exemple.fr.", "Mail <EMAIL>."),
+    # An IBAN's groups joined by hyphens (released whole).
+    ("IBAN: DE89-3704-0044-0532-0130-00.", "IBAN: <IBAN>."),
+    ("Pay GB82-WEST-1234-5698-7654-32 now", "Pay <IBAN> now"),
     # Two spaces between an IBAN's groups (its bank code was released).
     ("IBAN DE89  3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     # Two numbers joined by "/" (read as one of 20 digits: neither was found).
