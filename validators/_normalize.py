@@ -62,10 +62,11 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 #: The blank letters and the combining grapheme joiner: dropped by folding.
 _BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
-#: Apostrophes written another way (the typographic U+2019, the left quote
-#: U+2018 used as one, the modifier letter U+02BC): folded to "'", one
-#: character for one, so offsets keep their length.
-_APOSTROPHES = str.maketrans(dict.fromkeys("\u2018\u2019\u02bc", "'"))
+#: The last step of folding: look-alikes (:data:`SKELETON`), and apostrophes
+#: written another way (the typographic U+2019, the left quote U+2018 used as
+#: one, the modifier letter U+02BC) as "'", one character for one, so offsets
+#: keep their length.  One table: one pass.
+_LAST_FOLD = {**SKELETON, **str.maketrans(dict.fromkeys("\u2018\u2019\u02bc", "'"))}
 
 
 def is_ignorable(char: str) -> bool:
@@ -97,7 +98,7 @@ def _fold_cluster(cluster: str) -> str:
         for c in unicodedata.normalize("NFKD", decomposed)
         if unicodedata.category(c) not in _DROPPED_MARKS
     )
-    return unicodedata.normalize("NFKC", bare).translate(SKELETON).translate(_APOSTROPHES)
+    return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
 
 
 @dataclass(frozen=True, slots=True)
