@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["check_choice", "check_int", "described"]
+from collections.abc import Mapping
+
+__all__ = ["check_choice", "check_int", "described", "refuse_mapping"]
 
 
 def described(value: object) -> str:
@@ -44,3 +46,14 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{name}={value!r:.80} is not valid; choose one of {listed}")
     return value
+
+
+def refuse_mapping(name: str, value: object, wanted: str) -> None:
+    """``TypeError`` naming ``name`` if ``value`` is a mapping, where ``wanted``
+    (``"a list of str"``) is expected: its keys would be taken and its values
+    dropped without a word.  Shows the type only, never the content."""
+    if isinstance(value, Mapping):
+        raise TypeError(
+            f"{name} must be {wanted}, got {type(value).__name__} (a mapping: its values "
+            "would be dropped); pass list(...) of the items"
+        )

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from .base import ChunkingStrategy, Cut, Scanner
 from .markdown import ATX, BREAK, FENCE, SETEXT, Fence, closes_fence, opened_fence
+from .params import refuse_mapping
 
 __all__ = ["DEFAULT_TRANSITIONS", "StructureChunker"]
 
@@ -397,11 +398,7 @@ def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
     so it could never match)."""
     if phrases is None:
         return ()
-    if isinstance(phrases, Mapping):
-        raise TypeError(
-            f"transition_phrases must be an iterable of str, got {type(phrases).__name__} "
-            "(a mapping: its values would be dropped); pass list(...) of the phrases"
-        )
+    refuse_mapping("transition_phrases", phrases, "an iterable of str")
     if isinstance(phrases, (str, bytes)) or not isinstance(phrases, Iterable):
         raise TypeError(
             "transition_phrases must be an iterable of str, got "

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
-from guardrails_ai.chunkwise.chunkers.params import check_int, described
+from guardrails_ai.chunkwise.chunkers.params import check_int, described, refuse_mapping
 
 __all__ = [
     "check_on_fail",
@@ -78,11 +78,7 @@ def str_list(name: str, value: object, *, secret: bool = False) -> list[str]:
         raise TypeError(
             f"{name} must be a list of str, got {shown}; wrap a single item in a list: [{item}]"
         )
-    if isinstance(value, Mapping):
-        raise TypeError(
-            f"{name} must be a list of str, got {type(value).__name__} (a mapping: its "
-            f"values would be dropped); pass list(...) of the items"
-        )
+    refuse_mapping(name, value, "a list of str")
     if not isinstance(value, Iterable):
         raise TypeError(f"{name} must be a list of str, got {type(value).__name__}: {value!r:.80}")
     items = list(value)

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ..params import refuse_mapping
+
 __all__ = [
     "ANSWER_LEADS",
     "ANSWER_LETTERS",
@@ -214,12 +216,7 @@ def abbreviation_table(
     table = dict(base)
     if abbreviations is None:
         return table
-    if isinstance(abbreviations, Mapping):
-        raise TypeError(
-            f"{param} must be an iterable of strings such as {{'Approx.', 'Fig.'}}, got "
-            f"{type(abbreviations).__name__} (a mapping: its values would be dropped); "
-            "pass list(...) of the abbreviations"
-        )
+    refuse_mapping(param, abbreviations, "an iterable of strings such as {'Approx.', 'Fig.'}")
     if isinstance(abbreviations, (str, bytes)) or not isinstance(abbreviations, Iterable):
         raise TypeError(
             f"{param} must be an iterable of strings such as {{'Approx.', 'Fig.'}}, "
