@@ -13,13 +13,14 @@ everywhere a chunker is.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import pytest
 from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
 from guardrails_chunking_cost import rescan
-from helpers.guardrails import PlainBan, Record, guard_with, joined, run, slicings
+from helpers.guardrails import PlainBan, Record, arun, guard_with, joined, run, slicings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,8 @@ from guardrails_ai.chunkwise.adapters import (
     GuardrailsChunker,
     chunking_function,
     contract,
+    disable_validated_streaming,
+    enable_validated_streaming,
     with_chunker,
 )
 from guardrails_ai.chunkwise.chunkers import ChunkStream, aliases, limit, resolve_chunker
@@ -383,3 +386,73 @@ def test_guardrails_validates_no_piece_over_the_ceiling() -> None:
     assert joined(run(guard_with(validator), list(text), guarded=False)) == text
     assert "".join(validator.seen) == text
     assert max(map(len, validator.seen)) <= 40
+
+
+def _squared_words(text: str) -> int:
+    # A length that grows faster than the sum of its parts.
+    return len(text.split()) ** 2 // 3
+
+
+def _cl100k_tokens(text: str) -> int:
+    return len(pytest.importorskip("bpe_openai").get_encoding("cl100k_base").encode(text))
+
+
+#: Limits measured by a tokenizer or by a length of the caller's, each with a
+#: text that a chunker-level regression test pins (tests/chunkers/test_sizing.py)
+#: and the measure its chunks must stay within.
+MEASURED_LIMITS: dict[str, tuple[Any, str, Any, int]] = {
+    "tokens": (
+        lambda: limit("word", max_tokens=6, tokenizer="cl100k_base"),
+        "abbbblongerword  longerword",
+        _cl100k_tokens,
+        6,
+    ),
+    "superadditive": (
+        lambda: limit("sentence", max_chars=3, length=_squared_words),
+        "One two three four five six.",
+        _squared_words,
+        3,
+    ),
+    "superadditive-fill": (
+        lambda: limit("paragraph", max_chars=3, length=_squared_words, fill=True),
+        "One two three four five six.",
+        _squared_words,
+        3,
+    ),
+}
+
+
+@pytest.mark.parametrize("path", ["guarded", "async", "opt-in", "plain"])
+@pytest.mark.parametrize("case", list(MEASURED_LIMITS))
+def test_a_guard_validates_the_chunks_of_a_measured_limit_whatever_the_slicing(
+    case: str, path: str
+) -> None:
+    # The chunker-level fixes hold where users run them: through a real Guard,
+    # each slicing validates exactly the chunks the whole text gives, all
+    # within the limit.  The plain sync runner may lose the fragment after the
+    # last chunk (README, "what it fixes" 3): there the chunks validated are
+    # the first ones.
+    pytest.importorskip("bpe_openai")
+    make, text, measure, ceiling = MEASURED_LIMITS[case]
+    expected = make().split_text(text)
+    assert all(measure(chunk) <= ceiling for chunk in expected), expected
+    validator = Record(chunker=make(), on_fail="fix")
+    guard = guard_with(validator, asynchronous=path == "async")
+    if path == "opt-in":
+        enable_validated_streaming()
+    try:
+        for size in (1, 2, 3, len(text)):
+            deltas = [text[i : i + size] for i in range(0, len(text), size)]
+            del validator.seen[:]
+            if path == "async":
+                released = joined(asyncio.run(arun(guard, deltas)))
+            else:
+                released = joined(run(guard, deltas, guarded=path == "guarded"))
+            if path == "plain":
+                assert text.startswith(released), size
+                assert validator.seen == expected[: len(validator.seen)], size
+            else:
+                assert released == text, size
+                assert validator.seen == expected, size
+    finally:
+        disable_validated_streaming()
