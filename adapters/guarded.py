@@ -93,11 +93,18 @@ def guarded_stream(
     Yields a ``ValidationOutcome`` each time text is released, and one last
     outcome when the stream ends (its ``validated_output`` may be empty).
     ``raw_llm_output`` holds the LLM text received since the previous outcome.
-    Deltas must be ``str`` or OpenAI-style chunk objects; anything else raises
-    ``TypeError`` before any later text is released.
+    Bad arguments raise ``TypeError``/``ValueError`` at this call, before any
+    iteration. Deltas must be ``str`` or OpenAI-style chunk objects; anything
+    else raises ``TypeError`` before any later text is released.
     """
     _check_call(guard, llm_api, guard_kwargs, asynchronous=False)
     api = _checked_llm(llm_api) if callable(llm_api) else llm_api
+    return _released(guard, api, args, guard_kwargs)
+
+
+def _released(
+    guard: Any, api: Any, args: tuple[Any, ...], guard_kwargs: dict[str, Any]
+) -> Iterator[ValidationOutcome[str]]:
     with pipeline_stream(guard) as view:
         outcomes = view(api, *args, stream=True, **guard_kwargs)
         try:
@@ -106,12 +113,19 @@ def guarded_stream(
             outcomes.close()
 
 
-async def async_guarded_stream(
+def async_guarded_stream(
     guard: Any, llm_api: Callable[..., Any] | None = None, *args: Any, **guard_kwargs: Any
 ) -> AsyncIterator[ValidationOutcome[str]]:
-    """:func:`guarded_stream` for an ``AsyncGuard`` (an async generator)."""
+    """:func:`guarded_stream` for an ``AsyncGuard``: an async iterator (bad
+    arguments raise at this call)."""
     _check_call(guard, llm_api, guard_kwargs, asynchronous=True)
     api = _checked_async_llm(llm_api) if callable(llm_api) else llm_api
+    return _async_released(guard, api, args, guard_kwargs)
+
+
+async def _async_released(
+    guard: Any, api: Any, args: tuple[Any, ...], guard_kwargs: dict[str, Any]
+) -> AsyncIterator[ValidationOutcome[str]]:
     with pipeline_stream(guard) as view:
         outcomes = await view(api, *args, stream=True, **guard_kwargs)
         try:

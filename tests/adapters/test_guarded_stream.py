@@ -470,10 +470,16 @@ def test_a_delta_error_names_its_type_not_its_text() -> None:
 def test_bad_call_says_what_is_wrong_before_streaming(
     guard: Any, llm_api: Any, error: type, words: str
 ) -> None:
+    # Raised by the call itself, not at the first next(), and the same for the
+    # async form.
     the_guard = guard_with(Record()) if guard == "guard" else guard
     api = llm(["One."]) if llm_api == "llm" else llm_api
     with pytest.raises(error, match=words):
-        list(guarded_stream(the_guard, api, messages=MESSAGES))
+        guarded_stream(the_guard, api, messages=MESSAGES)
+    if guard == "guard":
+        the_guard = guard_with(Record(), asynchronous=True)
+    with pytest.raises(error, match=words):
+        async_guarded_stream(the_guard, api, messages=MESSAGES)
 
 
 def test_the_wrong_kind_of_guard_is_named() -> None:
@@ -528,15 +534,14 @@ def test_an_on_fail_streaming_cannot_honour_is_refused_before_the_llm_is_called(
         calls.append(messages)
         yield "One. "
 
-    stream = guarded_stream(guard_with(Ban(on_fail=on_fail)), counting_llm, messages=MESSAGES)
     with pytest.raises(ValueError, match=reason):
-        next(stream)
+        guarded_stream(guard_with(Ban(on_fail=on_fail)), counting_llm, messages=MESSAGES)
     assert calls == []
 
 
 def test_stream_false_is_refused() -> None:
     with pytest.raises(ValueError, match="stream=False"):
-        next(guarded_stream(guard_with(Record()), llm(["x"]), messages=MESSAGES, stream=False))
+        guarded_stream(guard_with(Record()), llm(["x"]), messages=MESSAGES, stream=False)
 
 
 class Garbling:
