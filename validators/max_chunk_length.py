@@ -10,6 +10,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
+from guardrails_ai.chunkwise.chunkers.clusters import cluster_start
 
 from ._args import check_on_fail, optional_positive_int, reject_unknown, sentence_chunker
 
@@ -35,7 +36,10 @@ class MaxChunkLength(ChunkedValidator):
     Words are runs of non-whitespace characters; characters are code points.
     The fix keeps the longest run of whole words from the start of the chunk
     that, with ``"…"`` appended, is within both bounds; when even the first
-    word does not fit ``max_chars``, it is cut inside that word.  Why this fix:
+    word does not fit ``max_chars``, it is cut inside that word, between
+    grapheme clusters (never before an accent or inside an emoji sequence or
+    a flag; a single cluster longer than the room is cut where the room ends).
+    Why this fix:
     the start of a sentence usually carries its point, whole words stay
     readable, the ellipsis tells the reader text was removed, and the fixed
     chunk is itself within bounds (the ellipsis is counted), so validating the
@@ -88,7 +92,7 @@ class MaxChunkLength(ChunkedValidator):
                 break
             cut = word.end()
         if cut == 0 and room is not None:
-            cut = room  # not even one word fits: cut inside it
+            cut = cluster_start(value, room)  # not even one word fits: cut inside it
         return cut
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:

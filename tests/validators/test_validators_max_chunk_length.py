@@ -31,6 +31,17 @@ ASYNC_GUARD = guard_with(MaxChunkLength(max_words=4, on_fail="fix"), asynchronou
         ({"max_chars": 10}, "Rather long words.", "Rather\u2026"),
         ({"max_chars": 10}, "Supercalifragilistic.", "Supercali\u2026"),  # one word too long
         ({"max_chars": 1}, "Hi.", "\u2026"),
+        # Inside a word, the cut keeps what a reader sees as one character whole:
+        # an accent with its letter, an emoji sequence, a flag.
+        ({"max_chars": 4}, "e\u0301e\u0301e\u0301e\u0301.", "e\u0301\u2026"),
+        ({"max_chars": 5}, "ab\U0001f469\u200d\U0001f4bbcd.", "ab\u2026"),
+        (
+            {"max_chars": 4},
+            "\U0001f1eb\U0001f1f7\U0001f1e9\U0001f1ea!",
+            "\U0001f1eb\U0001f1f7\u2026",
+        ),
+        # One cluster longer than the room left is cut where the room ends.
+        ({"max_chars": 3}, "e\u0301\u0301\u0301\u0301.", "e\u0301\u2026"),
         ({"max_words": 3, "max_chars": 12}, "a b c d e f.", "a b c\u2026"),
         ({"max_words": 3, "max_chars": 12}, "alpha beta gamma.", "alpha beta\u2026"),
     ],
