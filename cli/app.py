@@ -10,6 +10,7 @@ output that cannot be written: 1), never as a traceback; see :func:`main`.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import sys
@@ -355,7 +356,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("aborted", 130)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    except OSError as exc:
+        # Click writes help and usage itself, outside the commands' guarded
+        # writes (``chunkwise --help > /dev/full``, ``chunkwise | head``).
+        if exc.errno not in _WRITE_ERRNOS:
+            raise
+        error = OutputError(exc)
+        _discard_stdout()
+        return error.code if error.broken_pipe else _fail(str(error), error.code)
     return result if isinstance(result, int) else 0
+
+
+#: ``OSError`` numbers only a write can raise: a full device, a closed pipe.
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE})
 
 
 def _discard_stdout() -> None:

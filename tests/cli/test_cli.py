@@ -257,7 +257,15 @@ def test_main_returns_the_status_of_a_closed_pipe(
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize(
-    "command", [["split"], ["guard", "--phrases", "zzz"], ["demo", "--no-delay"]]
+    "command",
+    [
+        ["split"],
+        ["guard", "--phrases", "zzz"],
+        ["demo", "--no-delay"],
+        # (Click's own help text: a traceback.)
+        ["--help"],
+        ["split", "--help"],
+    ],
 )
 def test_a_write_error_on_stdout_is_one_line_and_no_validators_fault(
     tmp_path: Path, command: list[str]
@@ -266,7 +274,8 @@ def test_a_write_error_on_stdout_is_one_line_and_no_validators_fault(
     # validator (guard: "a validator raised OSError").
     path = tmp_path / "doc.txt"
     path.write_text("One. Two. Three", encoding="utf-8")
-    args = command if command[0] == "demo" else [*command, str(path)]
+    whole = command[0] == "demo" or "--help" in command
+    args = command if whole else [*command, str(path)]
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [SCRIPT, *args], stdout=full, stderr=subprocess.PIPE, timeout=TIMEOUT, check=False
