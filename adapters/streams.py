@@ -21,7 +21,9 @@ text, however it was sliced:
   an asyncio task's, starts its own streams).  A stream keyed by a context or
   an iteration is forgotten when that object is (Guardrails keeps the
   iterations of its last calls in ``guard.history``), however many are open at
-  once; a direct stream lasts until ``remainder=True``.  A copy
+  once; a direct stream lasts until ``remainder=True``.  A stream ends too
+  when a call raises (its chunker or a validation did): the next call starts
+  a new stream, with nothing of the one that raised.  A copy
   (``copy.deepcopy``, pickle) of a ``StreamRuns`` starts with no open streams.
 
 Both :class:`~guardrails_ai.chunkwise.adapters.ChunkedValidator` and
@@ -166,9 +168,10 @@ class StreamRuns:
         withheld fragment too, and the stream is forgotten.  Returns ``None``
         while no chunk is complete (nothing else is built then), else the
         merged result (see :func:`merge_verdicts`).  Raises ``TypeError`` if
-        ``chunk`` is not a ``str``.  Must be called directly by the
-        validator's ``validate_stream``: the stream is found from the frame
-        that called that one.
+        ``chunk`` is not a ``str`` (the stream goes on); whatever the chunker
+        or a validation raises ends the stream, which is forgotten first.
+        Must be called directly by the validator's ``validate_stream``: the
+        stream is found from the frame that called that one.
         """
         if type(chunk) is not str and not isinstance(chunk, str):
             raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
@@ -191,6 +194,7 @@ class StreamRuns:
             run = runs.get(self)
             if run is None:
                 run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
+            key = 0
         else:
             key = id(anchor)
             with self._lock:
@@ -198,27 +202,40 @@ class StreamRuns:
                 if run is None:
                     ref = weakref.ref(anchor, _forgetter(self._runs, key))
                     run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), ref)
-        pieces = run.stream.feed(chunk)
-        if kwargs and kwargs.get("remainder"):
-            pieces += run.stream.close()
-            if anchor is None:
-                runs.pop(self, None)
-                _CALLERS.direct = None
-            else:
-                with self._lock:
-                    self._runs.pop(key, None)
-        if not pieces:
-            return None
-        state = run.state
-        verdicts: list[ValidationResult | None] = [
-            None
-            if piece.chunk is None
-            else validator.validate(piece.chunk, metadata)
-            if validate is None
-            else validate(piece.chunk, metadata, state)
-            for piece in pieces
-        ]
-        return merge_verdicts(pieces, verdicts, validator)
+        try:
+            pieces = run.stream.feed(chunk)
+            if kwargs and kwargs.get("remainder"):
+                pieces += run.stream.close()
+                self._end(anchor, key)
+            if not pieces:
+                return None
+            state = run.state
+            verdicts: list[ValidationResult | None] = [
+                None
+                if piece.chunk is None
+                else validator.validate(piece.chunk, metadata)
+                if validate is None
+                else validate(piece.chunk, metadata, state)
+                for piece in pieces
+            ]
+            return merge_verdicts(pieces, verdicts, validator)
+        except BaseException:
+            # The stream is over: its chunker may have taken part of the delta
+            # (a broken ChunkStream refuses every later call) and the chunks cut
+            # before a validation raised were never validated.  Left in place,
+            # its held text would open the next direct stream of this context.
+            self._end(anchor, key)
+            raise
+
+    def _end(self, anchor: object | None, key: int) -> None:
+        """Forget the run of a stream that ended: this context's direct stream
+        (``anchor`` ``None``, its caller forgotten too), else the run keyed ``key``."""
+        if anchor is None:
+            _direct_runs().pop(self, None)
+            _CALLERS.direct = None
+        else:
+            with self._lock:
+                self._runs.pop(key, None)
 
 
 def _forgetter(runs: dict[int, _Run], key: int) -> Callable[[weakref.ref[object]], None]:

@@ -20,6 +20,7 @@ from helpers.chunking import last_delta_completes
 from helpers.guardrails import (
     Ban,
     History,
+    PlainBan,
     Record,
     cached_guard,
     guard_with,
@@ -32,12 +33,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import RedactPII, disable_validated_streaming
-from guardrails_ai.chunkwise.adapters import ChunkedValidator, merge_results
+from guardrails_ai.chunkwise.adapters import ChunkedValidator, merge_results, with_chunker
 from guardrails_ai.chunkwise.adapters.streams import streams_of
 from guardrails_ai.chunkwise.chunkers import (
     ChunkStream,
     ParagraphChunker,
     WordChunker,
+    limit,
     resolve_chunker,
 )
 
@@ -236,6 +238,62 @@ def test_direct_validate_stream_without_a_runner() -> None:
 
 def other_result(function: Any) -> Any:
     return contextvars.Context().run(function)
+
+
+@register_validator(name="chunkwise-test/raising", data_type="string")
+class Raising(Record):
+    """Raises ``RuntimeError`` on a chunk containing ``BOOM`` (a validator's own bug)."""
+
+    def check(self, value: str) -> Any:
+        if "BOOM" in value:
+            raise RuntimeError("validator failed")
+        return PassResult()
+
+
+def test_a_direct_stream_whose_validation_raised_leaves_nothing_to_the_next() -> None:
+    # The held fragment ("Held") of a direct stream whose validator raised
+    # opened the next stream of the same context: "HeldFresh." was validated
+    # and released as the new stream's first sentence.
+    v = Raising()
+
+    def streams() -> Any:
+        with pytest.raises(RuntimeError):
+            v.validate_stream("Hello BOOM. Held", {})
+        return v.validate_stream("Fresh. End", {}, remainder=True)
+
+    result = other_result(streams)
+    assert result is not None and result.validated_chunk == "Fresh. End"
+    assert v.seen == ["Hello BOOM.", "Fresh.", "End"]
+
+
+def _length(text: str) -> int:
+    if "X" in text:
+        raise ValueError("length failed")
+    return len(text)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda chunker: Record(chunker=chunker),
+        lambda chunker: with_chunker(PlainBan("bad"), chunker),
+    ],
+    ids=["chunked", "with_chunker"],
+)
+def test_a_direct_stream_whose_chunker_raised_leaves_nothing_to_the_next(make: Any) -> None:
+    # A chunker that raised broke its ChunkStream, which stayed the context's
+    # direct stream: every later call on the validator, remainder=True
+    # included, raised "ChunkStream is broken" for good.
+    v = make(limit("sentence", max_chars=50, length=_length))
+
+    def streams() -> Any:
+        with pytest.raises(ValueError, match="length failed"):
+            v.validate_stream("Hi there. X", {})
+        return v.validate_stream("Fresh. End", {}, remainder=True)
+
+    result = other_result(streams)
+    assert result is not None and result.validated_chunk == "Fresh. End"
+    assert v.seen[-2:] == ["Fresh.", "End"]
 
 
 def test_hundreds_of_open_streams_never_lose_one() -> None:
