@@ -176,6 +176,23 @@ class ChunkedValidator(Validator):
             self, chunk, metadata, kwargs, self._chunker, self.validate_chunk, self.new_stream_state
         )
 
+    async def async_validate_stream(
+        self, chunk: Any, metadata: dict[str, Any], **kwargs: Any
+    ) -> ValidationResult | None:
+        """:meth:`validate_stream`, awaited: the work runs in the loop's default executor.
+
+        Under ``AsyncGuard`` (Guardrails passes the stream's ``context``) as
+        Guardrails runs it.  Awaited directly, the stream is the awaiting
+        task's own, as a direct ``validate_stream`` call's is: concurrent
+        tasks never share one (Guardrails' default ran ``validate_stream`` in
+        a worker thread, whose context every task shared).
+        """
+        if kwargs.get("context") is not None:
+            return await super().async_validate_stream(chunk, metadata, **kwargs)
+        return await self._streams.async_validate_direct(
+            self, chunk, metadata, kwargs, self._chunker, self.validate_chunk, self.new_stream_state
+        )
+
     def _merge(self, pieces: list[Piece], metadata: dict[str, Any], state: Any) -> ValidationResult:
         return merge_results(
             pieces, lambda chunk: self.validate_chunk(chunk, metadata, state), self

@@ -70,7 +70,9 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     a ``finish_reason``); streams never share state, and ``copy.deepcopy`` of the
     validator starts with none open.  A ``validate_stream`` of the validator's
     own is bypassed; ``AsyncGuard`` reaches ours through Guardrails' default
-    ``async_validate_stream``, so a validator overriding that one keeps it.
+    ``async_validate_stream``, so a validator overriding that one keeps it
+    (one that does not gets :func:`exact_async_validate_stream`, whose direct
+    awaits keep each task's stream apart).
 
     Guards as dicts.  ``Guard.to_dict()`` writes the override and
     ``Guard.from_dict``/``AsyncGuard.from_dict`` rebuild it (the chunker as
@@ -104,6 +106,10 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
         # to the copy by copy.deepcopy.
         validator._chunking_function = chunking_function(strategy)  # type: ignore[method-assign,assignment]
         validator.validate_stream = MethodType(exact_validate_stream, validator)  # type: ignore[method-assign]
+        if type(validator).async_validate_stream is Validator.async_validate_stream:
+            validator.async_validate_stream = MethodType(  # type: ignore[method-assign]
+                exact_async_validate_stream, validator
+            )
         _record(validator, chunker, strategy)
         return validator
     raise TypeError(
@@ -130,6 +136,8 @@ def _override_class(cls: type[Validator], strategy: Any) -> type[Validator]:
         _chunking_function.chunker = strategy  # type: ignore[attr-defined]
         attrs["_chunking_function"] = _chunking_function
         attrs["validate_stream"] = exact_validate_stream
+        if cls.async_validate_stream is Validator.async_validate_stream:
+            attrs["async_validate_stream"] = exact_async_validate_stream
         attrs["__init__"] = _recording_init(cls, strategy)
     return type(cls.__name__, (cls,), attrs)
 
@@ -224,3 +232,24 @@ def exact_validate_stream(
 
 
 exact_validate_stream.__name__ = "validate_stream"
+
+
+async def exact_async_validate_stream(
+    self: Validator, chunk: Any, metadata: dict[str, Any], **kwargs: Any
+) -> ValidationResult | None:
+    """``async_validate_stream`` of a validator given ``with_chunker`` (unless
+    its class has its own): :func:`exact_validate_stream`, awaited.
+
+    Under ``AsyncGuard`` (Guardrails passes the stream's ``context``) it runs
+    as Guardrails' default does; awaited directly, the stream is the
+    awaiting task's own (see
+    :meth:`~guardrails_ai.chunkwise.adapters.streams.StreamRuns.async_validate_direct`).
+    """
+    if kwargs.get("context") is not None:
+        return await Validator.async_validate_stream(self, chunk, metadata, **kwargs)
+    return await streams_of(self).async_validate_direct(
+        self, chunk, metadata, kwargs, chunker_of(self)
+    )
+
+
+exact_async_validate_stream.__name__ = "async_validate_stream"

@@ -18,7 +18,9 @@ text, however it was sliced:
   stream's own ``contextvars.Context``; under ``Guard`` by the Guardrails
   iteration that drives the stream (found on the call stack); called directly,
   by the caller's ``contextvars`` context (a context copied from it, such as
-  an asyncio task's, starts its own streams).  A stream keyed by a context or
+  an asyncio task's, starts its own streams; a direct ``await
+  validator.async_validate_stream(...)`` is the awaiting task's, see
+  :meth:`StreamRuns.async_validate_direct`).  A stream keyed by a context or
   an iteration is forgotten when that object is (Guardrails keeps the
   iterations of its last calls in ``guard.history``), however many are open at
   once; a direct stream lasts until ``remainder=True``.  A stream ends too
@@ -33,6 +35,8 @@ package did not write) stream through it.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import sys
 import threading
 import weakref
@@ -194,19 +198,63 @@ class StreamRuns:
             run = runs.get(self)
             if run is None:
                 run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
-            key = 0
-        else:
-            key = id(anchor)
-            with self._lock:
-                run = self._runs.get(key)
-                if run is None:
-                    ref = weakref.ref(anchor, _forgetter(self._runs, key))
-                    run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), ref)
+            return self._advance(run, runs, self, validator, chunk, metadata, kwargs, validate)
+        key = id(anchor)
+        with self._lock:
+            run = self._runs.get(key)
+            if run is None:
+                ref = weakref.ref(anchor, _forgetter(self._runs, key))
+                run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), ref)
+        return self._advance(run, self._runs, key, validator, chunk, metadata, kwargs, validate)
+
+    async def async_validate_direct(
+        self,
+        validator: Validator,
+        chunk: Any,
+        metadata: dict[str, Any],
+        kwargs: dict[str, Any],
+        chunker: Chunker,
+        validate: Validate | None = None,
+        new_state: Callable[[], Any] = _no_state,
+    ) -> ValidationResult | None:
+        """:meth:`validate_stream` for a direct ``await validator.async_validate_stream(...)``.
+
+        The stream is the direct stream of the awaiting task's context, found
+        here, on the event loop; only the chunking and the validations run
+        in the loop's default executor, as Guardrails runs ``validate_stream``
+        (whose worker threads' contexts, shared by every task, must not key a
+        stream).  Same arguments, result and errors as :meth:`validate_stream`.
+        """
+        if type(chunk) is not str and not isinstance(chunk, str):
+            raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
+        runs = _direct_runs()
+        run = runs.get(self)
+        if run is None:
+            run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
+        step = functools.partial(
+            self._advance, run, runs, self, validator, chunk, metadata, kwargs, validate
+        )
+        return await asyncio.get_running_loop().run_in_executor(None, step)
+
+    def _advance(
+        self,
+        run: _Run,
+        runs: dict[Any, _Run],
+        key: object,
+        validator: Validator,
+        chunk: str,
+        metadata: dict[str, Any],
+        kwargs: dict[str, Any],
+        validate: Validate | None,
+    ) -> ValidationResult | None:
+        """Feed ``chunk`` to ``run`` (kept in ``runs`` under ``key``) and validate
+        the chunks it completes; the run is forgotten when the stream ends
+        (``remainder=True``) or when a call raises."""
         try:
             pieces = run.stream.feed(chunk)
             if kwargs and kwargs.get("remainder"):
                 pieces += run.stream.close()
-                self._end(anchor, key)
+                self._end(runs, key)
             if not pieces:
                 return None
             state = run.state
@@ -224,18 +272,17 @@ class StreamRuns:
             # (a broken ChunkStream refuses every later call) and the chunks cut
             # before a validation raised were never validated.  Left in place,
             # its held text would open the next direct stream of this context.
-            self._end(anchor, key)
+            self._end(runs, key)
             raise
 
-    def _end(self, anchor: object | None, key: int) -> None:
-        """Forget the run of a stream that ended: this context's direct stream
-        (``anchor`` ``None``, its caller forgotten too), else the run keyed ``key``."""
-        if anchor is None:
-            _direct_runs().pop(self, None)
+    def _end(self, runs: dict[Any, _Run], key: object) -> None:
+        """Forget the run kept in ``runs`` under ``key``: a direct stream's (its
+        context's runs, keyed by this ``StreamRuns``, its caller forgotten too)
+        or one keyed by its anchor's id."""
+        with self._lock:
+            runs.pop(key, None)
+        if key is self:
             _CALLERS.direct = None
-        else:
-            with self._lock:
-                self._runs.pop(key, None)
 
 
 def _forgetter(runs: dict[int, _Run], key: int) -> Callable[[weakref.ref[object]], None]:

@@ -351,6 +351,42 @@ def test_direct_streams_of_tasks_never_mix() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Record(),
+        lambda: with_chunker(PlainBan("bad"), "sentence"),
+        lambda: with_chunker(PlainBan, "sentence")("bad"),
+    ],
+    ids=["chunked", "with_chunker", "with_chunker_class"],
+)
+def test_direct_async_streams_of_tasks_never_mix(make: Any) -> None:
+    # Guardrails' async_validate_stream runs validate_stream in a worker
+    # thread, whose context every task shares: tasks awaiting it directly
+    # fed one another's streams ("Sne. 0 end", "StreaStreatreamne. ...").
+    v = make()
+
+    async def one(text: str) -> str:
+        deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
+        out = []
+        for i, delta in enumerate(deltas):
+            result = await v.async_validate_stream(delta, {}, remainder=i == len(deltas) - 1)
+            if result is not None:
+                out.append(result.validated_chunk)
+            await asyncio.sleep(0)
+        return "".join(out)
+
+    texts = [f"Stream {n} one. Stream {n} two. Stream {n} end" for n in range(8)]
+
+    async def main() -> list[str]:
+        return list(await asyncio.gather(*(one(text) for text in texts)))
+
+    assert asyncio.run(main()) == texts
+    assert sorted(v.seen) == sorted(
+        f"Stream {n} {word}" for n in range(8) for word in ("one.", "two.", "end")
+    )
+
+
 def test_hundreds_of_async_streams_never_lose_one() -> None:
     # The same through AsyncGuard's plain path (no opt-in: the stream's own
     # Context keys its state, and the trailing fragment is never validated).
