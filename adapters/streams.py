@@ -23,7 +23,8 @@ text, however it was sliced:
   :meth:`StreamRuns.async_validate_direct`).  A stream keyed by a context or
   an iteration is forgotten when that object is (Guardrails keeps the
   iterations of its last calls in ``guard.history``), however many are open at
-  once; a direct stream lasts until ``remainder=True``.  A stream ends too
+  once; a direct stream lasts until ``remainder=True`` or until its
+  validator is gone.  A stream ends too
   when a call raises (its chunker or a validation did): the next call starts
   a new stream, with nothing of the one that raised.  A copy
   (``copy.deepcopy``, pickle) of a ``StreamRuns`` starts with no open streams.
@@ -40,7 +41,7 @@ import functools
 import sys
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from contextvars import Context, ContextVar
 from dataclasses import dataclass
 from types import FrameType
@@ -90,13 +91,14 @@ class _Run:
 
 @dataclass(slots=True)
 class _DirectRuns:
-    """The direct streams of one ``contextvars.Context``, by ``StreamRuns``."""
+    """The direct streams of one ``contextvars.Context``, by ``StreamRuns``,
+    held weakly: an unfinished stream goes with its validator's ``StreamRuns``."""
 
     token: Any
-    runs: dict[StreamRuns, _Run]
+    runs: weakref.WeakKeyDictionary[StreamRuns, _Run]
 
 
-def _direct_runs() -> dict[StreamRuns, _Run]:
+def _direct_runs() -> weakref.WeakKeyDictionary[StreamRuns, _Run]:
     """The direct streams of the current context.
 
     A context copied from another (an asyncio task, ``copy_context().run``)
@@ -112,7 +114,7 @@ def _direct_runs() -> dict[StreamRuns, _Run]:
         except ValueError:  # made in another context: the parent's streams
             found = None
     if found is None:
-        found = _DirectRuns(None, {})
+        found = _DirectRuns(None, weakref.WeakKeyDictionary())
     found.token = _RUNS.set(found)
     return found.runs
 
@@ -239,7 +241,7 @@ class StreamRuns:
     def _advance(
         self,
         run: _Run,
-        runs: dict[Any, _Run],
+        runs: MutableMapping[Any, _Run],
         key: object,
         validator: Validator,
         chunk: str,
@@ -275,7 +277,7 @@ class StreamRuns:
             self._end(runs, key)
             raise
 
-    def _end(self, runs: dict[Any, _Run], key: object) -> None:
+    def _end(self, runs: MutableMapping[Any, _Run], key: object) -> None:
         """Forget the run kept in ``runs`` under ``key``: a direct stream's (its
         context's runs, keyed by this ``StreamRuns``, its caller forgotten too)
         or one keyed by its anchor's id."""

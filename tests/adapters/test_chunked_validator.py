@@ -240,6 +240,22 @@ def other_result(function: Any) -> Any:
     return contextvars.Context().run(function)
 
 
+def test_a_dead_validators_unfinished_direct_stream_is_forgotten() -> None:
+    # A validator per request, its direct stream never ended (the client went
+    # away): the context kept every such stream (about 2.8 KB each) after its
+    # validator was gone, without bound.
+    from guardrails_ai.chunkwise.adapters import streams
+
+    def requests() -> int:
+        for n in range(50):
+            RedactPII(on_fail="fix").validate_stream(f"Hello {n}. Mail me at u{n}@exa", {})
+        gc.collect()
+        found = streams._RUNS.get()
+        return 0 if found is None else len(found.runs)
+
+    assert other_result(requests) == 0
+
+
 @register_validator(name="chunkwise-test/raising", data_type="string")
 class Raising(Record):
     """Raises ``RuntimeError`` on a chunk containing ``BOOM`` (a validator's own bug)."""
