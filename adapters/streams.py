@@ -225,7 +225,8 @@ class StreamRuns:
         here, on the event loop; only the chunking and the validations run
         in the loop's default executor, as Guardrails runs ``validate_stream``
         (whose worker threads' contexts, shared by every task, must not key a
-        stream).  Same arguments, result and errors as :meth:`validate_stream`.
+        stream).  Same arguments, result and errors as :meth:`validate_stream`;
+        a call cancelled (a timeout) ends its stream too.
         """
         if type(chunk) is not str and not isinstance(chunk, str):
             raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
@@ -236,7 +237,13 @@ class StreamRuns:
         step = functools.partial(
             self._advance, run, runs, self, validator, chunk, metadata, kwargs, validate
         )
-        return await asyncio.get_running_loop().run_in_executor(None, step)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, step)
+        except BaseException:
+            # Raised, or cancelled (a timeout) while the worker thread may
+            # still feed this stream: it is over, the next call starts anew.
+            self._end(runs, self, run)
+            raise
 
     def _advance(
         self,
@@ -256,7 +263,7 @@ class StreamRuns:
             pieces = run.stream.feed(chunk)
             if kwargs and kwargs.get("remainder"):
                 pieces += run.stream.close()
-                self._end(runs, key)
+                self._end(runs, key, run)
             if not pieces:
                 return None
             state = run.state
@@ -274,15 +281,18 @@ class StreamRuns:
             # (a broken ChunkStream refuses every later call) and the chunks cut
             # before a validation raised were never validated.  Left in place,
             # its held text would open the next direct stream of this context.
-            self._end(runs, key)
+            self._end(runs, key, run)
             raise
 
-    def _end(self, runs: MutableMapping[Any, _Run], key: object) -> None:
-        """Forget the run kept in ``runs`` under ``key``: a direct stream's (its
+    def _end(self, runs: MutableMapping[Any, _Run], key: object, run: _Run) -> None:
+        """Forget ``run``, kept in ``runs`` under ``key``: a direct stream's (its
         context's runs, keyed by this ``StreamRuns``, its caller forgotten too)
-        or one keyed by its anchor's id."""
+        or one keyed by its anchor's id.  A run that has already been replaced
+        there (a worker thread ending a stream its awaiting task gave up) is
+        not the one forgotten."""
         with self._lock:
-            runs.pop(key, None)
+            if runs.get(key) is run:
+                del runs[key]
         if key is self:
             _CALLERS.direct = None
 

@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import gc
 import itertools
+import threading
 from typing import Any
 
 import pytest
@@ -401,6 +402,39 @@ def test_direct_async_streams_of_tasks_never_mix(make: Any) -> None:
     assert sorted(v.seen) == sorted(
         f"Stream {n} {word}" for n in range(8) for word in ("one.", "two.", "end")
     )
+
+
+@register_validator(name="chunkwise-test/slow", data_type="string")
+class Slow(Record):
+    """Waits for ``go`` before passing a chunk containing ``SLOW``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.go = threading.Event()
+
+    def check(self, value: str) -> Any:
+        if "SLOW" in value:
+            self.go.wait(10)
+        return PassResult()
+
+
+def test_a_direct_async_stream_timed_out_leaves_nothing_to_the_next() -> None:
+    # A timeout (asyncio.timeout: the same task goes on) left the stream open
+    # while a worker thread still validated its delta: the next stream of the
+    # task began with its held text ("HeldFresh."), and a ChunkStream (not
+    # thread-safe) could be fed by two threads at once.
+    v = Slow()
+
+    async def main() -> Any:
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.05):
+                await v.async_validate_stream("Slow SLOW. Held", {})
+        v.go.set()
+        return await v.async_validate_stream("Fresh. End", {}, remainder=True)
+
+    result = asyncio.run(main())
+    assert result is not None and result.validated_chunk == "Fresh. End"
+    assert v.seen == ["Slow SLOW.", "Fresh.", "End"]
 
 
 def test_hundreds_of_async_streams_never_lose_one() -> None:
