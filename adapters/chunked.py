@@ -31,6 +31,7 @@ means "no programmatic fix": the chunk is dropped from the fixed output.
 
 from __future__ import annotations
 
+from collections.abc import Coroutine
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
@@ -176,20 +177,21 @@ class ChunkedValidator(Validator):
             self, chunk, metadata, kwargs, self._chunker, self.validate_chunk, self.new_stream_state
         )
 
-    async def async_validate_stream(
+    def async_validate_stream(
         self, chunk: Any, metadata: dict[str, Any], **kwargs: Any
-    ) -> ValidationResult | None:
+    ) -> Coroutine[Any, Any, ValidationResult | None]:
         """:meth:`validate_stream`, awaited: the work runs in the loop's default executor.
 
         Under ``AsyncGuard`` (Guardrails passes the stream's ``context``) as
-        Guardrails runs it.  Awaited directly, the stream is the awaiting
-        task's own, as a direct ``validate_stream`` call's is: concurrent
-        tasks never share one (Guardrails' default ran ``validate_stream`` in
-        a worker thread, whose context every task shared).
+        Guardrails runs it.  Called directly, the stream is the caller's
+        context's, as a direct ``validate_stream`` call's is, found when the
+        call is made: concurrent tasks never share one (Guardrails' default
+        ran ``validate_stream`` in a worker thread, whose context every task
+        shared).
         """
         if kwargs.get("context") is not None:
-            return await super().async_validate_stream(chunk, metadata, **kwargs)
-        return await self._streams.async_validate_direct(
+            return super().async_validate_stream(chunk, metadata, **kwargs)
+        return self._streams.async_validate_direct(
             self, chunk, metadata, kwargs, self._chunker, self.validate_chunk, self.new_stream_state
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Coroutine
 from types import MethodType
 from typing import Any, TypeVar, overload
 
@@ -234,22 +235,20 @@ def exact_validate_stream(
 exact_validate_stream.__name__ = "validate_stream"
 
 
-async def exact_async_validate_stream(
+def exact_async_validate_stream(
     self: Validator, chunk: Any, metadata: dict[str, Any], **kwargs: Any
-) -> ValidationResult | None:
+) -> Coroutine[Any, Any, ValidationResult | None]:
     """``async_validate_stream`` of a validator given ``with_chunker`` (unless
     its class has its own): :func:`exact_validate_stream`, awaited.
 
     Under ``AsyncGuard`` (Guardrails passes the stream's ``context``) it runs
-    as Guardrails' default does; awaited directly, the stream is the
-    awaiting task's own (see
+    as Guardrails' default does; called directly, the stream is the caller's
+    context's, found when the call is made (see
     :meth:`~guardrails_ai.chunkwise.adapters.streams.StreamRuns.async_validate_direct`).
     """
     if kwargs.get("context") is not None:
-        return await Validator.async_validate_stream(self, chunk, metadata, **kwargs)
-    return await streams_of(self).async_validate_direct(
-        self, chunk, metadata, kwargs, chunker_of(self)
-    )
+        return Validator.async_validate_stream(self, chunk, metadata, **kwargs)
+    return streams_of(self).async_validate_direct(self, chunk, metadata, kwargs, chunker_of(self))
 
 
 exact_async_validate_stream.__name__ = "async_validate_stream"

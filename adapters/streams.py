@@ -41,7 +41,7 @@ import functools
 import sys
 import threading
 import weakref
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Coroutine, MutableMapping
 from contextvars import Context, ContextVar
 from dataclasses import dataclass
 from types import FrameType
@@ -209,7 +209,7 @@ class StreamRuns:
                 run = self._runs[key] = _Run(ChunkStream(chunker), new_state(), ref)
         return self._advance(run, self._runs, key, validator, chunk, metadata, kwargs, validate)
 
-    async def async_validate_direct(
+    def async_validate_direct(
         self,
         validator: Validator,
         chunk: Any,
@@ -218,15 +218,18 @@ class StreamRuns:
         chunker: Chunker,
         validate: Validate | None = None,
         new_state: Callable[[], Any] = _no_state,
-    ) -> ValidationResult | None:
+    ) -> Coroutine[Any, Any, ValidationResult | None]:
         """:meth:`validate_stream` for a direct ``await validator.async_validate_stream(...)``.
 
-        The stream is the direct stream of the awaiting task's context, found
-        here, on the event loop; only the chunking and the validations run
-        in the loop's default executor, as Guardrails runs ``validate_stream``
-        (whose worker threads' contexts, shared by every task, must not key a
-        stream).  Same arguments, result and errors as :meth:`validate_stream`;
-        a call cancelled (a timeout) ends its stream too.
+        The stream is the direct stream of the caller's context, found now,
+        when the call is made (not when the coroutine first runs: wrapped in
+        a task of its own, such as Python 3.11's ``asyncio.wait_for`` makes, it
+        would find a fresh context each time); only the chunking and the
+        validations run in the loop's default executor, as Guardrails runs
+        ``validate_stream`` (whose worker threads' contexts, shared by every
+        task, must not key a stream).  Same arguments, result and errors as
+        :meth:`validate_stream` (a ``TypeError`` at once); a call cancelled
+        (a timeout) ends its stream too.
         """
         if type(chunk) is not str and not isinstance(chunk, str):
             raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
@@ -237,6 +240,14 @@ class StreamRuns:
         step = functools.partial(
             self._advance, run, runs, self, validator, chunk, metadata, kwargs, validate
         )
+        return self._in_executor(step, runs, run)
+
+    async def _in_executor(
+        self,
+        step: Callable[[], ValidationResult | None],
+        runs: MutableMapping[Any, _Run],
+        run: _Run,
+    ) -> ValidationResult | None:
         try:
             return await asyncio.get_running_loop().run_in_executor(None, step)
         except BaseException:

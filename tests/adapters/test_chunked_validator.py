@@ -404,6 +404,32 @@ def test_direct_async_streams_of_tasks_never_mix(make: Any) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "make",
+    [lambda: Record(), lambda: with_chunker(PlainBan("bad"), "sentence")],
+    ids=["chunked", "with_chunker"],
+)
+def test_a_direct_async_stream_awaited_through_wait_for_is_one_stream(make: Any) -> None:
+    # Python 3.11's asyncio.wait_for runs the coroutine in a task of its own,
+    # with a copy of the caller's context: a stream found when the coroutine
+    # first ran was a new one at every delta, and all but the last was lost.
+    v = make()
+    text = "Alpha one. Beta two. Gamma end"
+    deltas = [text[i : i + 4] for i in range(0, len(text), 4)]
+
+    async def main() -> str:
+        out = []
+        for i, delta in enumerate(deltas):
+            last = i == len(deltas) - 1
+            result = await asyncio.wait_for(v.async_validate_stream(delta, {}, remainder=last), 10)
+            if result is not None:
+                out.append(result.validated_chunk)
+        return "".join(out)
+
+    assert other_result(lambda: asyncio.run(main())) == text
+    assert v.seen == ["Alpha one.", "Beta two.", "Gamma end"]
+
+
 @register_validator(name="chunkwise-test/slow", data_type="string")
 class Slow(Record):
     """Waits for ``go`` before passing a chunk containing ``SLOW``."""
