@@ -73,9 +73,11 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   a longer number).
 
 No number (phone, card, IBAN, SSN) starts right after a letter or digit
-and a ``.`` or ``-``, nor a phone number after a digit and a ``/``: it would
-be the rest of a longer number or identifier (``10-4111...``, ``0.4111...``,
-``ID-4111...``, the last group of a UUID).  An em dash stands between words:
+and a ``-``, or a digit and a ``.``, nor a phone number after a digit and a
+``/``: it would be the rest of a longer number or identifier
+(``10-4111...``, ``0.4111...``, ``ID-4111...``, the last group of a UUID).
+After a word and a ``.`` one may (a sentence's end with its space left out:
+``Pay today.4111 1111 1111 1111``).  An em dash stands between words:
 ``card\u20144111 1111 1111 1111`` holds a card.
 
 Characters that write an entity another way count as the ASCII ones they
@@ -278,10 +280,13 @@ _QUERY_KEY = re.compile(r"[?&][^?&=]*=")
 # (Markdown emphasis: _4111 1111 1111 1111_).
 _W = f"[^\\W_{_GLUED}]"
 # Not the rest of a longer number or identifier: after a letter or digit and
-# a dot or hyphen ("10-4111...", "0.4111...", "ID-4111...", a UUID's last
-# group), nor, for a phone number, after a digit and a "/" (_CHAINS follows
-# those).  An em dash reads as a space: "card\u20144111 1111 1111 1111".
-_NOT_INSIDE_A_WORD = r"(?<!" + _W + r"[.\-])"
+# a hyphen ("10-4111...", "ID-4111...", a UUID's last group) or a digit and a
+# dot ("0.4111..."), nor, for a phone number, after a digit and a "/" (_CHAINS
+# follows those).  A word and a dot before a number end a sentence whose
+# space was left out ("Pay today.4111 1111 1111 1111"): no identifier goes on
+# from a word with a dot and digits.  An em dash reads as a space:
+# "card\u20144111 1111 1111 1111".
+_NOT_INSIDE_A_WORD = r"(?<!" + _W + r"-)(?<![0-9]\.)"
 # Digits one by one with a space between (an obfuscation: ``4 1 5 5 5 5 0 1 2 3``):
 # a phone or card number only after its label (see _spaced), so never from
 # inside such a run (each of its digits would be tried for nothing).

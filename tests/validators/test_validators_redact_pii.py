@@ -337,6 +337,14 @@ SURROUNDED = [
     ("Call me today.+44 20 7946 0958 works.", "Call me today.<PHONE> works."),
     ("Call me today.(415) 555-0123 or later.", "Call me today.<PHONE> or later."),
     ("Reach us on.+1 415 555 0123 today.", "Reach us on.<PHONE> today."),
+    # ... nor one that opens with a digit after a word and a period (only a
+    # digit or a hyphen before makes it the rest of a longer one).
+    ("Pay today.4111 1111 1111 1111 now.", "Pay today.<CARD> now."),
+    ("Call us today.020 7946 0958 or.4111111111111111", "Call us today.<PHONE> or.<CARD>"),
+    (
+        "Filed today.536-22-1234 and e.g.DE89 3704 0044 0532 0130 00",
+        "Filed today.<SSN> and e.g.<IBAN>",
+    ),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
