@@ -110,7 +110,9 @@ after or ends right before a letter or digit (a number or an e-mail address
 may touch a letter of Han, kana, Thai or Hangul, which join words without
 spaces: ``カード番号は4111111111111111です``, ``メールはjo@example.comです``;
 a number may touch ``_`` in Markdown emphasis:
-``_4111 1111 1111 1111_``); no e-mail address starts after ``_`` (one may end
+``_4111 1111 1111 1111_``; a phone, card or SSN number may end before a
+capitalised word glued to it, the next sentence with its space left out:
+``+44 20 7946 0958Thanks``); no e-mail address starts after ``_`` (one may end
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
 holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
@@ -292,11 +294,16 @@ _NOT_INSIDE_A_WORD = r"(?<!" + _W + r"-)(?<![0-9]\.)"
 # inside such a run (each of its digits would be tried for nothing).
 _SPACED = r"(?<![0-9] )\d(?: \d){6,18}"
 _SPACED_ONLY = re.compile(r"[0-9](?: [0-9])+")
+# A number ends before no letter or digit (it would be the start of an
+# identifier: 4111111111111111abc), except a capitalised word glued to it: the
+# next sentence with its space left out ("+44 20 7946 0958Thanks").
+_GLUED_WORD = r"(?=[A-Z][a-z])"
 _PHONE_BODY = (
-    r"(?:" + _SPACED + r"(?!" + _W + r"|[.\-]\d)|"
+    r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}(?!(?!x\d)" + _W + r"|[.\-]\d))"  # (an extension: 0123x12)
+    r"(?:[ .\-/]\d{1,12}){0,6}"
+    r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
 )
 # A number that opens with "+" or "(" is no rest of a longer one, whatever is
 # before it: a period glued before it is a sentence's end with its space left
@@ -309,7 +316,8 @@ _PHONE = _compile(
 _NEXT_PHONE = _compile(_PHONE_BODY)
 _CARD = _compile(
     _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")(?:\d{3,19}"
-    r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?|" + _SPACED + r")(?!" + _W + r")"
+    r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?(?:" + _GLUED_WORD + r"|(?!" + _W + r"))"
+    r"|" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r")))"
 )
 # What separates the groups of a card number written in the usual way.
 _CARD_SEPARATORS = frozenset(" -")
@@ -318,7 +326,10 @@ _IBAN = _compile(
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?"
     r"|(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?)(?!" + _W + r")"
 )
-_SSN = _compile(_NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}(?!" + _W + r")")
+_SSN = _compile(
+    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}"
+    r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"))"
+)
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
 _IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a

@@ -345,6 +345,14 @@ SURROUNDED = [
         "Filed today.536-22-1234 and e.g.DE89 3704 0044 0532 0130 00",
         "Filed today.<SSN> and e.g.<IBAN>",
     ),
+    # A number glued to the capitalised word after it (the next sentence with
+    # its space left out): its last group was left in sight, or all of it.
+    ("Call +44 20 7946 0958Thanks a lot.", "Call <PHONE>Thanks a lot."),
+    (
+        "Card 4111 1111 1111 1111Expires soon, SSN 536-22-1234Ok.",
+        "Card <CARD>Expires soon, SSN <SSN>Ok.",
+    ),
+    ("Phone: 4 1 5 5 5 5 0 1 2 3Bye. Or (415) 555-0123Bye.", "Phone: <PHONE>Bye. Or <PHONE>Bye."),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
@@ -355,6 +363,8 @@ LONGER_NUMBERS = [
     "Key 123e4567-e89b-12d3-a5bf-015123456789 here.",  # a UUID's last group
     "Part ab-4111111111111111 here.",
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
+    "Hash 4111111111111111abc here.",  # (the start of an identifier)
+    "Token 4111111111111111ABC here.",
 ]
 
 
