@@ -11,8 +11,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   characters, ending in a top-level domain of letters or a punycode one
   (``xn--p1ai``); 254 characters in all at most.  Prose and markup around
   an address do not hide it: it may follow ``...`` and end before ``_``,
-  ``-``, ``--`` or a digit (``us...jo@example.com--fast``, a footnote
-  ``jo@example.com1``, ``jo@example.com.5``), and an address joined to
+  ``-``, ``--``, a digit, or a dot and what no top-level domain is
+  (``us...jo@example.com--fast``, a footnote ``jo@example.com1``,
+  ``jo@example.com.5``, ``jo@example.com.a1``), and an address joined to
   the one before it by one atext character is found too
   (``jo@example.com|ann@example.org``), and so is an address right after an
   ``@`` that is not inside another address (``jo@x@ann@example.org``,
@@ -258,8 +259,10 @@ _EMAIL_BODY = (
     r"[" + _OPENS + r"][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
     r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
     # A letter may not follow (a punycode TLD may touch a _GLUED word); a digit
-    # may: a top-level domain holds none (jo@example.com1, a footnote).
-    r"(?![^\W0-9_" + _GLUED + r"]|\.[^\W0-9_])"
+    # may: a top-level domain holds none (jo@example.com1, a footnote).  A dot
+    # and a letter may: the longest domain the pattern reads is tried first, so
+    # what follows is no top-level domain (jo@example.com.a1).
+    r"(?![^\W0-9_" + _GLUED + r"])"
 )
 # Not inside a local part: after no atext and no "atext." (each position is
 # tried, and a suffix of a local part is no address of its own).  After "@" an

@@ -59,6 +59,7 @@ RUNS = {
     "phrase starts at line ends": "free-\n",
     "ssns": "536-22-1234 ",
     "labelled ssns": "SSN 536221234 ",
+    "addresses and dotted words": "jo@example.com.a1.",
     "glued numbers": "today.4111 1111 1111 1111Ab.0958Ab ",
 }
 

@@ -159,6 +159,8 @@ SURROUNDED = [
     ("Write to jo@example.com1 (note 1).", "Write to <EMAIL>1 (note 1)."),
     ("Mail jo@example.co.uk23 now.", "Mail <EMAIL>23 now."),
     ("See jo@example.com.5 and ann@example.org2fa.", "See <EMAIL>.5 and <EMAIL>2fa."),
+    # ... or a dot and a word that is no top-level domain (released whole).
+    ("See jo@example.com.a1 and ann@example.org.v2_b.", "See <EMAIL>.a1 and <EMAIL>.v2_b."),
     ("Card 4111 1111 1111 1111\u00b2 ok.", "Card <CARD>\u00b2 ok."),
     ("Server\u2027192.168.10.20 is up.", "Server\u2027<IP_ADDRESS> is up."),
     # A dash inside an address (only an em dash ends the word before one).
