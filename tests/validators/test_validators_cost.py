@@ -60,6 +60,7 @@ RUNS = {
     "ssns": "536-22-1234 ",
     "labelled ssns": "SSN 536221234 ",
     "addresses and dotted words": "jo@example.com.a1.",
+    "encoded addresses": "jo%40example.com%40",
     "glued numbers": "today.4111 1111 1111 1111Ab.0958Ab ",
 }
 

@@ -284,6 +284,11 @@ SURROUNDED = [
         "See example.com/contact?a=1&to=ann.lee@example.org today.",
         "See example.com/contact?a=1&to=<EMAIL> today.",
     ),
+    # ... its "@" percent-encoded, as a URL writes it (released whole).
+    (
+        "Unsubscribe: https://example.com/u?email=jo%40example.com&t=1 or mailto:ann%40example.org",
+        "Unsubscribe: https://example.com/u?email=<EMAIL>&t=1 or mailto:<EMAIL>",
+    ),
     # Equals signs with no query (an SRS bounce address), a slash: one address.
     ("From SRS0=ab=CD=example.com=jo@bounce.example.net ok.", "From <EMAIL> ok."),
     ("Mail sales/eu@example.com now.", "Mail <EMAIL> now."),
@@ -365,6 +370,7 @@ LONGER_NUMBERS = [
     "Key 123e4567-e89b-12d3-a5bf-015123456789 here.",  # a UUID's last group
     "Part ab-4111111111111111 here.",
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
+    "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
 ]
