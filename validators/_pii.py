@@ -94,7 +94,9 @@ written in lower case.  Characters that may stand for a digit or a dot, or
 be punctuation (:data:`AMBIGUOUS`: superscripts, subscripts, circled digits,
 the hyphenation and raised dots, the en dash), are read both ways, and the entities of
 both readings are redacted: ``\u2074\u00b9\u00b9\u00b9 \u00b9\u00b9...`` is a card
-number, and ``jo@example.com\u00b9`` an address with a footnote mark.
+number, and ``jo@example.com\u00b9`` an address with a footnote mark.  An
+en dash after a letter is also read as a space while the others join groups
+(``at\u2013415\u2013555\u20130123`` holds a phone number).
 Characters that render as nothing (format characters such as the soft hyphen,
 zero-width space and joiners, bidirectional controls; variation selectors; see
 :func:`._normalize.is_ignorable_or_mark`) and combining marks (accents of
@@ -854,13 +856,23 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in found]
 
 
+#: An en dash after a letter: a dash between words, before a number whose
+#: groups en dashes may join too (``at\u2013415\u2013555\u20130123``).
+_EN_DASH_AFTER_A_LETTER = re.compile(r"(?<=[^\W\d_])\u2013")
+
+
 def _readings(text: str) -> list[str]:
     """``text`` as the detectors read it: folded by :data:`FOLD`, once per
     reading of its :data:`AMBIGUOUS` characters if it holds any (twice the
-    work then, and only then)."""
+    work then, and only then); a text with an en dash after a letter is read
+    once more with that dash as a space and the others as hyphens (three
+    times the work then, and only then)."""
     if _HAS_AMBIGUOUS.search(text) is None:
         return [text.translate(FOLD)]
-    return [text.translate(_AS_WRITTEN), text.translate(_AS_PUNCTUATION)]
+    readings = [text.translate(_AS_WRITTEN), text.translate(_AS_PUNCTUATION)]
+    if "\u2013" in text and _EN_DASH_AFTER_A_LETTER.search(text) is not None:
+        readings.append(_EN_DASH_AFTER_A_LETTER.sub(" ", text).translate(_AS_WRITTEN))
+    return readings
 
 
 #: A percent-encoded "@" after a letter or digit (a URL's query:

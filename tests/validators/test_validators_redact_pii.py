@@ -170,6 +170,12 @@ SURROUNDED = [
     # An en dash joins a number's groups or stands between words: both readings.
     ("Call me or\u2013(415) 555-0123 today.", "Call me or\u2013<PHONE> today."),
     ("SSN 536\u201322\u20131234 ok", "SSN <SSN> ok"),
+    # ... both at once: a dash after a word, then the number's groups (released).
+    ("Call me at\u2013415\u2013555\u20130123 ok", "Call me at\u2013<PHONE> ok"),
+    (
+        "Card\u20134111\u20131111\u20131111\u20131111, SSN\u2013536\u201322\u20131234.",
+        "Card\u2013<CARD>, SSN\u2013<SSN>.",
+    ),
     ("IBAN de89 3704 0044 0532 0130 00 ok", "IBAN <IBAN> ok"),
     ("Mail \uff4a\uff4f\uff20\uff45\uff58\uff0e\uff43\uff4f\uff4d now.", "Mail <EMAIL> now."),
     # Upper case around a full-width dot (the sentence chunker cut before the top-level domain),
