@@ -56,7 +56,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   letters or digits, compact or in groups of four (one or two spaces between
   them, or a hyphen), passing ISO 7064 mod 97-10;
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
-  decimal octets 0-255 without leading zeros; IPv6 in every textual form,
+  decimal octets 0-255 without leading zeros, or each padded to three
+  digits, ``192.168.001.001``, but not ending in ``.000``, a round number
+  written with thousands separators; IPv6 in every textual form,
   an embedded IPv4 tail included, with at least one hexadecimal digit).  An
   IPv4 address after ``version``, ``section``, ``chapter``, ``v``, ``§``... is a
   number, not an address; one of four one-digit octets (``6.1.7.1``) only
@@ -688,7 +690,15 @@ def _ssn(candidate: str, text: str, start: int) -> bool:
 _PORT_OR_PREFIX = re.compile(r"(?::[0-9]{1,5}|/[0-9]{1,2})(?![0-9])")
 
 
+# Four octets each padded to three digits (192.168.001.001, as fixed-width
+# logs and some routers print them), not ending in ".000": a round number
+# with thousands separators (100.000.000.000) is no address.
+_PADDED_IPV4 = re.compile(r"(?:[0-9]{3}\.){3}(?!000)[0-9]{3}")
+
+
 def _ipv4(candidate: str, text: str, start: int) -> bool:
+    if _PADDED_IPV4.fullmatch(candidate):
+        candidate = ".".join(str(int(octet)) for octet in candidate.split("."))
     try:
         ipaddress.IPv4Address(candidate)
     except ValueError:

@@ -308,6 +308,11 @@ SURROUNDED = [
         "Write to <EMAIL> now.",
     ),
     ("Host dead:beef::cafe is up.", "Host <IP_ADDRESS> is up."),
+    # An IPv4 address with its octets padded to three digits (released).
+    (
+        "Host 192.168.001.001 is down; try 172.016.254.001:8080.",
+        "Host <IP_ADDRESS> is down; try <IP_ADDRESS>:8080.",
+    ),
     # An ideographic full stop after a whole address ends its sentence.
     ("Mail jo@example.com\u3002Thanks a lot.", "Mail <EMAIL>\u3002Thanks a lot."),
     # An address after an "@" that is not inside another address.
@@ -377,6 +382,7 @@ LONGER_NUMBERS = [
     "Part ab-4111111111111111 here.",
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
     "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
+    "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
 ]
