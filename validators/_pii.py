@@ -63,7 +63,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   IPv4 address after ``version``, ``section``, ``chapter``, ``v``, ``§``... is a
   number, not an address; one of four one-digit octets (``6.1.7.1``) only
   counts after an address label (``ip``, ``host``, ``server``, ...) or with a
-  port or prefix length (``:8080``, ``/24``).  An IPv6 address may follow a
+  port or prefix length (``:8080``, ``/24``).  An IPv4 address after a digit
+  and a dot is the rest of a longer dotted number (``1.3.6.1.2.1.1.0``); after
+  a word and a dot it is not (``Server down.10.0.0.1``).  An IPv6 address may follow a
   label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
   hexadecimal digits and a colon (the rest of an address that failed).  One
   with no decimal digit needs three groups or more (``dead:beef::cafe``; not
@@ -339,7 +341,9 @@ _SSN = _compile(
     r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"))"
 )
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
-_IPV4 = _compile(r"(?<!\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
+# Not the rest of a longer dotted number (1.2.3.4.5: after a digit and a dot);
+# after a word and a dot an address may start ("Server down.10.0.0.1").
+_IPV4 = _compile(r"(?<![0-9]\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
 # Right after a ":", only after a label: a word whose last 8 characters hold a
 # letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
 # longer address that failed its check (``2001:db8::8a2e::7334``).

@@ -308,6 +308,11 @@ SURROUNDED = [
         "Write to <EMAIL> now.",
     ),
     ("Host dead:beef::cafe is up.", "Host <IP_ADDRESS> is up."),
+    # An IPv4 address after a word and a period (a space left out: released).
+    (
+        "Server down.192.168.1.1 now; see app.10.0.0.1.nip.io",
+        "Server down.<IP_ADDRESS> now; see app.<IP_ADDRESS>.nip.io",
+    ),
     # An IPv4 address with its octets padded to three digits (released).
     (
         "Host 192.168.001.001 is down; try 172.016.254.001:8080.",
@@ -383,6 +388,7 @@ LONGER_NUMBERS = [
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
     "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
+    "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
 ]
