@@ -875,17 +875,29 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
 _EN_DASH_AFTER_A_LETTER = re.compile(r"(?<=[^\W\d_])\u2013")
 
 
+#: The katakana long vowel mark (full and half width), which Japanese text
+#: often puts for a hyphen between the groups of a number
+#: (``03\u30fc1234\u30fc5678``): read as "-" between two digits (anywhere
+#: else it is a letter).
+_HAS_LONG_VOWEL_MARK = re.compile("[\u30fc\uff70]")
+_LONG_VOWEL_MARK_BETWEEN_DIGITS = re.compile("(?<=[0-9])[\u30fc\uff70](?=[0-9])")
+
+
 def _readings(text: str) -> list[str]:
     """``text`` as the detectors read it: folded by :data:`FOLD`, once per
     reading of its :data:`AMBIGUOUS` characters if it holds any (twice the
     work then, and only then); a text with an en dash after a letter is read
     once more with that dash as a space and the others as hyphens (three
-    times the work then, and only then)."""
+    times the work then, and only then).  A katakana long vowel mark between
+    two digits is read as "-" in every reading."""
     if _HAS_AMBIGUOUS.search(text) is None:
-        return [text.translate(FOLD)]
-    readings = [text.translate(_AS_WRITTEN), text.translate(_AS_PUNCTUATION)]
-    if "\u2013" in text and _EN_DASH_AFTER_A_LETTER.search(text) is not None:
-        readings.append(_EN_DASH_AFTER_A_LETTER.sub(" ", text).translate(_AS_WRITTEN))
+        readings = [text.translate(FOLD)]
+    else:
+        readings = [text.translate(_AS_WRITTEN), text.translate(_AS_PUNCTUATION)]
+        if "\u2013" in text and _EN_DASH_AFTER_A_LETTER.search(text) is not None:
+            readings.append(_EN_DASH_AFTER_A_LETTER.sub(" ", text).translate(_AS_WRITTEN))
+    if _HAS_LONG_VOWEL_MARK.search(text) is not None:
+        readings = [_LONG_VOWEL_MARK_BETWEEN_DIGITS.sub("-", r) for r in readings]
     return readings
 
 

@@ -62,6 +62,7 @@ RUNS = {
     "addresses and dotted words": "jo@example.com.a1.",
     "encoded addresses": "jo%40example.com%40",
     "en dashes after words": "at\u2013415\u2013555\u20130123\u2013",
+    "long vowel marks": "03\u30fc1234\u30fc5678\u30fc\u30fc",
     "glued numbers": "today.4111 1111 1111 1111Ab.0958Ab ",
 }
 

@@ -273,6 +273,12 @@ SURROUNDED = [
     ("カード番号は4111111111111111です。", "カード番号は<CARD>です。"),
     ("電話番号は03-1234-5678です。", "電話番号は<PHONE>です。"),
     ("IP是192.168.1.1。", "IP是<IP_ADDRESS>。"),
+    # ... their groups joined by the katakana long vowel mark (released).
+    (
+        "電話\uff1a03\u30fc1234\u30fc5678、携帯090\uff701234\uff705678です。",
+        "電話\uff1a<PHONE>、携帯<PHONE>です。",
+    ),
+    ("カードは4111ー1111ー1111ー1111です。", "カードは<CARD>です。"),
     ("전화번호는 010-1234-5678로 주세요.", "전화번호는 <PHONE>로 주세요."),
     # Addresses glued to such words (the words were redacted with them).
     ("メールはjo@example.comです。", "メールは<EMAIL>です。"),
