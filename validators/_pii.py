@@ -369,7 +369,17 @@ _PHONE_LABELS = (
     "\u7535\u8bdd\u53f7\u7801 \u624b\u673a \u624b\u673a\u53f7 \u624b\u6a5f "
     "\uc804\ud654 \uc804\ud654\ubc88\ud638 \ud734\ub300\ud3f0 \ud578\ub4dc\ud3f0 "
     "\u0647\u0627\u062a\u0641 \u0627\u0644\u0647\u0627\u062a\u0641 "
-    "\u062c\u0648\u0627\u0644 \u0627\u0644\u062c\u0648\u0627\u0644"
+    "\u062c\u0648\u0627\u0644 \u0627\u0644\u062c\u0648\u0627\u0644 "
+    # Russian and Ukrainian, Greek (accented, and as decomposed text reads
+    # once its accents are passed over), German compounds.
+    "\u0442\u0435\u043b\u0435\u0444\u043e\u043d \u0442\u0435\u043b \u043c\u043e\u0431 "
+    "\u043c\u043e\u0431\u0438\u043b\u044c\u043d\u044b\u0439 "
+    "\u0441\u043e\u0442\u043e\u0432\u044b\u0439 "
+    "\u043c\u043e\u0431\u0456\u043b\u044c\u043d\u0438\u0439 "
+    "\u03c4\u03b7\u03bb\u03ad\u03c6\u03c9\u03bd\u03bf "
+    "\u03c4\u03b7\u03bb\u03b5\u03c6\u03c9\u03bd\u03bf \u03c4\u03b7\u03bb "
+    "\u03ba\u03b9\u03bd\u03b7\u03c4\u03cc \u03ba\u03b9\u03bd\u03b7\u03c4\u03bf "
+    "\u0442\u0435\u043b\u0435\u0444\u043e\u043d\u0430 telefonnummer handynummer rufnummer"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
@@ -418,6 +428,11 @@ _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 #: quotes (:data:`_QUOTES`).
 _FILLERS = frozenset(
     "no number num nr is at on me us my our the with address of unter au".split()
+    # "number" in Russian and Ukrainian, Greek, Turkish ("Telefon numaras\u0131").
+    + (
+        "\u043d\u043e\u043c\u0435\u0440 \u03b1\u03c1\u03b9\u03b8\u03bc\u03cc\u03c2 "
+        "\u03b1\u03c1\u03b9\u03b8\u03bc\u03bf\u03c2 numara numaras\u0131 numarasi"
+    ).split()
     + list(":#.,()-=/|*`")
     + list(_QUOTES)
 )

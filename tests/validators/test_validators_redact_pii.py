@@ -231,6 +231,18 @@ SURROUNDED = [
         "\uc804\ud654: 612345678 \u0627\u0644\u0647\u0627\u062a\u0641: 0501234567",
         "\uc804\ud654: <PHONE> \u0627\u0644\u0647\u0627\u062a\u0641: <PHONE>",
     ),
+    # ... and of Russian, Ukrainian, Greek and Turkish, and German compounds
+    # (released: a mobile with no trunk 0, or a number in groups after "8").
+    (
+        "\u0422\u0435\u043b\u0435\u0444\u043e\u043d: 8 495 123 45 67. "
+        "\u03a4\u03b7\u03bb\u03ad\u03c6\u03c9\u03bd\u03bf: 210 123 4567.",
+        "\u0422\u0435\u043b\u0435\u0444\u043e\u043d: <PHONE>. "
+        "\u03a4\u03b7\u03bb\u03ad\u03c6\u03c9\u03bd\u03bf: <PHONE>.",
+    ),
+    (
+        "Telefon numaras\u0131: 532 123 45 67, Telefonnummer: 612345678",
+        "Telefon numaras\u0131: <PHONE>, Telefonnummer: <PHONE>",
+    ),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
@@ -395,6 +407,7 @@ LONGER_NUMBERS = [
     "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
+    "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
 ]
