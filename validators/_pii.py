@@ -118,7 +118,7 @@ after or ends right before a letter or digit (a number or an e-mail address
 may touch a letter of Han, kana, Thai or Hangul, which join words without
 spaces: ``カード番号は4111111111111111です``, ``メールはjo@example.comです``;
 a number may touch ``_`` in Markdown emphasis:
-``_4111 1111 1111 1111_``; a phone, card or SSN number may end before a
+``_4111 1111 1111 1111_``; a phone, card or SSN number or an IPv4 address may end before a
 capitalised word glued to it, the next sentence with its space left out:
 ``+44 20 7946 0958Thanks``); no e-mail address starts after ``_`` (one may end
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
@@ -343,7 +343,12 @@ _SSN = _compile(
 _SSN_DASHED = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}")
 # Not the rest of a longer dotted number (1.2.3.4.5: after a digit and a dot);
 # after a word and a dot an address may start ("Server down.10.0.0.1").
-_IPV4 = _compile(r"(?<![0-9]\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}(?!" + _W + r"|\.\d)")
+# It may end before a capitalised word glued to it, as a number may
+# ("Connect to 10.0.0.1Then").
+_IPV4 = _compile(
+    r"(?<![0-9]\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}"
+    r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|\.\d))"
+)
 # Right after a ":", only after a label: a word whose last 8 characters hold a
 # letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
 # longer address that failed its check (``2001:db8::8a2e::7334``).

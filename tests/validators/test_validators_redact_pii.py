@@ -331,6 +331,8 @@ SURROUNDED = [
         "Server down.192.168.1.1 now; see app.10.0.0.1.nip.io",
         "Server down.<IP_ADDRESS> now; see app.<IP_ADDRESS>.nip.io",
     ),
+    # ... or glued to a capitalised word after it (released).
+    ("Connect to 10.0.0.1Then restart.", "Connect to <IP_ADDRESS>Then restart."),
     # An IPv4 address with its octets padded to three digits (released).
     (
         "Host 192.168.001.001 is down; try 172.016.254.001:8080.",
@@ -407,6 +409,7 @@ LONGER_NUMBERS = [
     "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
+    "Host 192.168.1.10ab here.",  # (the start of an identifier)
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
