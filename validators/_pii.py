@@ -22,7 +22,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   it (``请联系jo@example.com了解``, ``jo@example.com으로``), nor is the URL
   whose query it ends (``https://example.com/u?email=jo@example.com``; see
   ``_trimmed``); its "@" may be percent-encoded after a letter or digit, as
-  in a URL (``?email=jo%40example.com``);
+  in a URL (``?email=jo%40example.com``), or an HTML character reference
+  (``jo&#64;example.com``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
   ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
@@ -921,17 +922,22 @@ def _readings(text: str) -> list[str]:
     return readings
 
 
-#: A percent-encoded "@" after a letter or digit (a URL's query:
-#: ``?email=jo%40example.com``), which the e-mail detector reads as "%%@": an
-#: "@" after two characters of the local part, so that the address found
-#: covers the whole of it.
-_ENCODED_AT = re.compile(r"(?<=\w)%40")
+#: An "@" percent-encoded (a URL's query: ``?email=jo%40example.com``) or
+#: written as an HTML character reference (``jo&#64;example.com``,
+#: ``&#x40;``), after a letter or digit.  The e-mail detector reads it as
+#: "%" or "&" repeated, then "@" (characters of the local part, then its
+#: "@"), so that the address found covers the whole of it.
+_ENCODED_AT = re.compile(r"(?<=\w)(?:%40|&#64;|&#[xX]40;)")
+
+
+def _decoded_at(m: re.Match[str]) -> str:
+    return m.group()[0] * (len(m.group()) - 1) + "@"
 
 
 def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
     """:func:`find_entities` in a text holding no invisible character: the
     entities of every reading of it (:func:`_readings`), merged.  An address
-    whose "@" is percent-encoded is looked for once more, in the first
+    whose "@" is encoded is looked for once more, in the first
     reading with :data:`_ENCODED_AT` read as an "@" (only then: one more
     pass of the e-mail detector over the text)."""
     found: list[tuple[int, int, int, str]] = []
@@ -939,8 +945,8 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
         for name in entities:
             scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
             _search(name, scan, found)
-            if name == "email" and i == 0 and "%40" in folded:
-                _search(name, _ENCODED_AT.sub("%%@", folded), found)
+            if name == "email" and i == 0 and ("%40" in folded or "&#" in folded):
+                _search(name, _ENCODED_AT.sub(_decoded_at, folded), found)
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:

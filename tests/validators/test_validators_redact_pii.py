@@ -313,6 +313,8 @@ SURROUNDED = [
         "Unsubscribe: https://example.com/u?email=jo%40example.com&t=1 or mailto:ann%40example.org",
         "Unsubscribe: https://example.com/u?email=<EMAIL>&t=1 or mailto:<EMAIL>",
     ),
+    # ... or written as an HTML character reference (released whole).
+    ("<p>Mail jo&#64;example.com or ann&#x40;example.org</p>", "<p>Mail <EMAIL> or <EMAIL></p>"),
     # Equals signs with no query (an SRS bounce address), a slash: one address.
     ("From SRS0=ab=CD=example.com=jo@bounce.example.net ok.", "From <EMAIL> ok."),
     ("Mail sales/eu@example.com now.", "Mail <EMAIL> now."),
@@ -406,7 +408,7 @@ LONGER_NUMBERS = [
     "Key 123e4567-e89b-12d3-a5bf-015123456789 here.",  # a UUID's last group
     "Part ab-4111111111111111 here.",
     "Build 4111.1111.1111.1111 here.",  # (without a card label)
-    "Up 50%40 and %40example.com, =%40example.org here.",  # (no local part)
+    "Up 50%40 and %40example.com, =%40example.org, &#64;example.net here.",  # (no local part)
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
     "Host 192.168.1.10ab here.",  # (the start of an identifier)
