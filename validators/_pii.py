@@ -325,11 +325,15 @@ _PHONE = _compile(
 # A number right after another one and a "/" (415-555-0123/415-555-0124), which
 # the lookbehind above refuses: matched only at the end of a number accepted.
 _NEXT_PHONE = _compile(_PHONE_BODY)
-_CARD = _compile(
-    _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")(?:\d{3,19}"
+_CARD_BODY = (
+    r"(?:\d{3,19}"
     r"(?:([ \t./_-])\d{3,18}(?:\1\d{3,18}){0,5})?(?:" + _GLUED_WORD + r"|(?!" + _W + r"))"
     r"|" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r")))"
 )
+_CARD = _compile(_NOT_INSIDE_A_WORD + r"(?<!" + _W + r")" + _CARD_BODY)
+# A card number right after another one and one separator of groups
+# (4111111111111111/5500000000000004): matched only at the end of a card found.
+_NEXT_CARD = _compile(_CARD_BODY)
 # What separates the groups of a card number written in the usual way.
 _CARD_SEPARATORS = frozenset(" -")
 _IBAN = _compile(
@@ -767,6 +771,12 @@ _DETECTORS: dict[str, tuple[re.Pattern[str], Check]] = {
 _ONE_DIGIT_GROUP = re.compile(r"[.\-][0-9]\Z")
 
 
+# Two card-sized numbers joined by a separator of groups
+# (4111111111111111/5500000000000004), which the card pattern reads as one
+# candidate of two groups: the first is tried alone.
+_JOINED_CARDS = re.compile(r"([0-9]{13,19})[\t./_-][0-9]{13}")
+
+
 def _accepted_end(
     text: str, m: re.Match[str], pattern: re.Pattern[str], check: Check
 ) -> int | None:
@@ -780,6 +790,8 @@ def _accepted_end(
     each last group of one digit joined by ``.`` or ``-`` (no phone number
     ends in one, see ``_phone``): ``+44 20 7946 0958.1`` is the number
     ``+44 20 7946 0958``, not ``+44 20 7946`` with ``0958`` left in sight.
+    Two card numbers joined by one separator (``/``, ``-``, ``.``...) are a
+    candidate whose first number is tried last (:data:`_JOINED_CARDS`).
     """
     start = m.start()
     ends = [m.end()]
@@ -789,6 +801,10 @@ def _accepted_end(
         while _ONE_DIGIT_GROUP.match(text, ends[-1] - 2, ends[-1]) and ends[-1] - 2 > start:
             ends.append(ends[-1] - 2)
     ends += [i for i in range(ends[-1] - 1, start, -1) if text[i] in cuts]
+    if (pattern is _CARD or pattern is _NEXT_CARD) and (
+        joined := _JOINED_CARDS.match(text, start, m.end())
+    ) is not None:
+        ends.append(joined.end(1))  # (then the second, by _CHAINS)
     for end in ends:
         if not check(text[start:end], text, start):
             continue
@@ -803,6 +819,7 @@ def _accepted_end(
 _CHAINS: dict[str, tuple[frozenset[str], re.Pattern[str]]] = {
     "email": (_EMAIL_JOINERS, _NEXT_EMAIL),  # a@x.com|b@y.org|c@z.net
     "phone": (frozenset("/"), _NEXT_PHONE),  # 415-555-0123/415-555-0124
+    "card": (frozenset("\t./_-"), _NEXT_CARD),  # 4111111111111111-5500000000000004
 }
 
 

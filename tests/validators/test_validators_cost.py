@@ -61,6 +61,7 @@ RUNS = {
     "labelled ssns": "SSN 536221234 ",
     "addresses and dotted words": "jo@example.com.a1.",
     "encoded addresses": "jo%40example.com%40",
+    "joined cards": "4111111111111111/4111111111111111-",
     "html-encoded addresses": "jo&#64;example.com&#64;",
     "en dashes after words": "at\u2013415\u2013555\u20130123\u2013",
     "long vowel marks": "03\u30fc1234\u30fc5678\u30fc\u30fc",

@@ -208,6 +208,12 @@ SURROUNDED = [
     ("Phone: 415-555-0123/415-555-0124", "Phone: <PHONE>/<PHONE>"),
     ("Lines 415-555-0123/415-555-0124/415-555-0125", "Lines <PHONE>/<PHONE>/<PHONE>"),
     ("Tel 030/1234567 ok", "Tel <PHONE> ok"),
+    # Card numbers joined the same way, or by "-" or "." (the first, or all but
+    # the first, was released).
+    (
+        "Cards 4111111111111111/5500000000000004, 4111111111111111-5500000000000004.",
+        "Cards <CARD>/<CARD>, <CARD>-<CARD>.",
+    ),
     # A label in Markdown: bold, or the cell before in a table row (the
     # number was released: only words and a few marks were read between).
     ("**SSN:** 078051120 on file.", "**SSN:** <SSN> on file."),
@@ -412,6 +418,7 @@ LONGER_NUMBERS = [
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
     "Host 192.168.1.10ab here.",  # (the start of an identifier)
+    "Ref 4111111111111111-0001 here.",  # (a card-sized number and a suffix)
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
