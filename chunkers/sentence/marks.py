@@ -32,6 +32,7 @@ __all__ = [
     "QUOTES",
     "QUOTE_OPEN_AFTER",
     "QUOTE_PAIRS",
+    "QUOTE_PARTICLES",
     "SCRIPT_TERMINATORS",
     "SIMPLE_CLOSERS",
     "SPACED_CLOSERS",
@@ -120,9 +121,18 @@ CJK_CLOSERS = "\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')]"
 #: CJK closers of a title (``《...》``): a terminator they close ends no sentence.
 TITLE_CLOSERS = "\u300b\u3009"
 
-#: CJK closers of a quotation (``「...」``): before a kana the quotation is
-#: part of the sentence (``「はい。」と言った``).
+#: CJK closers of a quotation (``「...」``): before a particle of
+#: :data:`QUOTE_PARTICLES` the quotation is part of the sentence
+#: (``「はい。」と言った``).
 CJK_QUOTE_CLOSERS = "\u300d\u300f"
+
+#: The kana of the Japanese particles that may follow a closed quotation inside
+#: its sentence: the quotative ``と`` and ``って``, the case particles ``は``
+#: ``が`` ``を`` ``に`` ``で`` ``も`` ``の`` ``へ``, ``や`` and ``か`` (lists) and
+#: ``な`` (``など``, ``なんて``).  Any other kana opens a new sentence: the
+#: conjunctions and adverbs that begin one (``そして``, ``しかし``, ``それで``,
+#: ``まず``, ``ただ``, ``だから``...) start with none of them.
+QUOTE_PARTICLES = "\u3068\u3063\u306f\u304c\u3092\u306b\u3067\u3082\u306e\u3078\u3084\u304b\u306a"
 
 #: The closers of ``SentenceChunker(mode="simple")`` (mellea's rule).
 SIMPLE_CLOSERS = "\"'\u201d\u2019)"

@@ -21,8 +21,8 @@ starters and the ordinal rule below.
   full-width ``.`` between digits (a decimal point), in a name written in
   full-width forms, or after a full-width capital that opens the chunk or is
   one of dotted initials (a label, initials), a title mark closes it
-  (``《...》``), or a quotation mark closes it right before a kana
-  (``「...。」と``).
+  (``《...》``), or a quotation mark closes it right before the kana of a
+  particle (``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends).
 * A lone terminator of ``UNSPACED_SCRIPT_TERMINATORS`` (Armenian,
   Devanagari, Arabic, Ethiopic, Myanmar, the Greek question mark) between
   two characters above U+00FF, neither whitespace, the one after it no
@@ -205,6 +205,7 @@ from .marks import (
     ITEM_BULLETS,
     OPENERS,
     PICTOGRAPHS,
+    QUOTE_PARTICLES,
     QUOTES,
     TERMINATORS,
     TITLE_CLOSERS,
@@ -817,7 +818,7 @@ class SentenceRules:
         yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D or U+300F before a kana (a particle such as U+3068); a
+        U+300D or U+300F before a particle of ``QUOTE_PARTICLES`` (U+3068...); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
         (``\uff2e\uff0e\uff39\uff0e``)."""
@@ -844,9 +845,7 @@ class SentenceRules:
             if buf[a] in TITLE_CLOSERS:
                 return True
             return (
-                buf[a] in CJK_QUOTE_CLOSERS
-                and space_end - base == b
-                and "\u3041" <= buf[b] <= "\u309f"
+                buf[a] in CJK_QUOTE_CLOSERS and space_end - base == b and buf[b] in QUOTE_PARTICLES
             )
         return False
 

@@ -70,6 +70,13 @@ EXAMPLES = [
     ("ja", "彼は「はい。」と答えた。それで終わり。",
      ["彼は「はい。」と答えた。", "それで終わり。"]),
     ("ja", "「行こう！」「うん。」", ["「行こう！」", "「うん。」"]),
+    # ... before a particle only: a conjunction or adverb after it opens a sentence.
+    ("ja", "「はい。」って言った。「はい。」は短い。",
+     ["「はい。」って言った。", "「はい。」は短い。"]),
+    ("ja", "「行くよ。」しかし誰も来なかった。", ["「行くよ。」", "しかし誰も来なかった。"]),
+    ("ja", "彼は言った。「来て。」そして去った。",
+     ["彼は言った。", "「来て。」", "そして去った。"]),
+    ("ja", "『待って！』まもなく雨が降った。", ["『待って！』", "まもなく雨が降った。"]),
     # An initial after German "an" (to) is no answer letter ("is B. Paris").
     ("de", "Schreib an B. Müller. Er antwortet.", ["Schreib an B. Müller.", "Er antwortet."]),
     ("auto", "Schreib an B. Müller. Er antwortet.", ["Schreib an B. Müller.", "Er antwortet."]),
