@@ -474,6 +474,10 @@ _EMOJI_RUN = re.compile(f"[{PICTOGRAPHS} \t]*")
 _EMOJI_MAX = 16
 
 
+#: Most digits of a list marker ended by a full-width full stop (``\uff11\uff12\uff0e``).
+_LIST_DIGITS_MAX = 2
+
+
 def _full_width_capital(c: str) -> bool:
     """Whether ``c`` is a full-width Latin capital letter."""
     return "\uff21" <= c <= "\uff3a"
@@ -821,10 +825,13 @@ class SentenceRules:
         U+300D or U+300F before a particle of ``QUOTE_PARTICLES`` (U+3068...); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
-        (``\uff2e\uff0e\uff39\uff0e``)."""
+        (``\uff2e\uff0e\uff39\uff0e``), or after one or two digits that open the
+        chunk (a list marker: ``\uff11\uff0e``)."""
         buf, base = self._buf, self._base
         i, a = at - base, run_end - base
         b = closers_end - base
+        if a - i == 1 and b == a and buf[i] == "\uff0e" and self._list_number(i):
+            return True  # (a list marker: "\uff11\uff0e" opening its chunk)
         if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
             if buf[i] == "\uff0e" and self._full_width_initial(buf, i - 1):
                 return True  # (a label or initials: "Q." and "N.Y." in full-width forms)
@@ -859,6 +866,17 @@ class SentenceRules:
         if end - e > _EMOJI_MAX:
             return False
         return buf[end] in "\r\n"
+
+    def _list_number(self, i: int) -> bool:
+        """Whether the full-width full stop at ``buf[i]`` ends the marker of
+        a numbered list item: one or two digits, ASCII or full-width, that
+        open the chunk (``\uff11\uff0e``, ``\uff11\uff12\uff0e``, ``1\uff0e``)."""
+        if self._start is None:
+            return False
+        j = self._start - self._base
+        return 1 <= i - j <= _LIST_DIGITS_MAX and all(
+            "0" <= c <= "9" or "\uff10" <= c <= "\uff19" for c in self._buf[j:i]
+        )
 
     def _full_width_initial(self, buf: str, j: int) -> bool:
         """Whether the full-width capital at ``buf[j]``, before a full-width

@@ -39,6 +39,11 @@ EXAMPLES = [
     ("auto", "彼はＮ．Ｙ．に住んでいる。仕事は忙しい。",
      ["彼はＮ．Ｙ．に住んでいる。", "仕事は忙しい。"]),
     ("ja", "これはＡＢＣ．次へ。", ["これはＡＢＣ．", "次へ。"]),
+    # ... and after one or two digits opening the chunk (a list marker), not more.
+    ("zh", "步骤如下。１．准备材料。１２．开始做。",
+     ["步骤如下。", "１．准备材料。", "１２．开始做。"]),
+    ("ja", "1．準備する\n2． 実行する", ["1．準備する", "2． 実行する"]),
+    ("zh", "２０２４．新年快乐。我有３．", ["２０２４．", "新年快乐。", "我有３．"]),
     # ... before a capital too after "@" and a domain, and invisible characters
     # around the dot are read past; the ideographic full stop goes on in a domain only.
     ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
@@ -359,7 +364,7 @@ TOKENS = [
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
     "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
-    "ነው", "မိုး", "१", "၇",
+    "ነው", "မိုး", "१", "၇", "１．", "1２．",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
