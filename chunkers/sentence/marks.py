@@ -116,15 +116,16 @@ CLOSER_SPACES = " \u00a0\u202f"
 QUOTES = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab"
 
 #: What may close a sentence after a CJK terminator (and :data:`PICTOGRAPHS`).
-CJK_CLOSERS = "\u300d\u300f\u201d\u2019\uff09\u3011\u300b\u3009\"')]"
+CJK_CLOSERS = "\u300d\u300f\uff63\u201d\u2019\uff09\u3011\u300b\u3009\"')]"
 
 #: CJK closers of a title (``《...》``): a terminator they close ends no sentence.
 TITLE_CLOSERS = "\u300b\u3009"
 
-#: CJK closers of a quotation (``「...」``): before a particle of
+#: CJK closers of a quotation (``「...」``, ``『...』`` and the half-width
+#: ``｢...｣`` of text typed in half-width kana): before a particle of
 #: :data:`QUOTE_PARTICLES` the quotation is part of the sentence
 #: (``「はい。」と言った``).
-CJK_QUOTE_CLOSERS = "\u300d\u300f"
+CJK_QUOTE_CLOSERS = "\u300d\u300f\uff63"
 
 #: The kana of the Japanese particles that may follow a closed quotation inside
 #: its sentence: the quotative ``と`` and ``って``, the case particles ``は``
@@ -173,6 +174,7 @@ QUOTE_PAIRS = {
     "\u00bb": "\u00ab",
     "\u300c": "\u300d",
     "\u300e": "\u300f",
+    "\uff62": "\uff63",
     "\u300a": "\u300b",
     "\u3008": "\u3009",
 }
@@ -194,4 +196,4 @@ UNSPACED_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 SPACED_QUOTES = "\u00ab\u00bb"
 
 #: Quotation brackets of CJK text, which open and close wherever they stand.
-BRACKET_QUOTES = "\u300c\u300d\u300e\u300f\u300a\u300b\u3008\u3009"
+BRACKET_QUOTES = "\u300c\u300d\u300e\u300f\uff62\uff63\u300a\u300b\u3008\u3009"
