@@ -139,7 +139,10 @@ _SPECS: dict[str, _Spec] = {
         " immer nie nicht aus durch für gegen ohne unter über vor zum zur zwischen seit"
         " während wegen trotz mein meine unser unsere dieses jeder jede jedes alle viele"
         " einige kein keine welche wann wieso weshalb weil obwohl bevor nachdem sobald dass"
-        " denn sondern",
+        " denn sondern"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " niemand jemand nichts etwas keiner alles dein deine seine ist sind hatte wird"
+        " wurde",
         ordinals=ORDINAL_ALWAYS,
         months="januar jänner februar märz april mai juni juli august september oktober"
         " november dezember",
@@ -155,7 +158,10 @@ _SPECS: dict[str, _Spec] = {
         # sentence (none is a name): "5 mio. Alligevel" ends.
         " alligevel derfor desuden desværre heldigvis måske selvfølgelig altså ellers"
         " imidlertid endelig senere først stadig aldrig altid ofte derefter bagefter"
-        " dermed endnu allerede fordi selvom mens af fra ved mod uden blandt",
+        " dermed endnu allerede fordi selvom mens af fra ved mod uden blandt"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " alle ingen nogen intet ingenting noget mit mine din dit dine hendes vores jeres"
+        " deres var har havde blev",
         ordinals=ORDINAL_ALWAYS,
         months="januar februar marts april maj juni juli august september oktober november"
         " december",
@@ -173,7 +179,10 @@ _SPECS: dict[str, _Spec] = {
         " luego además sin así aunque ahora todavía aún siempre nunca quizás quizá incluso"
         " primero finalmente mientras porque cuando donde como desde hasta durante según"
         " sobre tras entre hacia contra mañana pues nuestro nuestra cada todo todos toda"
-        " todas algunos muchos otro otra otros",
+        " todas algunos muchos otro otra otros"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " nadie nada alguien algo había fue era mis tus sus quién quiénes cuál ningún"
+        " ninguna ninguno",
         months="enero febrero marzo abril mayo junio julio agosto septiembre setiembre"
         " octubre noviembre diciembre",
     ),
@@ -186,7 +195,9 @@ _SPECS: dict[str, _Spec] = {
         " além porém contudo todavia entretanto assim ainda já agora logo primeiro"
         " finalmente enquanto porque como desde até durante sobre entre sem com para por em"
         " meu minha seu sua nosso nossa cada todo todos toda todas alguns muitos outro"
-        " outra amanhã sempre nunca talvez aliás portanto pois embora",
+        " outra amanhã sempre nunca talvez aliás portanto pois embora"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " ninguém nada alguém algo havia foi era teu tua quem qual nenhum nenhuma tudo",
         months="janeiro fevereiro março abril maio junho julho agosto setembro outubro"
         " novembro dezembro",
     ),
@@ -200,7 +211,9 @@ _SPECS: dict[str, _Spec] = {
         " pendant selon sans avec pour dans sur sous chez parmi vers entre malgré maintenant"
         " déjà encore toujours jamais souvent parfois heureusement malheureusement demain"
         " hier notre votre leur leurs chaque tout tous toute toutes plusieurs certains"
-        " quelques parce lorsque puisque bien car",
+        " quelques parce lorsque puisque bien car"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " personne rien quoi quel quelle était sont mes tes ses aucun aucune",
         months="janvier février mars avril mai juin juillet août septembre octobre novembre"
         " décembre",
     ),
@@ -216,7 +229,9 @@ _SPECS: dict[str, _Spec] = {
         " tuttavia però quindi dunque inoltre infatti invece ora adesso già ancora sempre"
         " spesso forse dopo prima intanto infine finalmente mentre benché sebbene così"
         " domani con in su tra senza durante verso contro mio mia suo sua nostro nostra"
-        " ogni tutto tutti tutta tutte alcuni molti altri ciò qui qua lì là",
+        " ogni tutto tutti tutta tutte alcuni molti altri ciò qui qua lì là"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " nessuno niente nulla qualcuno qualcosa cosa quale era erano hanno tuo tua",
         months="gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre"
         " novembre dicembre",
     ),
@@ -229,7 +244,10 @@ _SPECS: dict[str, _Spec] = {
         " toen nu hier daar vandaag"
         " toch bovendien daarna daarom echter ook later eerst verder dus want helaas"
         " gelukkig misschien natuurlijk soms vaak altijd nooit ondertussen inmiddels"
-        " uiteindelijk daardoor hierdoor op met voor bij door over tot uit zonder tijdens",
+        " uiteindelijk daardoor hierdoor op met voor bij door over tot uit zonder tijdens"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " niemand iemand niets iets alles wat wie waar waarom wanneer welke mijn jouw"
+        " zijn onze waren heeft werd",
         months="januari februari maart april mei juni juli augustus september oktober"
         " november december",
     ),
@@ -242,7 +260,10 @@ _SPECS: dict[str, _Spec] = {
         " jednak potem później też także również więc zatem dlatego ponadto niestety może"
         " oczywiście wtedy teraz tu tam już jeszcze zawsze nigdy często czasem najpierw"
         " następnie wreszcie natomiast bo choć chociaż gdy jeżeli aby żeby do od po przez"
-        " przy dla bez za pod nad przed",
+        " przy dla bez za pod nad przed"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " nikt nic ktoś coś wszyscy wszystko każdy kto czy był była było były jest mój"
+        " moja moje twój jego nasz nasza",
         months="stycznia lutego marca kwietnia maja czerwca lipca sierpnia września"
         " października listopada grudnia",
     ),
@@ -255,7 +276,10 @@ _SPECS: dict[str, _Spec] = {
         " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь"
         " однако впрочем кроме также тоже поэтому итак значит зато хотя конечно наверное"
         " возможно сначала наконец вдруг уже ещё всегда никогда часто иногда из от до для"
-        " без при про через после перед между над под за во со",
+        " без при про через после перед между над под за во со"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " все всё никто ничего ничто кто мой моя моё мои наш наша его её был была было"
+        " были каждый именно",
         months="января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
     ),
     "bg": _Spec(
@@ -266,13 +290,16 @@ _SPECS: dict[str, _Spec] = {
         " обаче тогава после след преди също така затова следователно вече още винаги"
         " никога често понякога може първо накрая сега днес вчера утре тук там защото"
         " докато въпреки от до за на във със по при без през към между над под всеки"
-        " всички някои много",
+        " всички някои много"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " никой нищо някой нещо кой какво беше бяха има моят моята нашият",
     ),
     "kk": _Spec(
         prefix="проф акад мыс ж доц",
         final="т.б т.с.с",
         medial="ж.б ғ б.з.б б.з обл ауд көш млн млрд",
-        starters="бұл ол олар біз мен сен сіз бірақ және егер",
+        starters="бұл ол олар біз мен сен сіз бірақ және егер"
+        " бәрі барлығы ешкім кім менің оның біздің",
     ),
     "sk": _Spec(
         prefix="napr tzv resp ing mgr doc prof mudr judr phdr rndr bc č p ul cca tzn príp kpt"
@@ -282,7 +309,9 @@ _SPECS: dict[str, _Spec] = {
         starters="to ten ta toto on ona oni my ja ty ale a alebo ak nie že keď kde prečo"
         " potom teraz dnes včera zajtra tam tu preto však takže navyše okrem najprv"
         " nakoniec zrazu už ešte vždy nikdy často niekedy možno samozrejme bohužiaľ"
-        " našťastie hoci aby pretože lebo na po pri so zo do od pre bez podľa počas medzi",
+        " našťastie hoci aby pretože lebo na po pri so zo do od pre bez podľa počas medzi"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " všetci všetko nikto nič niekto niečo kto čo môj moja bol bola bolo boli",
         ordinals=ORDINAL_ALWAYS,
         months="januára februára marca apríla mája júna júla augusta septembra októbra"
         " novembra decembra",
@@ -295,7 +324,9 @@ _SPECS: dict[str, _Spec] = {
         " ωστόσο όμως μετά τότε έτσι επίσης επομένως λοιπόν ακόμα ακόμη ήδη πάντα ποτέ"
         " συχνά ίσως πρώτα τέλος τώρα σήμερα χθες αύριο εδώ εκεί γιατί επειδή ενώ αφού"
         " πριν μέχρι από με για σε στο στη στην στον στα στους κατά χωρίς κάθε όλοι όλα"
-        " όλες πολλοί κάποιοι",
+        " όλες πολλοί κάποιοι"
+        # Pronouns, possessives and forms of "to be" or "to have": never names.
+        " κανείς τίποτα κάποιος ποιος ποια τι ήταν είναι έχει",
         translate=";\u037e",  # the Greek question mark, often typed as ";"
     ),
     "hy": _Spec(
