@@ -21,8 +21,10 @@ starters and the ordinal rule below.
   full-width ``.`` between digits (a decimal point), in a name written in
   full-width forms, or after a full-width capital that opens the chunk or is
   one of dotted initials (a label, initials), a title mark closes it
-  (``《...》``), or a quotation mark closes it right before the kana of a
-  particle (``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends).
+  (``《...》``), a quotation mark closes it right before the kana of a
+  particle (``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends), or
+  its closers are followed right away by another terminator, which decides
+  (``“...。”。``: no chunk of a lone ``。``).
 * A lone terminator of ``UNSPACED_SCRIPT_TERMINATORS`` (Armenian,
   Devanagari, Arabic, Ethiopic, Myanmar, the Greek question mark) between
   two characters above U+00FF, neither whitespace, the one after it no
@@ -198,6 +200,7 @@ from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONT
 from .marks import (
     BULLETS,
     CJK_QUOTE_CLOSERS,
+    CJK_TERMINATORS,
     DANDAS,
     DASHES,
     DECIMAL_STOPS,
@@ -473,6 +476,10 @@ _EMOJI = re.compile(f"[{PICTOGRAPHS}]")
 _EMOJI_RUN = re.compile(f"[{PICTOGRAPHS} \t]*")
 _EMOJI_MAX = 16
 
+
+#: Terminators that may follow the closers of a CJK run right away, which
+#: then end no sentence: the later terminator decides (``\u201c\u8d70\u3002\u201d\u3002``).
+_RUN_AGAIN = frozenset(CJK_TERMINATORS + TERMINATORS)
 
 #: Most digits of a list marker ended by a full-width full stop (``\uff11\uff12\uff0e``).
 _LIST_DIGITS_MAX = 2
@@ -822,7 +829,8 @@ class SentenceRules:
         yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D or U+300F before a particle of ``QUOTE_PARTICLES`` (U+3068...); a
+        U+300D or U+300F before a particle of ``QUOTE_PARTICLES`` (U+3068...), or
+        closers followed right away by another terminator (which decides); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
         (``\uff2e\uff0e\uff39\uff0e``), or after one or two digits that open the
@@ -851,6 +859,8 @@ class SentenceRules:
         if b > a:
             if buf[a] in TITLE_CLOSERS:
                 return True
+            if space_end - base == b and buf[b] in _RUN_AGAIN:
+                return True  # (the terminator after the closers decides)
             return (
                 buf[a] in CJK_QUOTE_CLOSERS and space_end - base == b and buf[b] in QUOTE_PARTICLES
             )

@@ -70,6 +70,9 @@ EXAMPLES = [
     ("zh", "版本３。２。完成。", ["版本３。", "２。", "完成。"]),
     ("zh", "我喜欢Python。Python很好。", ["我喜欢Python。", "Python很好。"]),
     ("ja", "終わり．次の文。", ["終わり．", "次の文。"]),
+    # A terminator right after the closers of a CJK run: the later one ends the sentence.
+    ("zh", "他说：“走。”。然后走了！”！好。", ["他说：“走。”。", "然后走了！”！", "好。"]),
+    ("ja", "会議は終わった（予定通り。）。次へ。", ["会議は終わった（予定通り。）。", "次へ。"]),
     # CJK titles and quotations closed before a particle.
     ("zh", "我读完了《活着！》这本书。很好看。", ["我读完了《活着！》这本书。", "很好看。"]),
     ("ja", "彼は「はい。」と答えた。それで終わり。",
