@@ -28,6 +28,7 @@ __all__ = [
     "LATIN1_LOWER",
     "LATIN1_UPPER",
     "OPENERS",
+    "PARTICLE_CLOSERS",
     "PICTOGRAPHS",
     "QUOTES",
     "QUOTE_OPEN_AFTER",
@@ -126,6 +127,11 @@ TITLE_CLOSERS = "\u300b\u3009"
 #: :data:`QUOTE_PARTICLES` the quotation is part of the sentence
 #: (``「はい。」と言った``).
 CJK_QUOTE_CLOSERS = "\u300d\u300f\uff63"
+
+#: CJK closers after which a particle of :data:`QUOTE_PARTICLES` keeps the
+#: sentence going: those of a quotation and the full-width right parenthesis
+#: of a parenthetical that ends with a terminator (``（以下「甲」という。）は``).
+PARTICLE_CLOSERS = CJK_QUOTE_CLOSERS + "\uff09"
 
 #: The kana of the Japanese particles that may follow a closed quotation inside
 #: its sentence: the quotative ``と`` and ``って``, the case particles ``は``

@@ -21,8 +21,9 @@ starters and the ordinal rule below.
   full-width ``.`` between digits (a decimal point), in a name written in
   full-width forms, or after a full-width capital that opens the chunk or is
   one of dotted initials (a label, initials), a title mark closes it
-  (``《...》``), a quotation mark closes it right before the kana of a
-  particle (``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends), or
+  (``《...》``), a quotation mark or a full-width right parenthesis closes
+  it right before the kana of a particle (``PARTICLE_CLOSERS``,
+  ``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends), or
   its closers are followed right away by another terminator, which decides
   (``“...。”。``: no chunk of a lone ``。``).
 * A lone terminator of ``UNSPACED_SCRIPT_TERMINATORS`` (Armenian,
@@ -199,7 +200,6 @@ from .abbreviations import (
 from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
     BULLETS,
-    CJK_QUOTE_CLOSERS,
     CJK_TERMINATORS,
     DANDAS,
     DASHES,
@@ -207,6 +207,7 @@ from .marks import (
     GLUED_BULLETS,
     ITEM_BULLETS,
     OPENERS,
+    PARTICLE_CLOSERS,
     PICTOGRAPHS,
     QUOTE_PARTICLES,
     QUOTES,
@@ -829,7 +830,8 @@ class SentenceRules:
         yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D or U+300F before a particle of ``QUOTE_PARTICLES`` (U+3068...), or
+        U+300D, U+300F or U+FF09 (``PARTICLE_CLOSERS``) before a particle of
+        ``QUOTE_PARTICLES`` (U+3068...), or
         closers followed right away by another terminator (which decides); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
@@ -862,7 +864,7 @@ class SentenceRules:
             if space_end - base == b and buf[b] in _RUN_AGAIN:
                 return True  # (the terminator after the closers decides)
             return (
-                buf[a] in CJK_QUOTE_CLOSERS and space_end - base == b and buf[b] in QUOTE_PARTICLES
+                buf[a] in PARTICLE_CLOSERS and space_end - base == b and buf[b] in QUOTE_PARTICLES
             )
         return False
 

@@ -78,6 +78,10 @@ EXAMPLES = [
     ("ja", "彼は「はい。」と答えた。それで終わり。",
      ["彼は「はい。」と答えた。", "それで終わり。"]),
     ("ja", "「行こう！」「うん。」", ["「行こう！」", "「うん。」"]),
+    # ... and so is a parenthetical closed after a terminator (a definition in legal text).
+    ("ja", "主な債務者（以下「債務者」という。）は、次の者です。以上。",
+     ["主な債務者（以下「債務者」という。）は、次の者です。", "以上。"]),
+    ("ja", "彼は来た（と思う。）そして帰った。", ["彼は来た（と思う。）", "そして帰った。"]),
     # ... before a particle only: a conjunction or adverb after it opens a sentence.
     ("ja", "「はい。」って言った。「はい。」は短い。",
      ["「はい。」って言った。", "「はい。」は短い。"]),
