@@ -252,9 +252,9 @@ _SPECS: dict[str, _Spec] = {
         " november december",
     ),
     "pl": _Spec(
-        prefix="dr prof mgr inż hab tzw np m.in ok ul zob płk mjr kpt gen doc tj tzn wg",
-        final="itd itp zł",
-        medial="godz tel pl tys mln mld r woj pow",
+        prefix="dr prof mgr inż hab tzw np m.in ok ul zob płk mjr kpt gen doc tj tzn wg św ks ds",
+        final="itd itp zł gr cdn",
+        medial="godz tel pl tys mln mld r woj pow pkt ust rozdz rys poz wyd przyp ur zm str art",
         starters="to ten ta te on ona oni my ja ty ale i a lub jeśli nie że kiedy gdzie"
         " dlaczego jak dziś wczoraj w na"
         " jednak potem później też także również więc zatem dlatego ponadto niestety może"

@@ -312,6 +312,13 @@ EXAMPLES = [
     ("sk", "Plk. Novák prišiel. Bol unavený.", ["Plk. Novák prišiel.", "Bol unavený."]),
     ("kk", "Доц. Серікбаев келді. Бәрі тыңдады.", ["Доц. Серікбаев келді.", "Бәрі тыңдады."]),
     ("auto", "Keep it in mind. The rest is easy.", ["Keep it in mind.", "The rest is easy."]),
+    # Polish titles, references and amounts.
+    ("pl", "Ks. Nowak i św. Anna. Zob. rozdz. 3. Tam jest wszystko.",
+     ["Ks. Nowak i św. Anna.", "Zob. rozdz. 3.", "Tam jest wszystko."]),
+    ("pl", "Zgodnie z art. 5 ust. 2 pkt 3 ustawy. Koszt to 50 gr. Mało.",
+     ["Zgodnie z art. 5 ust. 2 pkt 3 ustawy.", "Koszt to 50 gr.", "Mało."]),
+    ("pl", "Pełnomocnik ds. Kadr przyszedł. Jan (ur. 1950 r.) milczał.",
+     ["Pełnomocnik ds. Kadr przyszedł.", "Jan (ur. 1950 r.) milczał."]),
     # Pronouns, possessives and forms of "to be" and "to have" open sentences.
     ("de", "Das war im 19. Jh. Niemand wusste es.", ["Das war im 19. Jh.", "Niemand wusste es."]),
     ("da", "Det koster 2 mio. Ingen betaler det.", ["Det koster 2 mio.", "Ingen betaler det."]),
