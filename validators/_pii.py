@@ -55,7 +55,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``credit``, ...); never after a label for another number;
 * ``iban``: a country code, two check digits and the country's length of
   letters or digits, compact or in groups of four (one or two spaces between
-  them, or a hyphen), passing ISO 7064 mod 97-10;
+  them, or a hyphen), passing ISO 7064 mod 97-10; it may end before a
+  capitalised word glued to it (``DE89 3704 0044 0532 0130 00Thanks``),
+  though it is read in upper case (see ``_accepted_end``);
 * ``ipv4`` / ``ipv6``: addresses that :mod:`ipaddress` accepts (IPv4: four
   decimal octets 0-255 without leading zeros, or each padded to three
   digits, ``192.168.001.001``, but not ending in ``.000``, a round number
@@ -119,9 +121,9 @@ after or ends right before a letter or digit (a number or an e-mail address
 may touch a letter of Han, kana, Thai or Hangul, which join words without
 spaces: ``カード番号は4111111111111111です``, ``メールはjo@example.comです``;
 a number may touch ``_`` in Markdown emphasis:
-``_4111 1111 1111 1111_``; a phone, card or SSN number or an IPv4 address may end before a
-capitalised word glued to it, the next sentence with its space left out:
-``+44 20 7946 0958Thanks``); no e-mail address starts after ``_`` (one may end
+``_4111 1111 1111 1111_``; a phone, card or SSN number, an IBAN or an IPv4
+address may end before a capitalised word glued to it, the next sentence with
+its space left out: ``+44 20 7946 0958Thanks``); no e-mail address starts after ``_`` (one may end
 before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
 holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
@@ -230,6 +232,9 @@ _AS_WRITTEN = FOLD | AMBIGUOUS
 _AS_PUNCTUATION = FOLD | dict.fromkeys(AMBIGUOUS, "\x00")
 _HAS_AMBIGUOUS = re.compile("[" + "".join(map(chr, sorted(AMBIGUOUS))) + "]")
 _UPPER_ASCII = {cp: chr(cp - 32) for cp in range(ord("a"), ord("z") + 1)}
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_SMALL = frozenset("abcdefghijklmnopqrstuvwxyz")
+_IBAN_CHARACTERS = _CAPITALS | frozenset("0123456789")
 
 #: Entity name -> the placeholder a fix puts in its place.
 PLACEHOLDERS: dict[str, str] = {
@@ -339,7 +344,7 @@ _CARD_SEPARATORS = frozenset(" -")
 _IBAN = _compile(
     _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")[A-Z]{2}\d{2}"
     r"(?:[A-Z0-9]{11,30}|(?: {1,2}[A-Z0-9]{4}){2,7}(?: {1,2}[A-Z0-9]{1,3})?"
-    r"|(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?)(?!" + _W + r")"
+    r"|(?:-[A-Z0-9]{4}){2,7}(?:-[A-Z0-9]{1,3})?)(?:(?!" + _W + r")|(?=[A-Z]))"
 )
 _SSN = _compile(
     _NOT_INSIDE_A_WORD + r"(?<!" + _W + r")\d{3}([ .\-]?)\d{2}\1\d{4}"
@@ -777,8 +782,28 @@ _ONE_DIGIT_GROUP = re.compile(r"[.\-][0-9]\Z")
 _JOINED_CARDS = re.compile(r"([0-9]{13,19})[\t./_-][0-9]{13}")
 
 
+def _iban_before_a_word(scan: str, cased: str, start: int, end: int) -> int | None:
+    """End of the IBAN of its country's length that starts at ``start`` in
+    ``scan`` (read in upper case) and ends before ``end``, if ``cased`` (the
+    same text in its own case) has a capitalised word glued to it there (the
+    next sentence with its space left out: ``DE89 3704 0044 0532 0130
+    00Thanks``); else None.  O(end - start)."""
+    length = _IBAN_LENGTHS.get(scan[start : start + 2])
+    if length is None:
+        return None
+    count = 0
+    for i in range(start, end):
+        if scan[i] in _IBAN_CHARACTERS:
+            count += 1
+            if count == length:
+                after = cased[i + 1 : i + 3]
+                glued = len(after) == 2 and after[0] in _CAPITALS and after[1] in _SMALL
+                return i + 1 if glued and i + 1 < end else None
+    return None
+
+
 def _accepted_end(
-    text: str, m: re.Match[str], pattern: re.Pattern[str], check: Check
+    text: str, m: re.Match[str], pattern: re.Pattern[str], check: Check, cased: str | None = None
 ) -> int | None:
     """End of the longest prefix of candidate ``m`` that is an entity, if any.
 
@@ -791,7 +816,11 @@ def _accepted_end(
     ends in one, see ``_phone``): ``+44 20 7946 0958.1`` is the number
     ``+44 20 7946 0958``, not ``+44 20 7946`` with ``0958`` left in sight.
     Two card numbers joined by one separator (``/``, ``-``, ``.``...) are a
-    candidate whose first number is tried last (:data:`_JOINED_CARDS`).
+    candidate whose first number is tried last (:data:`_JOINED_CARDS`).  An
+    IBAN (``text`` read in upper case, ``cased`` as written) is tried last
+    at its country's length when a capitalised word is glued after it there
+    (:func:`_iban_before_a_word`): in upper case the word reads as more of
+    the IBAN.
     """
     start = m.start()
     ends = [m.end()]
@@ -805,6 +834,8 @@ def _accepted_end(
         joined := _JOINED_CARDS.match(text, start, m.end())
     ) is not None:
         ends.append(joined.end(1))  # (then the second, by _CHAINS)
+    if cased is not None and (glued := _iban_before_a_word(text, cased, start, m.end())):
+        ends.append(glued)
     for end in ends:
         if not check(text[start:end], text, start):
             continue
@@ -866,9 +897,12 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     return "".join(map(text.__getitem__, where)), where
 
 
-def _search(name: str, scan: str, found: list[tuple[int, int, int, str]]) -> None:
+def _search(
+    name: str, scan: str, found: list[tuple[int, int, int, str]], cased: str | None = None
+) -> None:
     """Add to ``found`` the entities of kind ``name`` in ``scan`` (a reading of
-    the text)."""
+    the text; for an IBAN, read in upper case, ``cased`` being that reading
+    in its own case)."""
     pattern, check = _DETECTORS[name]
     pos = reach = 0
     chained: set[int] = set()
@@ -878,7 +912,7 @@ def _search(name: str, scan: str, found: list[tuple[int, int, int, str]]) -> Non
             continue  # the domain of an address found
         if m.start() in chained:
             continue  # found, with the rest of its chain
-        end = _accepted_end(scan, m, pattern, check)
+        end = _accepted_end(scan, m, pattern, check, cased)
         if end is not None:
             start = m.start()
             if name == "email":
@@ -960,8 +994,10 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
     found: list[tuple[int, int, int, str]] = []
     for i, folded in enumerate(_readings(text)):
         for name in entities:
-            scan = folded.translate(_UPPER_ASCII) if name == "iban" else folded
-            _search(name, scan, found)
+            if name == "iban":
+                _search(name, folded.translate(_UPPER_ASCII), found, folded)
+            else:
+                _search(name, folded, found)
             if name == "email" and i == 0 and ("%40" in folded or "&#" in folded):
                 _search(name, _ENCODED_AT.sub(_decoded_at, folded), found)
     found.sort()

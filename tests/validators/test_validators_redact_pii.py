@@ -404,6 +404,13 @@ SURROUNDED = [
         "Card <CARD>Expires soon, SSN <SSN>Ok.",
     ),
     ("Phone: 4 1 5 5 5 5 0 1 2 3Bye. Or (415) 555-0123Bye.", "Phone: <PHONE>Bye. Or <PHONE>Bye."),
+    # An IBAN glued to the capitalised word after it: read in upper case, the
+    # word was more of the IBAN, and the IBAN was released.
+    (
+        "IBAN DE89 3704 0044 0532 0130 00Thanks, or DE89370400440532013000Bye.",
+        "IBAN <IBAN>Thanks, or <IBAN>Bye.",
+    ),
+    ("Pay de89-3704-0044-0532-0130-00Now.", "Pay <IBAN>Now."),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
@@ -422,6 +429,7 @@ LONGER_NUMBERS = [
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
+    "Token DE89370400440532013000ABC, DE89 3704 0044 0532 0130 00AB here.",
 ]
 
 
