@@ -25,12 +25,14 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   in a URL (``?email=jo%40example.com``), or an HTML character reference
   (``jo&#64;example.com``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
-  ``/``, an area code possibly in parentheses, 7 to 15 digits (an extension
+  ``/``, or by a hyphen between two spaces (``415 - 555 - 0123``, read as
+  ``415-555-0123``), an area code possibly in parentheses, 7 to 15 digits (an extension
   glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
   numbers (``+`` and a country code, E.164, the code possibly in parentheses:
   ``(+44) 20 7946 0958``; or ``00``, the code and groups:
   ``0049 30 1234567``), North American numbers
-  (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``; area code and exchange 2-9), national
+  (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``, ``415/555-0123``;
+  area code and exchange 2-9), national
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
@@ -129,8 +131,9 @@ holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
 hold two between its groups, a card number a tab between each two), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
-(ASCII, once folded); none contains a sentence
-terminator followed by whitespace.  Overlapping entities are merged (see
+(ASCII, once folded), or a phone number's hyphen between two spaces
+(``415 - 555 - 0123``); none contains a sentence terminator followed by
+whitespace.  Overlapping entities are merged (see
 :func:`find_entities`).  Every pattern uses bounded or possessive repetition:
 linear time in the length of the text.
 """
@@ -318,7 +321,7 @@ _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:[ .\-/]\d{1,12}){0,6}"
+    r"(?:(?:[ .\-/]| - )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
 )
 # A number that opens with "+" or "(" is no rest of a longer one, whatever is
@@ -596,10 +599,12 @@ def _email(candidate: str, text: str, start: int) -> bool:
     return len(candidate) <= LONGEST_ENTITY and len(local) <= 64 and len(domain) <= 253
 
 
+# (A slash may follow the area code: 415/555-0123.)
 _NANP = re.compile(
-    r"(?:\+?1[ .\-]?)?(?:\([2-9]\d\d\) ?|[2-9]\d\d([ .\-]))[2-9]\d\d(?(1)\1|[ .\-])\d{4}".replace(
-        r"\d", "[0-9]"
-    )
+    (
+        r"(?:\+?1[ .\-]?)?(?:\([2-9]\d\d\) ?|[2-9]\d\d(?:([ .\-])|/))"
+        r"[2-9]\d\d(?(1)\1|[ .\-])\d{4}"
+    ).replace(r"\d", "[0-9]")
 )
 # Trunk-0 national numbers in groups: 0 + area code, then one to four groups.
 _TRUNK = re.compile(
@@ -655,7 +660,10 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
         *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE),
     )
-    return any(p.fullmatch(candidate) for p in patterns)
+    # Groups joined by a hyphen between spaces (415 - 555 - 0123) are read as
+    # joined by the hyphen.
+    shape = candidate.replace(" - ", "-")
+    return any(p.fullmatch(shape) for p in patterns)
 
 
 # Card brands: (prefix ranges, lengths).

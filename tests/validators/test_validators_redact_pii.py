@@ -411,6 +411,10 @@ SURROUNDED = [
         "IBAN <IBAN>Thanks, or <IBAN>Bye.",
     ),
     ("Pay de89-3704-0044-0532-0130-00Now.", "Pay <IBAN>Now."),
+    # A US number with a slash after its area code, or hyphens between spaces
+    # (released with no phone label).
+    ("Office 415/555-0123, home 415 - 555 - 0123.", "Office <PHONE>, home <PHONE>."),
+    ("Fax (415) 555 - 0123 ok", "Fax <PHONE> ok"),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
@@ -430,6 +434,7 @@ LONGER_NUMBERS = [
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
     "Token DE89370400440532013000ABC, DE89 3704 0044 0532 0130 00AB here.",
+    "Pages 100 - 200 - 300 and 1999 - 2005 - 2010 here.",  # (ranges)
 ]
 
 
