@@ -36,7 +36,10 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   numbers with a trunk ``0`` written in groups (``020 7946 0958``,
   ``030/1234567``, ``01 23 45 67 89``, ``01512 3456789``), Indian mobiles
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
-  mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``; any
+  mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``,
+  Russian ones dialled with the trunk prefix 8 (``8 (495) 123-45-67``,
+  ``8 800 555 35 35``; a trunk prefix ``1`` or ``8`` may open any number
+  before its area code in parentheses: ``1 (415) 555-0123``); any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and so are digits
   written one by one with a space between (``Phone: 4 1 5 5 5 5 0 1 2 3``), and not right after
@@ -319,7 +322,7 @@ _SPACED_ONLY = re.compile(r"[0-9](?: [0-9])+")
 _GLUED_WORD = r"(?=[A-Z][a-z])"
 _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
-    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?)?"
+    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
     r"(?:(?:[ .\-/]| - )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
@@ -615,6 +618,14 @@ _INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
 _IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
 _FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
 _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
+# Russian numbers dialled with the trunk prefix 8: an area code of three or
+# four digits (in parentheses or not), then the local number in groups, its
+# last two of two digits (8 (495) 123-45-67, 8 800 555 35 35, 8 (3812) 12-34-56).
+_RUSSIAN_TRUNK = re.compile(
+    r"8[ \-]?(?:\([3-9][0-9]{2}\) ?[0-9]{3}|\([3-9][0-9]{3}\) ?[0-9]{2}"
+    r"|[3-9][0-9]{2}([ \-])[0-9]{3}|[3-9][0-9]{3}([ \-])[0-9]{2})"
+    r"([ \-])[0-9]{2}\3[0-9]{2}"
+)
 # Mobiles of China (138 0013 8000, 13800138000) and Brazil ((11) 91234-5678).
 _CHINESE_MOBILE = re.compile(r"1[3-9][0-9](?:([ \-]?)[0-9]{4}\1[0-9]{4})")
 _BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
@@ -658,7 +669,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return False
     patterns = (
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
-        *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE),
+        *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK),
     )
     # Groups joined by a hyphen between spaces (415 - 555 - 0123) are read as
     # joined by the hyphen.

@@ -415,6 +415,11 @@ SURROUNDED = [
     # (released with no phone label).
     ("Office 415/555-0123, home 415 - 555 - 0123.", "Office <PHONE>, home <PHONE>."),
     ("Fax (415) 555 - 0123 ok", "Fax <PHONE> ok"),
+    # A number dialled with a trunk prefix before its area code in parentheses:
+    # a Russian one (8), with and without a label, and a US one (1).
+    ("Телефон: 8 (495) 123-45-67, офис 8 (812) 123-45-67.", "Телефон: <PHONE>, офис <PHONE>."),
+    ("Звоните 8-800-555-35-35 или 8 (3812) 12-34-56.", "Звоните <PHONE> или <PHONE>."),
+    ("Dial 1 (415) 555-0123 or 1 (415) 555 - 0123 ok", "Dial <PHONE> or <PHONE> ok"),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
