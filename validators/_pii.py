@@ -114,6 +114,9 @@ zero-width space and joiners, bidirectional controls; variation selectors; see
 :func:`._normalize.is_ignorable_or_mark`) and combining marks (accents of
 decomposed text, NFD: ``ju\u0308rgen@example.de``) are read past:
 ``jo\u200b@exam\u00adple.com`` is an address, and the entity found covers them.
+Markdown emphasis, strike-through and code marks inside a number are read
+past too (``**415**-555-0123``, ``4111 1111 **1111** 1111``; see
+:func:`_with_numbers_across_marks`): the number found covers the marks inside it.
 
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
@@ -956,9 +959,57 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     """
     shown, where = _without_invisible(text)
     found = _entities(shown, entities)
+    found = _with_numbers_across_marks(shown, entities, found)
     if where is None:
         return found
     return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in found]
+
+
+#: Markdown emphasis, strike-through or code marks inside a number
+#: (``**415**-555-0123``, ``4111 1111 **1111** 1111``): a run of ``*``,
+#: ``__``, ``~~`` or backquotes after a digit and before a digit, a separator
+#: of groups possibly between.
+_MARKS_IN_A_NUMBER = re.compile(
+    r"(?<=[0-9])(?:\*{1,3}|_{2,3}|~~|`{1,3})(?=[ .\-/]?[0-9])"
+    r"|(?<=[0-9][ .\-/])(?:\*{1,3}|_{2,3}|~~|`{1,3})(?=[0-9])"
+)
+#: The entities that are numbers, which such marks may split.
+_NUMBERS = frozenset(("ssn", "phone", "card", "iban"))
+
+
+def _with_numbers_across_marks(
+    text: str, entities: Iterable[str], found: list[Entity]
+) -> list[Entity]:
+    """``found`` (the entities of ``text``) with the numbers that Markdown
+    marks split (:data:`_MARKS_IN_A_NUMBER`), looked for in ``text`` without
+    those marks, each covering the marks inside it; overlapping entities
+    merged as :func:`find_entities` merges them.  Only a text holding ``*``,
+    ``__``, ``~~`` or a backquote is searched for marks, and only a text
+    holding some is read again (by the number detectors alone)."""
+    if not ("*" in text or "__" in text or "~~" in text or "`" in text):
+        return found
+    marks = list(_MARKS_IN_A_NUMBER.finditer(text))
+    numbers = [name for name in entities if name in _NUMBERS]
+    if not marks or not numbers:
+        return found
+    where: list[int] = []
+    pos = 0
+    for m in marks:
+        where.extend(range(pos, m.start()))
+        pos = m.end()
+    where.extend(range(pos, len(text)))
+    bare = "".join(map(text.__getitem__, where))
+    more = [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in _entities(bare, numbers)]
+    if not more:
+        return found
+    merged: list[Entity] = []
+    for e in sorted(found + more, key=lambda e: (e.start, -e.end, ENTITIES.index(e.name))):
+        if merged and e.start < merged[-1].end:
+            if e.end > merged[-1].end:
+                merged[-1] = Entity(merged[-1].start, e.end, merged[-1].name)
+            continue
+        merged.append(e)
+    return merged
 
 
 #: An en dash after a letter: a dash between words, before a number whose

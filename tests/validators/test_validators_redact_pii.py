@@ -420,6 +420,12 @@ SURROUNDED = [
     ("Телефон: 8 (495) 123-45-67, офис 8 (812) 123-45-67.", "Телефон: <PHONE>, офис <PHONE>."),
     ("Звоните 8-800-555-35-35 или 8 (3812) 12-34-56.", "Звоните <PHONE> или <PHONE>."),
     ("Dial 1 (415) 555-0123 or 1 (415) 555 - 0123 ok", "Dial <PHONE> or <PHONE> ok"),
+    # A number split by Markdown emphasis, strike-through or code marks.
+    ("Call **415**-555-0123 or `415`-555-0124 now.", "Call **<PHONE> or `<PHONE> now."),
+    (
+        "Card: 4111 1111 **1111** 1111, IBAN DE89 ~~3704~~ 0044 0532 0130 00.",
+        "Card: <CARD>, IBAN <IBAN>.",
+    ),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
@@ -440,6 +446,7 @@ LONGER_NUMBERS = [
     "Token 4111111111111111ABC here.",
     "Token DE89370400440532013000ABC, DE89 3704 0044 0532 0130 00AB here.",
     "Pages 100 - 200 - 300 and 1999 - 2005 - 2010 here.",  # (ranges)
+    "Compute 2**31-1, 10**9 and 4111**1111 here.",  # (powers)
 ]
 
 
