@@ -461,8 +461,9 @@ _FILLERS = frozenset(
     + list(_QUOTES)
 )
 # An HTML tag with no attribute is one token, a filler: a label in an HTML
-# table or in bold (``<td>Phone</td><td>2147483647</td>``, ``<b>SSN:</b> ...``).
-_TAG = r"</?[A-Za-z][A-Za-z0-9]{0,9} ?/?>"
+# table or in bold (``<td>Phone</td><td>2147483647</td>``, ``<b>SSN:</b> ...``),
+# and an opening tag named by a label is that label (``<phone_number>``, see _words).
+_TAG = r"</?[A-Za-z][A-Za-z0-9_]{0,30} ?/?>"
 _IS_TAG = re.compile(_TAG)
 _TOKEN = re.compile(_TAG + r"|[^\W\d_]+|\d+|[^\w\s]")
 
@@ -482,14 +483,38 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
     offset = max(line_start, start - CONTEXT)
     quoted = False
     for m in reversed(list(_TOKEN.finditer(text, offset, start))):
-        word = m.group().lower()
-        kind = _LABELS.get(word)
-        if kind is not None:
-            return (start, "") if quoted and kind in ("other", "section") else (m.start(), kind)
-        if word not in _FILLERS and not _IS_TAG.fullmatch(word):
-            break
-        quoted = quoted or word in _QUOTES
+        for word in reversed(_words(m.group())):
+            kind = _LABELS.get(word)
+            if kind is not None:
+                other = kind in ("other", "section")
+                return (start, "") if quoted and other else (m.start(), kind)
+            if word not in _FILLERS and not _IS_TAG.fullmatch(word):
+                return start, ""
+            quoted = quoted or word in _QUOTES
     return start, ""
+
+
+# The kinds of label that name personal data (a tag <section> or <table> is no label).
+_PERSONAL = frozenset(("phone", "card", "ssn", "ip"))
+# The words of a camelCase name (phoneNumber, creditCardNo, SSNValue).
+_CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _words(token: str) -> list[str]:
+    """The words, in lower case, that a token of :data:`_TOKEN` holds: a
+    camelCase name holds its parts (``"phoneNumber": ...`` is labelled by
+    ``phone``), and an opening HTML or XML tag its name (``<phone>``,
+    ``<phone_number>``: read as a label when it names personal data, else as
+    a filler, as a closing tag is: ``<section>``, ``<table>`` veto nothing)."""
+    if token[0] == "<":
+        names = [w for piece in token[1:].rstrip(" />").split("_") if piece for w in _words(piece)]
+        if token[1] == "/" or not any(_LABELS.get(w) in _PERSONAL for w in names):
+            return [token.lower()]
+        return names
+    parts = _CAMEL_PARTS.findall(token) if token.isascii() else []
+    if len(parts) < 2 or len("".join(parts)) != len(token):
+        return [token.lower()]
+    return [part.lower() for part in parts]
 
 
 def label_start(text: str, start: int) -> int:

@@ -420,6 +420,15 @@ SURROUNDED = [
     ("Телефон: 8 (495) 123-45-67, офис 8 (812) 123-45-67.", "Телефон: <PHONE>, офис <PHONE>."),
     ("Звоните 8-800-555-35-35 или 8 (3812) 12-34-56.", "Звоните <PHONE> или <PHONE>."),
     ("Dial 1 (415) 555-0123 or 1 (415) 555 - 0123 ok", "Dial <PHONE> or <PHONE> ok"),
+    # A label written as a camelCase key or as an XML tag's name.
+    (
+        '{"phoneNumber": "2147483647", "ssnNo": "078051120"}',
+        '{"phoneNumber": "<PHONE>", "ssnNo": "<SSN>"}',
+    ),
+    (
+        "<phone>2147483647</phone><creditCardNumber>4111.1111.1111.1111</creditCardNumber>",
+        "<phone><PHONE></phone><creditCardNumber><CARD></creditCardNumber>",
+    ),
     # A number split by Markdown emphasis, strike-through or code marks.
     ("Call **415**-555-0123 or `415`-555-0124 now.", "Call **<PHONE> or `<PHONE> now."),
     (
@@ -447,6 +456,7 @@ LONGER_NUMBERS = [
     "Token DE89370400440532013000ABC, DE89 3704 0044 0532 0130 00AB here.",
     "Pages 100 - 200 - 300 and 1999 - 2005 - 2010 here.",  # (ranges)
     "Compute 2**31-1, 10**9 and 4111**1111 here.",  # (powers)
+    '{"orderNumber": "2147483647", "userId": "078051120"} <id>2147483647</id>',
 ]
 
 
