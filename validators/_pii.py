@@ -25,10 +25,11 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   in a URL (``?email=jo%40example.com``), or an HTML character reference
   (``jo&#64;example.com``);
 * ``phone``: digit groups separated by at most one space, ``-``, ``.`` or
-  ``/``, or by a hyphen between two spaces (``415 - 555 - 0123``, read as
-  ``415-555-0123``), an area code possibly in parentheses, 7 to 15 digits (an extension
-  glued on with ``x`` may follow, and stays: ``415-555-0123x12``): international
-  numbers (``+`` and a country code, E.164, the code possibly in parentheses:
+  ``/``, or by a hyphen or a slash between two spaces (``415 - 555 - 0123``,
+  read as ``415-555-0123``; ``030 / 123 456 78``), an area code possibly in
+  parentheses, 7 to 15 digits (an extension glued on with ``x`` may follow,
+  and stays: ``415-555-0123x12``): international numbers (``+`` and a
+  country code, E.164, the code possibly in parentheses:
   ``(+44) 20 7946 0958``; or ``00``, the code and groups:
   ``0049 30 1234567``), North American numbers
   (``(415) 555-0123``, ``(415)555-0123``, ``415.555.0123``, ``415/555-0123``;
@@ -137,8 +138,8 @@ holding the first ``_``); none contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
 hold two between its groups, a card number a tab between each two), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
-(ASCII, once folded), or a phone number's hyphen between two spaces
-(``415 - 555 - 0123``); none contains a sentence terminator followed by
+(ASCII, once folded), or a phone number's hyphen or slash between two spaces
+(``415 - 555 - 0123``, ``030 / 123 456 78``); none contains a sentence terminator followed by
 whitespace.  Overlapping entities are merged (see
 :func:`find_entities`).  Every pattern uses bounded or possessive repetition:
 linear time in the length of the text.
@@ -327,7 +328,7 @@ _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
     r"(?:\(\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
-    r"(?:(?:[ .\-/]| - )\d{1,12}){0,6}"
+    r"(?:(?:[ .\-/]| [\-/] )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
 )
 # A number that opens with "+" or "(" is no rest of a longer one, whatever is
@@ -699,9 +700,9 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
         *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK),
     )
-    # Groups joined by a hyphen between spaces (415 - 555 - 0123) are read as
-    # joined by the hyphen.
-    shape = candidate.replace(" - ", "-")
+    # Groups joined by a hyphen or a slash between spaces (415 - 555 - 0123,
+    # 030 / 123 456 78) are read as joined by the hyphen or the slash.
+    shape = candidate.replace(" - ", "-").replace(" / ", "/")
     return any(p.fullmatch(shape) for p in patterns)
 
 

@@ -415,6 +415,8 @@ SURROUNDED = [
     # (released with no phone label).
     ("Office 415/555-0123, home 415 - 555 - 0123.", "Office <PHONE>, home <PHONE>."),
     ("Fax (415) 555 - 0123 ok", "Fax <PHONE> ok"),
+    # A German number with a slash between spaces after its area code (DIN 5008's old style).
+    ("Tel.: 030 / 123 456 78, Büro 0221 / 1234567.", "Tel.: <PHONE>, Büro <PHONE>."),
     # A number dialled with a trunk prefix before its area code in parentheses:
     # a Russian one (8), with and without a label, and a US one (1).
     ("Телефон: 8 (495) 123-45-67, офис 8 (812) 123-45-67.", "Телефон: <PHONE>, офис <PHONE>."),
@@ -455,6 +457,7 @@ LONGER_NUMBERS = [
     "Token 4111111111111111ABC here.",
     "Token DE89370400440532013000ABC, DE89 3704 0044 0532 0130 00AB here.",
     "Pages 100 - 200 - 300 and 1999 - 2005 - 2010 here.",  # (ranges)
+    "Scores 100 / 200 / 300 and 1999 / 2005 / 2010 here.",
     "Compute 2**31-1, 10**9 and 4111**1111 here.",  # (powers)
     '{"orderNumber": "2147483647", "userId": "078051120"} <id>2147483647</id>',
 ]
