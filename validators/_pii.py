@@ -507,7 +507,7 @@ def _words(token: str) -> list[str]:
     ``phone``), and an opening HTML or XML tag its name (``<phone>``,
     ``<phone_number>``: read as a label when it names personal data, else as
     a filler, as a closing tag is: ``<section>``, ``<table>`` veto nothing)."""
-    if token[0] == "<":
+    if token[0] == "<" and len(token) > 1:  # (a tag; a lone "<" is a mark)
         names = [w for piece in token[1:].rstrip(" />").split("_") if piece for w in _words(piece)]
         if token[1] == "/" or not any(_LABELS.get(w) in _PERSONAL for w in names):
             return [token.lower()]

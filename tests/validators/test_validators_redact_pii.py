@@ -437,6 +437,8 @@ SURROUNDED = [
         "Card: 4111 1111 **1111** 1111, IBAN DE89 ~~3704~~ 0044 0532 0130 00.",
         "Card: <CARD>, IBAN <IBAN>.",
     ),
+    # A lone "<" before a number is a mark, not a tag (it raised IndexError).
+    ("If x < 415-555-0123 or <4111 1111 1111 1111> then", "If x < <PHONE> or <<CARD>> then"),
 ]
 
 #: Numbers that are the rest, or the start, of a longer one: nothing to redact.
@@ -474,6 +476,12 @@ def test_entities_found_whatever_surrounds_them(text: str, fixed: str) -> None:
 
 @pytest.mark.parametrize("text", LONGER_NUMBERS)
 def test_a_number_inside_a_longer_one_is_left_alone(text: str) -> None:
+    assert isinstance(check(text), PassResult)
+
+
+@pytest.mark.parametrize("text", ["Phone < 2147483647", "p <0.05 at 10 <20", "a <"])
+def test_a_lone_less_than_sign_is_no_tag(text: str) -> None:
+    # Read as an opening tag, "<" alone raised IndexError before any number.
     assert isinstance(check(text), PassResult)
 
 
