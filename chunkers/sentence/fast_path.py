@@ -32,6 +32,7 @@ from .marks import (
     CLOSER_CLASS,
     CLOSERS,
     DANDAS,
+    INVERTED_OPENERS,
     LATIN1_LOWER,
     LATIN1_UPPER,
     OPENERS,
@@ -132,9 +133,12 @@ GLUED = (
     "|(?=[A-Z]|[^\\W\\d_\\x00-\\xff])(?<=[^\\W\\d_\\x00-\\xff]{3}\\.)"
 )
 _FOOTNOTE_OPENERS = re.escape(FOOTNOTE_OPENERS)
-# What touches a terminator: anything but whitespace, a terminator, a closer
-# or the beginning of a footnote mark.
-_TOUCHING = f"[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}{_FOOTNOTE_OPENERS}]"
+# What touches a terminator: anything but whitespace, a terminator, a closer,
+# the beginning of a footnote mark or an inverted mark that opens the next
+# sentence (``tarde.¿Por``: INVERTED_OPENERS, which the rules decide as if
+# whitespace stood before it).
+_INVERTED = re.escape(INVERTED_OPENERS)
+_TOUCHING = f"[^\\s{_ESCAPED_TERMINATORS}{CLOSER_CLASS}{_FOOTNOTE_OPENERS}{_INVERTED}]"
 _SPACED = f"(?!{_TOUCHING})"
 # (Nothing that touches the terminator, or else glued; written without an
 # alternation, which costs the regex engine more at every period.)
@@ -434,8 +438,9 @@ def searches(
     lower = _LOWER
     marker = "(?:(?<=\n\\d\\.)|(?<=\n\\d\\d\\.)|(?<=\n\\d\\d\\d\\.)|(?<=\n[A-Za-z]\\.))"
     # Neither whitespace nor a footnote mark after the run (nor the beginning
-    # of one that the text so far ends in): ``.)**``, ``.[a``.
-    glued = f"(?=\\S)(?!{FOOTNOTE_MARK}|{FOOTNOTE_BEGUN}\\Z)"
+    # of one that the text so far ends in, nor an inverted mark, which the
+    # rules decide): ``.)**``, ``.[a``.
+    glued = f"(?=\\S)(?![{_INVERTED}]|{FOOTNOTE_MARK}|{FOOTNOTE_BEGUN}\\Z)"
     one_space = r"\s"
     opener = f"[{''.join(re.escape(c) for c in sorted(OPENERS) if not c.isspace())}]"
     spaces, blank, space = _SPACES, r"[^\S\n]*+\n[^\S\n]*+\n\s*+", r"\s++"

@@ -24,6 +24,7 @@ __all__ = [
     "DECIMAL_STOPS",
     "EMPHASIS",
     "GLUED_BULLETS",
+    "INVERTED_OPENERS",
     "ITEM_BULLETS",
     "LATIN1_LOWER",
     "LATIN1_UPPER",
@@ -143,6 +144,12 @@ QUOTE_PARTICLES = "\u3068\u3063\u306f\u304c\u3092\u306b\u3067\u3082\u306e\u3078\
 
 #: The closers of ``SentenceChunker(mode="simple")`` (mellea's rule).
 SIMPLE_CLOSERS = "\"'\u201d\u2019)"
+
+#: The inverted question and exclamation marks that open a Spanish sentence
+#: (``¿`` ``¡``).  Right after a terminator run and its closers, with no
+#: whitespace between, one is decided as if whitespace stood before it
+#: (``Llegó tarde.¿Por qué?``, ``¿Vienes?¡Sí!``), in every language.
+INVERTED_OPENERS = "\u00bf\u00a1"
 
 #: Opening punctuation skipped before the token after a candidate.
 OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t"

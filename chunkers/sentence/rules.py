@@ -41,7 +41,11 @@ starters and the ordinal rule below.
   ``1,000.That is``); or after three lower-case letters or more of other
   scripts, before an upper-case letter (Kazakh ``...ы.XVIII``).  Code stays
   whole: ``nn.Module``, ``models.Model``, ``React.Component``, ``os.Path``,
-  ``self.Foo``, ``np.NaN``, ``time.Now()``, ``sync.Once``.
+  ``self.Foo``, ``np.NaN``, ``time.Now()``, ``sync.Once``.  A run (and its
+  closers) followed right away by an inverted mark of ``INVERTED_OPENERS``
+  (``¿`` ``¡``, which open a Spanish sentence) is decided as if whitespace
+  stood before the mark (``tarde.¿Por qué?`` and ``¿Vienes?¡Sí!`` end,
+  ``Sr.¿Viene?`` goes on as ``Sr. ¿Viene?`` does).
 * A blank line always ends a sentence.  A line break is ``\n``, ``\r\n`` or
   a lone ``\r``.  A single line break ends a sentence too (a title line, a
   Markdown table row, a code line, a list without markers: each line is its
@@ -205,6 +209,7 @@ from .marks import (
     DASHES,
     DECIMAL_STOPS,
     GLUED_BULLETS,
+    INVERTED_OPENERS,
     ITEM_BULLETS,
     OPENERS,
     PARTICLE_CLOSERS,
@@ -730,12 +735,17 @@ class SentenceRules:
         record an inline list item to cut before (``_item``).
         """
         if kind == TERMINATOR:
+            closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
             if space_end == closers_end:
                 try:
+                    if self._buf[closers_end - self._base] in INVERTED_OPENERS:
+                        # ("tarde.¿Por": decided as "tarde. ¿Por" would be.)
+                        return self._term_ends(
+                            at, closer, bang, ellipsis, closers_end, space_end, newlines
+                        )
                     return closers_end == at + 1 and self._glued_ends(at)
                 except IndexError:
                     raise NeedMore from None
-            closer = self._buf[closers_end - 1 - self._base] if closers_end > run_end else ""
             return self._term_ends(at, closer, bang, ellipsis, closers_end, space_end, newlines)
         if kind == ITEM:
             self._item = self._paren_item(at)  # "a) One b) Two": cut before "b)"

@@ -60,6 +60,7 @@ from .marks import (
     CLOSER_CLASS,
     CLOSER_SPACES,
     CLOSERS,
+    INVERTED_OPENERS,
     PICTOGRAPHS,
     SPACED_CLOSERS,
     TERMINATORS,
@@ -97,6 +98,7 @@ _UNTRIMMED = LOOKBEHIND + _SLACK  # (the longest window with nothing to trim)
 _TERMINATORS = frozenset(TERMINATORS)
 _CJK_TERMINATORS = frozenset(CJK_TERMINATORS)
 _UNSPACED = frozenset(UNSPACED_SCRIPT_TERMINATORS)
+_INVERTED = frozenset(INVERTED_OPENERS)
 _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
@@ -595,9 +597,13 @@ class SentenceScanner(SentenceRules, Scanner):
                         break
                     self._open(base + i, char)
                     continue
-                if e == b and not (b == i + 1 and (char == "." or char in _UNSPACED)):
-                    # (A lone "." or unspaced script terminator may be glued:
-                    # the rules decide.)
+                if (
+                    e == b
+                    and not (b == i + 1 and (char == "." or char in _UNSPACED))
+                    and buf[b] not in _INVERTED
+                ):
+                    # (A lone "." or unspaced script terminator may be glued,
+                    # and an inverted mark opens a sentence: the rules decide.)
                     self._pos = base + b
                     continue
                 run = t.group(1)

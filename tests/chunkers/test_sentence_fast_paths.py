@@ -135,7 +135,7 @@ LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
     "\u3002\u300d", "\uff01\u300b", "\uff0e", "\u061f", "!", ".\u00a0\u00bb", "!\u202f\u00bb",
 ]  # fmt: skip
-LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 "]
+LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 ", "\u00a1"]
 LANGUAGE_NEXT = [
     "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
     "1990 x", "10. x", "Okt. x", "per",

@@ -344,6 +344,15 @@ EXAMPLES = [
     ("sk", "Výsledok je 12. To je veľa.", ["Výsledok je 12.", "To je veľa."]),
     ("sk", "Chodí do 5. A triedy.", ["Chodí do 5. A triedy."]),
     ("de", "Er kam zum 2. Mal zu uns.", ["Er kam zum 2. Mal zu uns."]),
+    # An inverted mark glued to a terminator run (and its closers) opens the
+    # next sentence, in every language: decided as with a space before it.
+    ("es", "Llegó tarde.¿Por qué?", ["Llegó tarde.", "¿Por qué?"]),
+    ("es", "¿Vienes?¡Sí!", ["¿Vienes?", "¡Sí!"]),
+    ("auto", "¿Vienes?¡Sí!", ["¿Vienes?", "¡Sí!"]),
+    ("auto", "Dijo «basta.»¿Y ahora?", ["Dijo «basta.»", "¿Y ahora?"]),
+    ("en", "We won!¡Olé!", ["We won!", "¡Olé!"]),
+    ("es", "Esperé mucho...¡Por fin!", ["Esperé mucho...", "¡Por fin!"]),
+    ("es", "Habló el Sr. ¿Quién? El Sr.¿Quién?", ["Habló el Sr. ¿Quién?", "El Sr.¿Quién?"]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),

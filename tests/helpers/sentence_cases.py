@@ -629,7 +629,7 @@ FRAGMENTS = [
     "\U0001f60a", "\u2705\ufe0f", "'90s", "**", "*", "__", "_", "~~",
     "Thanks!\U0001f642", ".\U0001f389", "\U0001f44d\U0001f3fd", "\u200d", "\U0001f1e9\U0001f1ea",
     "\u30104:0\u2020source\u3011", "\u3010", "\u2020", "\u3011", "\u0964", "\u104b",
-    "\uff45\uff0e\uff43", "late\uff0eThen",
+    "\uff45\uff0e\uff43", "late\uff0eThen", "\u00bf", "\u00a1S\u00ed", "tarde.\u00bfPor",
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",
     "\r", " \n", "\r\n", " b) ", " 2) ", "word.12 ", ").3 4 ", "\u2043", " x" * 17,

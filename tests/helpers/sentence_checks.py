@@ -133,6 +133,6 @@ def grid() -> str:
         "The", "and", "\u00dcber", "\u00e9l", "b. x", "1. X", "\u201cIt", "7", "Theory", "I. x",
         ". . . The", ". . x", "(Smith 5).", "\U0001f60a", "\u2705 \U0001f44d\U0001f3fd",
     ]  # fmt: skip
-    gaps = [" ", "  ", "\n", "\n\n", " (", "\n- ", "\n1. "]
+    gaps = [" ", "  ", "\n", "\n\n", " (", "\n- ", "\n1. ", "\u00bf"]
     rows = itertools.product(prefixes, WORDS, ["", *MARKS], gaps, following)
     return "\n\n".join("".join(row) for row in rows)
