@@ -29,6 +29,7 @@ from .abbreviations import ANSWER_LEADS, ANSWER_LETTERS, LETTER_NOUNS, SENTENCE_
 from .marks import (
     BRACKET_QUOTES,
     CJK_TERMINATORS,
+    CJK_TYPED,
     CLOSER_CLASS,
     CLOSERS,
     DANDAS,
@@ -40,6 +41,7 @@ from .marks import (
     QUOTES,
     SCRIPT_TERMINATORS,
     TERMINATORS,
+    UNSPACED_LETTERS,
     UNSPACED_SCRIPT_TERMINATORS,
 )
 from .rules import (
@@ -147,16 +149,19 @@ _NEXT = f"(?!(?={_TOUCHING})(?!{GLUED}))"
 # terminator; the period's searches test no more than they must.)
 _SPACED_OR_GLUED = f"(?!(?={_TOUCHING})(?!{_UNSPACED_GLUED}))"
 _NEXT_ANY = f"(?!(?={_TOUCHING})(?!{GLUED}|{_UNSPACED_GLUED}))"
+# An ASCII "!" or "?" right after a kana or ideograph: a CJK run (the rules
+# decide it as one: ``すごい!次``).
+_CJK_TYPED = f"(?<=[{UNSPACED_LETTERS}][{re.escape(CJK_TYPED)}])"
 #: What follows a candidate's lead: ``LEAD + AFTER_ALL`` finds every candidate.
 _LONE_CR = "(?<=\r)(?!\n)"
 AFTER_ALL = (
-    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT_ANY}"
+    f"(?:(?<=[{_ESCAPED_CJK}\n])|{_CJK_TYPED}|{_LONE_CR}|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT_ANY}"
     f"|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
 #: The same without the line breaks that are ruled out before a line that
 #: goes on (usable while the chunk does not open with a Markdown heading).
 AFTER = (
-    f"(?:(?<=[{_ESCAPED_CJK}])|(?:(?<=\n)|{_LONE_CR})(?!{SOFT_WRAP})"
+    f"(?:(?<=[{_ESCAPED_CJK}])|{_CJK_TYPED}|(?:(?<=\n)|{_LONE_CR})(?!{SOFT_WRAP})"
     f"|(?<=[{_ESCAPED_TERMINATORS}]){_NEXT_ANY}|{FOOTNOTE}|(?<=\\)){ITEM_PAREN})"
 )
 # What may follow a terminator run and its closers when the rules cannot
@@ -510,7 +515,9 @@ def searches(
             skipped_lower = f"(?={spaces}{lower}){letter_item}(?:{plain_or_known})"
         else:  # (no other lead is glued, nor follows a plain word)
             after, skipped_lower = _SPACED, f"{spaces}{lower}"
-        return f"{re.escape(lead)}(?:{fast}{after}(?!{skipped_lower})(?:{body}){footnote})"
+        # (After a kana or ideograph, "!" and "?" are CJK runs the rules decide.)
+        cjk = f"{_CJK_TYPED}|" if lead in CJK_TYPED else ""
+        return f"{re.escape(lead)}(?:{cjk}{fast}{after}(?!{skipped_lower})(?:{body}){footnote})"
 
     long_ends = "|".join(["[ivx]{4}", *([one_of(suffixes)] if suffixes else []), *compound_ends])
     long_ends = f"(?:{long_ends})"

@@ -16,6 +16,7 @@ __all__ = [
     "CJK_CLOSERS",
     "CJK_QUOTE_CLOSERS",
     "CJK_TERMINATORS",
+    "CJK_TYPED",
     "CLOSERS",
     "CLOSER_CLASS",
     "CLOSER_SPACES",
@@ -72,6 +73,11 @@ TERMINATORS = ".!?\u2026\u203d" + SCRIPT_TERMINATORS
 #: CJK terminators, which end a sentence with no whitespace after them:
 #: ``。`` and the full-width ``！`` ``？`` ``．`` and half-width ``｡``.
 CJK_TERMINATORS = "\u3002\uff01\uff1f\uff0e\uff61"
+
+#: The ASCII terminators that end a sentence as their full-width forms do
+#: (a CJK run: no whitespace needed, CJK closers, the particle rule) right
+#: after a letter of :data:`UNSPACED_LETTERS` (``すごい!次は何?``).
+CJK_TYPED = "!?"
 
 #: Superscript digits (footnote numbers after a period: ``It works.¹²``).
 SUPERSCRIPT_DIGITS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"

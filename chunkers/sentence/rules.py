@@ -25,7 +25,9 @@ starters and the ordinal rule below.
   it right before the kana of a particle (``PARTICLE_CLOSERS``,
   ``QUOTE_PARTICLES``: ``「...。」と``; ``「...。」そして`` ends), or
   its closers are followed right away by another terminator, which decides
-  (``“...。”。``: no chunk of a lone ``。``).
+  (``“...。”。``: no chunk of a lone ``。``).  An ASCII ``!`` or ``?``
+  (``CJK_TYPED``) right after a kana or ideograph (``UNSPACED_LETTERS``)
+  opens such a run too (``すごい!次``, ``「行こう!」「うん。」``).
 * A lone terminator of ``UNSPACED_SCRIPT_TERMINATORS`` (Armenian,
   Devanagari, Arabic, Ethiopic, Myanmar, the Greek question mark) between
   two characters above U+00FF, neither whitespace, the one after it no

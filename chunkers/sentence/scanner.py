@@ -57,6 +57,7 @@ from .languages import ORDINAL_MONTHS, SCRIPT_TYPED
 from .marks import (
     CJK_CLOSERS,
     CJK_TERMINATORS,
+    CJK_TYPED,
     CLOSER_CLASS,
     CLOSER_SPACES,
     CLOSERS,
@@ -64,6 +65,7 @@ from .marks import (
     PICTOGRAPHS,
     SPACED_CLOSERS,
     TERMINATORS,
+    UNSPACED_LETTERS,
     UNSPACED_SCRIPT_TERMINATORS,
 )
 from .rules import (
@@ -99,6 +101,8 @@ _TERMINATORS = frozenset(TERMINATORS)
 _CJK_TERMINATORS = frozenset(CJK_TERMINATORS)
 _UNSPACED = frozenset(UNSPACED_SCRIPT_TERMINATORS)
 _INVERTED = frozenset(INVERTED_OPENERS)
+# A kana or ideograph: an ASCII "!" or "?" right after one is a CJK run.
+_UNSPACED_LETTER = re.compile(f"[{UNSPACED_LETTERS}]")
 _ESCAPED_TERMINATORS = re.escape(TERMINATORS)
 _CONTENT = re.compile(r"\S")
 _TERM_RUN = re.compile(f"[{_ESCAPED_TERMINATORS}]*")
@@ -505,6 +509,9 @@ class SentenceScanner(SentenceRules, Scanner):
                 continue
             i = m.start()
             char = buf[i]
+            if char in CJK_TYPED and i > 0 and _UNSPACED_LETTER.match(buf, i - 1):
+                self._open(base + i, char, cjk=True)  # ("すごい!次": a CJK run)
+                continue
             if char in _TERMINATORS:
                 if i >= n - 2:
                     # What may follow (whitespace, a terminator, a closer or
@@ -934,8 +941,9 @@ class SentenceScanner(SentenceRules, Scanner):
             heading = self._heading = opens_heading(buf, self._start - base)  # type: ignore[operator]
         return self._find if heading is False else self._find_all
 
-    def _open(self, at: int, char: str) -> None:
-        """Make the candidate at absolute offset ``at`` pending."""
+    def _open(self, at: int, char: str, cjk: bool = False) -> None:
+        """Make the candidate at absolute offset ``at`` pending (a CJK run
+        when ``char`` is a CJK terminator or ``cjk``)."""
         self._pending = self._resume = at
         self._phase = _RUN
         self._newlines = self._dots = 0
@@ -946,7 +954,7 @@ class SentenceScanner(SentenceRules, Scanner):
             self._run_end = self._closers_end = self._content_end
             self._phase = _SPACE
         else:
-            self._pending_kind = CJK if char in _CJK_TERMINATORS else TERMINATOR
+            self._pending_kind = CJK if cjk or char in _CJK_TERMINATORS else TERMINATOR
 
     def _advance_content(self, upto: int) -> None:
         """Record where the content before absolute offset ``upto`` ends."""

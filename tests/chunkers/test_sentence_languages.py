@@ -353,6 +353,12 @@ EXAMPLES = [
     ("en", "We won!¡Olé!", ["We won!", "¡Olé!"]),
     ("es", "Esperé mucho...¡Por fin!", ["Esperé mucho...", "¡Por fin!"]),
     ("es", "Habló el Sr. ¿Quién? El Sr.¿Quién?", ["Habló el Sr. ¿Quién?", "El Sr.¿Quién?"]),
+    # An ASCII "!" or "?" right after a kana or ideograph ends a sentence as
+    # its full-width form does, no space needed; not after a Latin letter.
+    ("ja", "すごい!次は何?", ["すごい!", "次は何?"]),
+    ("auto", "すごい!次は何?", ["すごい!", "次は何?"]),
+    ("zh", "真的吗?我不信!走吧。", ["真的吗?", "我不信!", "走吧。"]),
+    ("auto", "雨だ!?傘を持って。Wow!次", ["雨だ!?", "傘を持って。", "Wow!次"]),
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),

@@ -155,6 +155,13 @@ EXAMPLES = [
     # CJK quotation brackets, and title brackets: a terminator inside a title
     # ends no sentence.
     ("彼は「はい。行きます。」と言った。次。", ["彼は「はい。行きます。」と言った。", "次。"]),
+    # ... closed after an ASCII "!" or "?" typed in CJK text, which ends a
+    # sentence as its full-width form does (the particle rule included).
+    ("「行こう!」「うん。」", ["「行こう!」", "「うん。」"]),
+    (
+        "「本当?」と聞いた。「はい!」そして笑った。",
+        ["「本当?」と聞いた。", "「はい!」", "そして笑った。"],
+    ),
     # ... and their half-width forms, typed with half-width kana.
     ("ｶﾚﾊ｢ﾊｲ｡ｲｷﾏｽ｡｣と言った｡次｡", ["ｶﾚﾊ｢ﾊｲ｡ｲｷﾏｽ｡｣と言った｡", "次｡"]),
     ("彼は言った｡｢来て｡｣そして去った｡", ["彼は言った｡", "｢来て｡｣", "そして去った｡"]),
