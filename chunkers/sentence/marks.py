@@ -92,10 +92,13 @@ EMPHASIS = "*_~"
 
 #: What may close a sentence after a terminator other than a CJK one (quotes,
 #: the German and Danish closing quotes ``“`` ``«`` included, ``)``, ``]``,
+#: the CJK quotation brackets ``」`` ``』`` ``｣`` (``He said 「OK.」 Then``),
 #: Markdown emphasis ``*`` ``_`` ``~``: ``**Check it.** Then``, and
 #: superscript digits, footnote numbers: ``It works.¹ Next``); a footnote
 #: mark such as ``[12]`` or ``[^12]`` closes one too.
-CLOSERS = "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]" + EMPHASIS + SUPERSCRIPT_DIGITS
+CLOSERS = (
+    "\"'\u201d\u2019\u00bb\u201c\u2018\u00ab)]\u300d\u300f\uff63" + EMPHASIS + SUPERSCRIPT_DIGITS
+)
 
 #: Emoji: pictographs, dingbats, symbols, regional indicators and the joiner,
 #: variation selector, keycap and tags that build them (a regex class body).

@@ -162,6 +162,9 @@ EXAMPLES = [
         "「本当?」と聞いた。「はい!」そして笑った。",
         ["「本当?」と聞いた。", "「はい!」", "そして笑った。"],
     ),
+    # ... closing a Latin terminator, as a quotation mark does.
+    ("She wrote 「Done.」 Then she slept.", ["She wrote 「Done.」", "Then she slept."]),
+    ("「Ready?」と聞いた。", ["「Ready?」と聞いた。"]),
     # ... and their half-width forms, typed with half-width kana.
     ("ｶﾚﾊ｢ﾊｲ｡ｲｷﾏｽ｡｣と言った｡次｡", ["ｶﾚﾊ｢ﾊｲ｡ｲｷﾏｽ｡｣と言った｡", "次｡"]),
     ("彼は言った｡｢来て｡｣そして去った｡", ["彼は言った｡", "｢来て｡｣", "そして去った｡"]),
