@@ -179,8 +179,7 @@ class StreamRuns:
         Must be called directly by the validator's ``validate_stream``: the
         stream is found from the frame that called that one.
         """
-        if type(chunk) is not str and not isinstance(chunk, str):
-            raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
+        _check_chunk(chunk)
         context = kwargs.get("context") if kwargs else None
         if (
             context is not None
@@ -196,11 +195,8 @@ class StreamRuns:
         else:
             anchor = _calling_iteration(sys._getframe(1))
         if anchor is None:
-            runs = _direct_runs()
-            run = runs.get(self)
-            if run is None:
-                run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
-            return self._advance(run, runs, self, validator, chunk, metadata, kwargs, validate)
+            runs, direct = self._direct_run(chunker, new_state)
+            return self._advance(direct, runs, self, validator, chunk, metadata, kwargs, validate)
         key = id(anchor)
         with self._lock:
             run = self._runs.get(key)
@@ -231,16 +227,23 @@ class StreamRuns:
         :meth:`validate_stream` (a ``TypeError`` at once); a call cancelled
         (a timeout) ends its stream too.
         """
-        if type(chunk) is not str and not isinstance(chunk, str):
-            raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
-        runs = _direct_runs()
-        run = runs.get(self)
-        if run is None:
-            run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
+        _check_chunk(chunk)
+        runs, run = self._direct_run(chunker, new_state)
         step = functools.partial(
             self._advance, run, runs, self, validator, chunk, metadata, kwargs, validate
         )
         return self._in_executor(step, runs, run)
+
+    def _direct_run(
+        self, chunker: Chunker, new_state: Callable[[], Any]
+    ) -> tuple[weakref.WeakKeyDictionary[StreamRuns, _Run], _Run]:
+        """The current context's direct streams and this one's run in them
+        (a new stream, with ``chunker`` and ``new_state()``, if none is open)."""
+        runs = _direct_runs()
+        run = runs.get(self)
+        if run is None:
+            run = runs[self] = _Run(ChunkStream(chunker), new_state(), None)
+        return runs, run
 
     async def _in_executor(
         self,
@@ -306,6 +309,12 @@ class StreamRuns:
                 del runs[key]
         if key is self:
             _CALLERS.direct = None
+
+
+def _check_chunk(chunk: object) -> None:
+    """Raise ``TypeError`` (naming the type, never the content) unless ``chunk`` is a ``str``."""
+    if type(chunk) is not str and not isinstance(chunk, str):
+        raise TypeError(f"chunk must be str, got {type(chunk).__name__}")
 
 
 def _forgetter(runs: dict[int, _Run], key: int) -> Callable[[weakref.ref[object]], None]:
