@@ -117,7 +117,7 @@ decomposed text, NFD: ``ju\u0308rgen@example.de``) are read past:
 ``jo\u200b@exam\u00adple.com`` is an address, and the entity found covers them.
 Markdown emphasis, strike-through and code marks inside a number are read
 past too (``**415**-555-0123``, ``4111 1111 **1111** 1111``; see
-:func:`_with_numbers_across_marks`): the number found covers the marks inside it.
+:func:`_numbers_across_marks`): the number found covers the marks inside it.
 
 A candidate that fails its check is tried again without what follows its last
 space, and so on (a grouped number followed by another number or by a word of
@@ -902,9 +902,12 @@ _CHAINS: dict[str, tuple[frozenset[str], re.Pattern[str]]] = {
 }
 
 
-def _chained(
-    name: str, text: str, end: int, found: list[tuple[int, int, int, str]], chained: set[int]
-) -> None:
+#: An entity found: ``(start, -end, rank in ENTITIES, name)``, so that
+#: sorting puts the first, then the longest, then the one listed first, first.
+_Found = tuple[int, int, int, str]
+
+
+def _chained(name: str, text: str, end: int, found: list[_Found], chained: set[int]) -> None:
     """Add to ``found`` the entities of kind ``name`` joined to the one ending
     at ``end`` by one joiner each (:data:`_CHAINS`), and their starts to
     ``chained``: O(their length).  The search finds an address joined by
@@ -939,15 +942,19 @@ def _without_invisible(text: str) -> tuple[str, list[int] | None]:
     hidden = "".join(sorted(c for c in set(text) if is_ignorable_or_mark(c)))
     if not hidden:
         return text, None
+    return _kept(text, (m.span() for m in _shown_runs(hidden).finditer(text)))
+
+
+def _kept(text: str, spans: Iterable[tuple[int, int]]) -> tuple[str, list[int]]:
+    """The characters of ``text`` in ``spans`` (in order, not overlapping),
+    and the offset in ``text`` of each."""
     where: list[int] = []
-    for m in _shown_runs(hidden).finditer(text):
-        where.extend(range(m.start(), m.end()))
+    for start, end in spans:
+        where.extend(range(start, end))
     return "".join(map(text.__getitem__, where)), where
 
 
-def _search(
-    name: str, scan: str, found: list[tuple[int, int, int, str]], cased: str | None = None
-) -> None:
+def _search(name: str, scan: str, found: list[_Found], cased: str | None = None) -> None:
     """Add to ``found`` the entities of kind ``name`` in ``scan`` (a reading of
     the text; for an IBAN, read in upper case, ``cased`` being that reading
     in its own case)."""
@@ -984,11 +991,10 @@ def find_entities(text: str, entities: Iterable[str] = ENTITIES) -> list[Entity]
     :data:`ENTITIES`, if tied).
     """
     shown, where = _without_invisible(text)
-    found = _entities(shown, entities)
-    found = _with_numbers_across_marks(shown, entities, found)
+    kept = _merged(_found(shown, entities) + _numbers_across_marks(shown, entities))
     if where is None:
-        return found
-    return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in found]
+        return kept
+    return [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in kept]
 
 
 #: Markdown emphasis, strike-through or code marks inside a number
@@ -1003,39 +1009,26 @@ _MARKS_IN_A_NUMBER = re.compile(
 _NUMBERS = frozenset(("ssn", "phone", "card", "iban"))
 
 
-def _with_numbers_across_marks(
-    text: str, entities: Iterable[str], found: list[Entity]
-) -> list[Entity]:
-    """``found`` (the entities of ``text``) with the numbers that Markdown
-    marks split (:data:`_MARKS_IN_A_NUMBER`), looked for in ``text`` without
-    those marks, each covering the marks inside it; overlapping entities
-    merged as :func:`find_entities` merges them.  Only a text holding ``*``,
-    ``__``, ``~~`` or a backquote is searched for marks, and only a text
-    holding some is read again (by the number detectors alone)."""
+def _numbers_across_marks(text: str, entities: Iterable[str]) -> list[_Found]:
+    """The numbers that Markdown marks split (:data:`_MARKS_IN_A_NUMBER`),
+    looked for in ``text`` without those marks, each covering the marks
+    inside it (to merge with the rest, :func:`_merged`).  Only a text holding
+    ``*``, ``__``, ``~~`` or a backquote is searched for marks, and only a
+    text holding some is read again (by the number detectors alone)."""
     if not ("*" in text or "__" in text or "~~" in text or "`" in text):
-        return found
-    marks = list(_MARKS_IN_A_NUMBER.finditer(text))
+        return []
     numbers = [name for name in entities if name in _NUMBERS]
-    if not marks or not numbers:
-        return found
-    where: list[int] = []
-    pos = 0
-    for m in marks:
-        where.extend(range(pos, m.start()))
-        pos = m.end()
-    where.extend(range(pos, len(text)))
-    bare = "".join(map(text.__getitem__, where))
-    more = [Entity(where[e.start], where[e.end - 1] + 1, e.name) for e in _entities(bare, numbers)]
-    if not more:
-        return found
-    merged: list[Entity] = []
-    for e in sorted(found + more, key=lambda e: (e.start, -e.end, ENTITIES.index(e.name))):
-        if merged and e.start < merged[-1].end:
-            if e.end > merged[-1].end:
-                merged[-1] = Entity(merged[-1].start, e.end, merged[-1].name)
-            continue
-        merged.append(e)
-    return merged
+    bounds = [0]
+    for m in _MARKS_IN_A_NUMBER.finditer(text) if numbers else ():
+        bounds += m.span()
+    if len(bounds) == 1:
+        return []
+    bounds.append(len(text))
+    bare, where = _kept(text, zip(bounds[::2], bounds[1::2], strict=True))
+    return [
+        (where[start], -(where[-neg_end - 1] + 1), rank, name)
+        for start, neg_end, rank, name in _found(bare, numbers)
+    ]
 
 
 #: An en dash after a letter: a dash between words, before a number whose
@@ -1081,13 +1074,13 @@ def _decoded_at(m: re.Match[str]) -> str:
     return m.group()[0] * (len(m.group()) - 1) + "@"
 
 
-def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
-    """:func:`find_entities` in a text holding no invisible character: the
-    entities of every reading of it (:func:`_readings`), merged.  An address
-    whose "@" is encoded is looked for once more, in the first
+def _found(text: str, entities: Iterable[str]) -> list[_Found]:
+    """The entities of every reading of ``text`` (:func:`_readings`), a text
+    holding no invisible character, unmerged (see :func:`_merged`).  An
+    address whose "@" is encoded is looked for once more, in the first
     reading with :data:`_ENCODED_AT` read as an "@" (only then: one more
     pass of the e-mail detector over the text)."""
-    found: list[tuple[int, int, int, str]] = []
+    found: list[_Found] = []
     for i, folded in enumerate(_readings(text)):
         for name in entities:
             if name == "iban":
@@ -1096,6 +1089,12 @@ def _entities(text: str, entities: Iterable[str]) -> list[Entity]:
                 _search(name, folded, found)
             if name == "email" and i == 0 and ("%40" in folded or "&#" in folded):
                 _search(name, _ENCODED_AT.sub(_decoded_at, folded), found)
+    return found
+
+
+def _merged(found: list[_Found]) -> list[Entity]:
+    """``found`` by offset, overlapping entities merged into one that covers
+    them all, named after the one sorted first (see :func:`find_entities`)."""
     found.sort()
     kept: list[Entity] = []
     for start, neg_end, _, name in found:
