@@ -33,6 +33,8 @@ UNITS: dict[str, str] = {
     "bangs": "!?",
     "ellipsis": "\u2026",
     "cjk-stop": "\u3002",
+    "kana-bangs": "\u3042!",  # (an ASCII "!" after a kana opens a CJK run)
+    "inverted": ".\u00bf",  # (a terminator glued to "¿" is decided as if spaced)
     "digits": "0123456789",
     "decimals": "1.1.1.",
     "combining": "a\u0301\u0323\u0301\u0323",
