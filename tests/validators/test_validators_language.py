@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF003
 """``language=`` on the validators that chunk by sentences: short for
 ``chunker=SentenceChunker(language=...)``, checked early, and kept by
 ``Guard.to_dict()``."""
@@ -98,7 +99,34 @@ STARTERS = (
     "Das kostet 5 Mio. Deshalb sparen wir. Siehe Kap. Dort steht es. Стоит 5 млн. Однако купим. "
     "Llega el 5 de oct. Luego comemos. Κοστίζει 5 χιλ. Ωστόσο το αγοράζουμε."
 )
+# Japanese and Chinese: a particle after a closed quotation keeps it in its
+# sentence, any other word does not; a full-width list number opens its item;
+# half-width corner brackets quote; a parenthetical ending in "。" stays inside
+# its sentence; an ASCII "!"/"?" after kana ends a sentence as "！"/"？" do.
+CJK_QUOTES = "「行くよ。」しかし誰も来なかった。｢待って。｣と言った。１．紙を切る。２．糊を塗る。"
+CJK_MARKS = "雨が降った（予定通り。）。すごい!次は何?「行こう!」「うん。」"
+# Spanish marks glued to the previous sentence open a new one; a corner
+# bracket closes an English sentence as a quotation mark does.
+GLUED_OPENERS = "Llegó tarde.¿Por qué?¡Qué pena! He said 「OK.」 Then we left."
 THROUGH_A_GUARD = {
+    "cjk_quotes_particles_list_numbers": (
+        CJK_QUOTES,
+        [
+            "「行くよ。」",
+            "しかし誰も来なかった。",
+            "｢待って。｣と言った。",
+            "１．紙を切る。",
+            "２．糊を塗る。",
+        ],
+    ),
+    "cjk_parenthetical_and_ascii_marks": (
+        CJK_MARKS,
+        ["雨が降った（予定通り。）。", "すごい!", "次は何?", "「行こう!」", "「うん。」"],
+    ),
+    "glued_inverted_marks_and_corner_closer": (
+        GLUED_OPENERS,
+        ["Llegó tarde.", "¿Por qué?", "¡Qué pena!", "He said 「OK.」", "Then we left."],
+    ),
     "starters_of_other_languages": (
         STARTERS,
         [
@@ -211,3 +239,52 @@ def test_auto_sentences_reach_the_validator_as_written_through_an_async_guard(ca
         released = joined(asyncio.run(arun(each, deltas)))  # type: ignore[arg-type]
         assert [c.strip() for c in seen] == sentences
         assert released == text
+
+
+# A named language's tables through a Guard: German and Polish abbreviations
+# before a sentence that opens with a pronoun or a name, a Russian year.
+NAMED_THROUGH_A_GUARD = {
+    "de": (
+        "Das war im 19. Jh. Niemand wusste es. Am 3. Okt. Wir feiern.",
+        ["Das war im 19. Jh.", "Niemand wusste es.", "Am 3. Okt.", "Wir feiern."],
+    ),
+    "pl": (
+        "Zob. rozdz. 3 i pkt 4. Ks. Jan przyszedł. Był to r. Wszyscy wiedzieli.",
+        ["Zob. rozdz. 3 i pkt 4.", "Ks. Jan przyszedł.", "Był to r.", "Wszyscy wiedzieli."],
+    ),
+    "ru": ("Это было в 1999 г. Никто не знал.", ["Это было в 1999 г.", "Никто не знал."]),
+}
+
+
+@pytest.mark.parametrize("language", NAMED_THROUGH_A_GUARD)
+@pytest.mark.parametrize("size", [1, 3, None], ids=["1", "3", "whole"])
+def test_named_language_sentences_reach_the_validator_through_a_guard(
+    language: str, size: int | None
+) -> None:
+    from helpers.guardrails import Record, guard_with, joined, run
+
+    text, sentences = NAMED_THROUGH_A_GUARD[language]
+    record = Record(chunker=SentenceChunker(language=language))
+    step = size or len(text)
+    deltas = [text[i : i + step] for i in range(0, len(text), step)]
+    released = joined(run(guard_with(record), deltas))
+    assert [c.strip() for c in record.seen] == sentences
+    assert released == text
+
+
+@pytest.mark.parametrize("language", NAMED_THROUGH_A_GUARD)
+def test_named_language_survives_an_async_guard_rebuilt_from_its_dict(language: str) -> None:
+    import asyncio
+
+    from guardrails import AsyncGuard
+    from helpers.guardrails import Record, arun, guard_with, joined
+
+    text, sentences = NAMED_THROUGH_A_GUARD[language]
+    guard = guard_with(Record(chunker=SentenceChunker(language=language)), asynchronous=True)
+    rebuilt = AsyncGuard.from_dict(guard.to_dict())
+    assert rebuilt is not None
+    (seen,) = [v.seen for v in rebuilt.get_validators("output")]  # type: ignore[attr-defined]
+    deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
+    released = joined(asyncio.run(arun(rebuilt, deltas)))  # type: ignore[arg-type]
+    assert [c.strip() for c in seen] == sentences
+    assert released == text
