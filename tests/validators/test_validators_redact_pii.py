@@ -417,6 +417,9 @@ SURROUNDED = [
     ("Fax (415) 555 - 0123 ok", "Fax <PHONE> ok"),
     # A German number with a slash between spaces after its area code (DIN 5008's old style).
     ("Tel.: 030 / 123 456 78, Büro 0221 / 1234567.", "Tel.: <PHONE>, Büro <PHONE>."),
+    # A German area code in parentheses with a space after its trunk 0 (an
+    # older DIN 5008 style), with a label and without.
+    ("Tel: (0 30) 1234567, Büro (0 221) 123 45 67.", "Tel: <PHONE>, Büro <PHONE>."),
     # A number dialled with a trunk prefix before its area code in parentheses:
     # a Russian one (8), with and without a label, and a US one (1).
     ("Телефон: 8 (495) 123-45-67, офис 8 (812) 123-45-67.", "Телефон: <PHONE>, офис <PHONE>."),
