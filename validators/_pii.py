@@ -404,7 +404,12 @@ _PHONE_LABELS = (
     "\u03c4\u03b7\u03bb\u03ad\u03c6\u03c9\u03bd\u03bf "
     "\u03c4\u03b7\u03bb\u03b5\u03c6\u03c9\u03bd\u03bf \u03c4\u03b7\u03bb "
     "\u03ba\u03b9\u03bd\u03b7\u03c4\u03cc \u03ba\u03b9\u03bd\u03b7\u03c4\u03bf "
-    "\u0442\u0435\u043b\u0435\u0444\u043e\u043d\u0430 telefonnummer handynummer rufnummer"
+    "\u0442\u0435\u043b\u0435\u0444\u043e\u043d\u0430 telefonnummer handynummer rufnummer "
+    # Hindi, as the detectors read it, its vowel signs and other marks dropped
+    # (see find_entities): phone (fon, with the nukta precomposed or not),
+    # telephone (durbhash), mobile, contact (sampark).
+    "\u095e\u0928 \u092b\u0928 \u0926\u0930\u092d\u0937 \u092e\u092c\u0907\u0932 "
+    "\u0938\u092a\u0930\u0915"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
@@ -456,7 +461,10 @@ _FILLERS = frozenset(
     # "number" in Russian and Ukrainian, Greek, Turkish ("Telefon numaras\u0131").
     + (
         "\u043d\u043e\u043c\u0435\u0440 \u03b1\u03c1\u03b9\u03b8\u03bc\u03cc\u03c2 "
-        "\u03b1\u03c1\u03b9\u03b8\u03bc\u03bf\u03c2 numara numaras\u0131 numarasi"
+        "\u03b1\u03c1\u03b9\u03b8\u03bc\u03bf\u03c2 numara numaras\u0131 numarasi "
+        # Hindi "number" (nambar, sankhya) and "do" (karen: "sampark karen",
+        # contact us), their marks dropped.
+        "\u0928\u092c\u0930 \u0938\u0916\u092f \u0915\u0930"
     ).split()
     + list(":#.,()-=/|*`")
     + list(_QUOTES)

@@ -417,6 +417,14 @@ SURROUNDED = [
     ("Fax (415) 555 - 0123 ok", "Fax <PHONE> ok"),
     # A German number with a slash between spaces after its area code (DIN 5008's old style).
     ("Tel.: 030 / 123 456 78, Büro 0221 / 1234567.", "Tel.: <PHONE>, Büro <PHONE>."),
+    # Hindi labels, read as the detectors read them (vowel signs dropped):
+    # phone (with and without the nukta), telephone, mobile number, contact us.
+    (
+        "फ़ोन: 2147483647, फोन नंबर 9876543210, दूरभाष: 2147483646",
+        "फ़ोन: <PHONE>, फोन नंबर <PHONE>, दूरभाष: <PHONE>",
+    ),
+    ("मोबाइल संख्या: 2147483647, संपर्क करें: 9876543210", "मोबाइल संख्या: <PHONE>, संपर्क करें: <PHONE>"),
+    ("\u095e\u094b\u0928: 2147483647", "\u095e\u094b\u0928: <PHONE>"),  # (a precomposed nukta)
     # A German area code in parentheses with a space after its trunk 0 (an
     # older DIN 5008 style), with a label and without.
     ("Tel: (0 30) 1234567, Büro (0 221) 123 45 67.", "Tel: <PHONE>, Büro <PHONE>."),
