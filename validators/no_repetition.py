@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from guardrails.validator_base import register_validator
@@ -10,6 +11,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ParagraphChunker
+from guardrails_ai.chunkwise.chunkers.markdown import FENCE_LINE, Fence, closes_fence, opened_fence
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker
@@ -20,6 +22,29 @@ __all__ = ["NoRepetition"]
 #: Each ``unit=`` and the chunker it names (a paragraph ends at a blank line,
 #: ``\r\n`` line breaks included).
 UNITS: dict[str, ChunkerSpec] = {"sentence": "sentence", "paragraph": ParagraphChunker(crlf=True)}
+
+
+@dataclass
+class Seen:
+    """One response's state: occurrences so far of each folded unit, and the
+    fence of the code block open after the last unit (``None``: none)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    fence: Fence | None = None
+
+    def read_fences(self, unit: str) -> bool:
+        """Follow the fence lines of ``unit``, the next unit; whether any of
+        its lines is code (in a fenced block, or a fence line).  O(len(unit))."""
+        code = self.fence is not None
+        for line in FENCE_LINE.finditer(unit + "\n"):
+            if self.fence is None:
+                self.fence = opened_fence(line)
+                code = code or self.fence is not None
+            else:
+                if closes_fence(self.fence, line):
+                    self.fence = None
+                code = True
+        return code
 
 
 @register_validator(name="chunkwise/no_repetition", data_type="string")
@@ -43,7 +68,14 @@ class NoRepetition(ChunkedValidator):
     two responses streamed at once through one instance never see each other's
     text.  Dropped repeats still count; the fix removes the repeated unit
     only, so the whitespace around it stays (``"Yes. Yes. No."`` -> ``"Yes.  No."``).
-    Memory: the folded text of the distinct chunks of the response.  Messages
+    Code is not compared: a unit with a line of a fenced code block in it (a
+    fence line included) is no unit, nor is a line of Markdown structure
+    alone (a thematic break, ``---``; a table's delimiter row, ``|---|:-:|``).
+    Code repeats lines by design (a closing brace, ``return 0;``), and
+    dropping one would change the program or leave the rest of the answer
+    inside a code block.
+    Memory: the folded text of the distinct chunks of the response (and the
+    fence of the code block open).  Messages
     give the repeated unit's length and count, never its text.
 
     **Chunk**: the unit compared, ``unit="sentence"`` (default) or
@@ -106,17 +138,19 @@ class NoRepetition(ChunkedValidator):
         self._kwargs.pop("unit", None)
         super().record_chunker(chunker)
 
-    def new_stream_state(self) -> Counter[str]:
-        """Occurrences so far of each folded unit of the response."""
-        return Counter()
+    def new_stream_state(self) -> Seen:
+        """What the response has shown so far."""
+        return Seen()
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        seen_so_far = self.stream_state
+        if not isinstance(seen_so_far, Seen):  # called outside a response: nothing before it
+            seen_so_far = Seen()
+        code = seen_so_far.read_fences(value)
         key = " ".join(fold_text(value).split())
-        if not key:
+        if not key or code or _markdown_structure(value):
             return PassResult()
-        counts = self.stream_state
-        if not isinstance(counts, Counter):  # called outside a response: nothing before it
-            counts = Counter()
+        counts = seen_so_far.counts
         counts[key] += 1
         seen = counts[key]
         if seen <= self.max_repeats:
@@ -127,3 +161,16 @@ class NoRepetition(ChunkedValidator):
             fix_value="",
             error_spans=[ErrorSpan(start=0, end=len(value), reason=reason)],
         )
+
+
+def _markdown_structure(unit: str) -> bool:
+    """Whether ``unit`` is one line of Markdown structure and nothing else: a
+    thematic break (three or more of one of ``*-_``) or a table's delimiter
+    row (``|``, ``-`` and ``:`` only).  Spaces and tabs around the marks do
+    not count.  O(len(unit)), no pattern."""
+    if "\n" in unit or "\r" in unit:
+        return False
+    marks = unit.strip(" \t").replace(" ", "").replace("\t", "")
+    if len(marks) >= 3 and len(set(marks)) == 1 and marks[0] in "*-_":
+        return True
+    return "|" in marks and "-" in marks and not set(marks) - set("|-:")

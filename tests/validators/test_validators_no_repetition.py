@@ -221,3 +221,52 @@ def test_paragraph_unit_reads_crlf_blank_lines() -> None:
     result = NoRepetition(unit="paragraph", on_fail="fix").validate(text, {})
     assert isinstance(result, FailResult)
     assert NoRepetition(unit="paragraph").get_args()["unit"] == "paragraph"
+
+
+_JS = """Like this:
+
+```js
+function up(x) {
+  if (x) {
+    return 1;
+  }
+  return 0;
+}
+function down(y) {
+  if (y) {
+    return 1;
+  }
+  return 0;
+}
+```
+
+Then run it."""
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: the closing fence repeated the opening one and was dropped,
+        # so "Then run it." (and all that follows) ended up inside the code block.
+        ("Try this:\n```\nmake all\n```\nThen run it.", None),
+        # Before: the second block lost both fences and its code went out bare.
+        ("First:\n\n```sh\nls -a\n```\n\nSecond:\n\n```sh\npwd\n```\n", None),
+        # Before: the second function lost its closing brace.
+        (_JS, None),
+        ("~~~\nA.\n~~~\n", None),
+        ("  ```\r\n  make all\r\n  ```\r\n  ```\r\n  make all\r\n  ```\r\n", None),
+        ("Part one.\n\n---\n\nPart two.\n\n---\n\nEnd.", None),
+        ("| a | b |\n|---|:-:|\n\nAnd:\n\n| c | d |\n| --- | :-: |\n", None),
+        # Prose around code is still compared, and a one-line code span is no block.
+        ("Same.\n```\nx\n```\nSame.\n", "Same.\n```\nx\n```\n\n"),
+        ("Use ```x```. Use ```x```.", "Use ```x```. "),
+        ("Same.\n***\nSame.\n***\n", "Same.\n***\n\n***\n"),
+    ],
+)
+def test_fenced_code_and_markdown_structure_are_no_units(text: str, fixed: str | None) -> None:
+    assert_verdict(check(text), fixed)
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    assert joined(run(GUARD, deltas)) == (text if fixed is None else fixed)
+    paragraphs = NoRepetition(unit="paragraph", on_fail="fix")
+    if fixed is None:
+        assert isinstance(check(text, paragraphs), PassResult)
