@@ -15,7 +15,7 @@ from guardrails_ai.chunkwise.chunkers.markdown import FENCE_LINE, Fence, closes_
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker
-from ._normalize import fold_text
+from ._normalize import fold
 
 __all__ = ["NoRepetition"]
 
@@ -61,7 +61,8 @@ class NoRepetition(ChunkedValidator):
 
     Two chunks are the same when they are equal once folded (as ``BannedPhrases``
     folds: case, width, accents, look-alike letters and invisible characters do
-    not count) and their whitespace runs collapsed:
+    not count; a blank letter such as U+2800 standing alone is read as the
+    space it shows) and their whitespace runs collapsed:
     ``"I am   FINE."`` repeats ``"i am fine."``; punctuation counts
     (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
     response: each stream, and each ``validate()`` call, starts from zero, and
@@ -147,7 +148,7 @@ class NoRepetition(ChunkedValidator):
         if not isinstance(seen_so_far, Seen):  # called outside a response: nothing before it
             seen_so_far = Seen()
         code = seen_so_far.read_fences(value)
-        key = " ".join(fold_text(value).split())
+        key = " ".join(fold(value, blanks_as_spaces=True).text.split())
         if not key or code or _markdown_structure(value):
             return PassResult()
         counts = seen_so_far.counts

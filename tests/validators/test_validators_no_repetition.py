@@ -270,3 +270,12 @@ def test_fenced_code_and_markdown_structure_are_no_units(text: str, fixed: str |
     paragraphs = NoRepetition(unit="paragraph", on_fail="fix")
     if fixed is None:
         assert isinstance(check(text, paragraphs), PassResult)
+
+
+def test_a_blank_letter_between_words_reads_as_a_space() -> None:
+    # Before: U+2800 and U+3164 were dropped, so "I⠀can⠀help." (shown as
+    # "I can help.") read "icanhelp." and passed, and "Hi⠀there." repeated "Hithere.".
+    result = check("I can help. I\u2800can\u3164help. Bye.")
+    assert_verdict(result, "I can help.  Bye.")
+    assert joined(run(GUARD, ["I can help. I\u2800c", "an\u3164help. Bye."])) == "I can help.  Bye."
+    assert isinstance(check("Hi\u2800there. Hithere."), PassResult)
