@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,9 @@ __all__ = ["NoRepetition"]
 #: Each ``unit=`` and the chunker it names (a paragraph ends at a blank line,
 #: ``\r\n`` line breaks included).
 UNITS: dict[str, ChunkerSpec] = {"sentence": "sentence", "paragraph": ParagraphChunker(crlf=True)}
+#: A list item's marker opening a folded unit (CommonMark: a bullet, or 1-9
+#: digits and ``.`` or ``)``; the space after it).  Anchored, no nesting: linear.
+_LIST_MARKER = re.compile(r"(?:[-*+\u2022]|[0-9]{1,9}[.)]) ")
 
 
 @dataclass
@@ -64,7 +68,9 @@ class NoRepetition(ChunkedValidator):
     not count; a blank letter such as U+2800 standing alone is read as the
     space it shows) and their whitespace runs collapsed:
     ``"I am   FINE."`` repeats ``"i am fine."``; punctuation counts
-    (``"Fine."`` and ``"Fine!"`` differ).  Occurrences are counted per
+    (``"Fine."`` and ``"Fine!"`` differ), but a list item's marker does not
+    (``"2. Use a cache."`` repeats ``"1. Use a cache."``, as ``"- Yes."``
+    repeats ``"* Yes."``).  Occurrences are counted per
     response: each stream, and each ``validate()`` call, starts from zero, and
     two responses streamed at once through one instance never see each other's
     text.  Dropped repeats still count; the fix removes the repeated unit
@@ -151,6 +157,9 @@ class NoRepetition(ChunkedValidator):
         key = " ".join(fold(value, blanks_as_spaces=True).text.split())
         if not key or code or _markdown_structure(value):
             return PassResult()
+        marker = _LIST_MARKER.match(key)
+        if marker is not None:
+            key = key[marker.end() :]
         counts = seen_so_far.counts
         counts[key] += 1
         seen = counts[key]

@@ -279,3 +279,24 @@ def test_a_blank_letter_between_words_reads_as_a_space() -> None:
     assert_verdict(result, "I can help.  Bye.")
     assert joined(run(GUARD, ["I can help. I\u2800c", "an\u3164help. Bye."])) == "I can help.  Bye."
     assert isinstance(check("Hi\u2800there. Hithere."), PassResult)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: the numbers made each item its own sentence, so a model
+        # looping down a numbered list passed.
+        (
+            "Tips:\n1. Cache the result.\n2. Cache the result.\n3) Cache the result.\n",
+            "Tips:\n1. Cache the result.\n\n\n",
+        ),
+        ("- Ship it.\n* Ship it.\n+ Ship it.\n\u2022 Ship it.", "- Ship it.\n\n\n"),
+        ("\uff11. Go now.\n2. Go now.", "\uff11. Go now.\n"),  # (a full-width digit folds)
+        ("1. Open the file.\n2. Close the file.\n10. Open the file!", None),
+        ("It was 1999. Then 2000. Then 1999 again.", None),
+    ],
+)
+def test_a_list_marker_is_not_part_of_the_sentence(text: str, fixed: str | None) -> None:
+    assert_verdict(check(text), fixed)
+    deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
+    assert joined(run(GUARD, deltas)) == (text if fixed is None else fixed)
