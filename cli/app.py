@@ -30,7 +30,7 @@ from guardrails_ai.chunkwise.chunkers import (
     resolve_chunker,
 )
 
-from .errors import CommandError, OutputError
+from .errors import CommandError, OutputError, closed_stdout
 from .inputs import STDIN
 
 __all__ = ["app", "main"]
@@ -320,6 +320,9 @@ def bench(
 
 
 def _stdout() -> BinaryIO:
+    """Standard output as bytes; closed (``>&-``, no ``sys.stdout``): :class:`OutputError`."""
+    if sys.stdout is None:
+        raise closed_stdout()
     return sys.stdout.buffer
 
 

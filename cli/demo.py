@@ -30,7 +30,7 @@ from rich.text import Text
 
 from guardrails_ai.chunkwise.chunkers import ChunkStream
 
-from .errors import CommandError, stdout_errors
+from .errors import CommandError, closed_stdout, stdout_errors
 from .guard import MESSAGES
 from .watch import Tally, unfixed_message, watch
 
@@ -223,6 +223,8 @@ def run_demo(
 
     skip_litellm()
     out = out or sys.stdout
+    if out is None:  # (standard output closed: ``>&-``)
+        raise closed_stdout()
     console = Console(file=out, highlight=False)
     plain = plain or not console.is_terminal
     if plain:

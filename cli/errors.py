@@ -9,11 +9,19 @@ as a write error, never blamed on a validator, never a traceback.
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-__all__ = ["CommandError", "OutputError", "flush_out", "stdout_errors", "write_out"]
+__all__ = [
+    "CommandError",
+    "OutputError",
+    "closed_stdout",
+    "flush_out",
+    "stdout_errors",
+    "write_out",
+]
 
 
 class CommandError(Exception):
@@ -42,6 +50,15 @@ class OutputError(CommandError):
         reason = error.strerror or type(error).__name__
         super().__init__(f"cannot write to stdout: {reason}", code=1)
         self.broken_pipe = isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE
+
+
+def closed_stdout() -> OutputError:
+    """The error for a standard output closed before the command started (``>&-``).
+
+    Python then has no ``sys.stdout`` (``None``): reported as the failed write
+    it would be, ``cannot write to stdout: Bad file descriptor``, status 1.
+    """
+    return OutputError(OSError(errno.EBADF, os.strerror(errno.EBADF)))
 
 
 @contextmanager

@@ -29,8 +29,14 @@ def display_name(path: str) -> str:
 
 @contextmanager
 def opened(path: str) -> Iterator[int]:
-    """A readable file descriptor for ``path`` (``-``: standard input)."""
+    """A readable file descriptor for ``path`` (``-``: standard input).
+
+    A file that cannot be opened, or a closed standard input, is
+    :class:`CommandError` (status 2).
+    """
     if path == STDIN:
+        if sys.stdin is None:  # (standard input closed: ``<&-``)
+            raise CommandError("cannot read <stdin>: standard input is closed")
         yield sys.stdin.fileno()
         return
     try:

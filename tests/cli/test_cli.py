@@ -287,6 +287,34 @@ def test_a_write_error_on_stdout_is_one_line_and_no_validators_fault(
     assert "validator" not in err
 
 
+@pytest.mark.parametrize(
+    ("command", "redirect", "message", "status"),
+    [
+        (["split"], ">&-", "cannot write to stdout: Bad file descriptor", 1),
+        (["guard", "--phrases", "zzz"], ">&-", "cannot write to stdout: Bad file descriptor", 1),
+        (["demo", "--no-delay"], ">&-", "cannot write to stdout: Bad file descriptor", 1),
+        (["split", "-"], "<&-", "cannot read <stdin>: standard input is closed", 2),
+        (["guard", "-"], "<&-", "cannot read <stdin>: standard input is closed", 2),
+    ],
+)
+def test_a_closed_stdout_or_stdin_is_one_line_not_a_traceback(
+    tmp_path: Path, command: list[str], redirect: str, message: str, status: int
+) -> None:
+    # `chunkwise split doc.txt >&-` and `chunkwise split <&-` printed an
+    # AttributeError traceback: Python's sys.stdout / sys.stdin are None then.
+    path = tmp_path / "doc.txt"
+    path.write_text("One. Two. Three", encoding="utf-8")
+    args = command if command[0] == "demo" or "-" in command else [*command, str(path)]
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" "$@" {redirect}', SCRIPT, *args],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert_one_line_error(done.returncode, done.stderr.decode(), message, status=status)
+
+
 def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     path.write_text(("Lorem ipsum dolor sit amet. " * 2000 + "\n\n") * 20, encoding="utf-8")
