@@ -26,16 +26,21 @@ _RC = "id=chunkwise-cli\nenable_metrics=false\nuse_remote_inferencing=false\n"
 
 
 def metrics_disabled(rc_file: Path) -> bool:
-    """Whether ``rc_file`` exists and says ``enable_metrics=false``."""
+    """Whether ``rc_file`` exists and says ``enable_metrics=false``.
+
+    The last line that sets ``enable_metrics`` counts, as Guardrails reads the
+    file (a later ``enable_metrics=true`` turns metrics back on).
+    """
     try:
         lines = rc_file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return False
+    disabled = False
     for line in lines:
         key, sep, value = line.partition("=")
         if sep and key.strip() == "enable_metrics":
-            return value.strip().strip("'\"").lower() in _FALSE
-    return False
+            disabled = value.strip().strip("'\"").lower() in _FALSE
+    return disabled
 
 
 def go_offline() -> None:

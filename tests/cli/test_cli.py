@@ -1005,6 +1005,9 @@ def test_bench_outside_a_checkout_says_it_needs_one(
         ("enable_metrics=true\n", False),
         ("id=x\n", False),
         (None, False),
+        # (The first line was taken; Guardrails takes the last: metrics were sent.)
+        ("enable_metrics=false\nenable_metrics=true\n", False),
+        ("enable_metrics=true\nenable_metrics=false\n", True),
     ],
 )
 def test_metrics_disabled_reads_the_rc_file(
@@ -1014,6 +1017,12 @@ def test_metrics_disabled_reads_the_rc_file(
     if content is not None:
         rc.write_text(content)
     assert metrics_disabled(rc) is disabled
+    if disabled:  # only what Guardrails itself reads as metrics off
+        from guardrails.classes.rc import RC
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("HOME", str(tmp_path))
+            assert RC.load().enable_metrics is not True
 
 
 @pytest.mark.usefixtures("in_process")
