@@ -75,10 +75,17 @@ def stdout_errors() -> Iterator[None]:
 
 
 def write_out(out: BinaryIO, data: bytes, *, flush: bool = False) -> None:
-    """``out.write(data)``, then ``out.flush()`` with ``flush``; a failure is
-    :class:`OutputError`."""
+    """``out.write(data)`` until all of ``data`` is written, then ``out.flush()``
+    with ``flush``; a failure is :class:`OutputError`.
+
+    A write may take less than it was given (a pipe whose reader leaves during
+    the write returns the count the pipe took, with no error): the rest is
+    written again, so that nothing is dropped and a gone reader is an error.
+    """
+    view = memoryview(data)
     with stdout_errors():
-        out.write(data)
+        while view:
+            view = view[out.write(view) :]
         if flush:
             out.flush()
 

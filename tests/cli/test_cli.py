@@ -212,12 +212,16 @@ def test_split_with_guardrails_splitter_goes_offline_before_importing_it(tmp_pat
 
 
 @pytest.mark.parametrize("command", [["split"], ["guard", "--phrases", "zzz"]])
+# (One chunk of 2 MB: the pipe took its first 64 KiB, the reader left, and the
+# write returned that short count without an error: the rest was dropped and
+# the command ended with status 0.)
+@pytest.mark.parametrize("text", ["Hello there. " * 400_000, "word " * 400_000 + "end."])
 def test_a_reader_that_stops_early_ends_the_command_quietly(
-    tmp_path: Path, command: list[str]
+    tmp_path: Path, command: list[str], text: str
 ) -> None:
     # `chunkwise ... | head -1`: a closed pipe is no validator's fault.
     path = tmp_path / "big.txt"
-    path.write_text("Hello there. " * 400_000, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     proc = subprocess.Popen(
         [SCRIPT, *command, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
