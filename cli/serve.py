@@ -15,6 +15,8 @@ import socket
 import traceback
 from pathlib import Path
 
+from guardrails_ai.chunkwise.chunkers import SpecError
+
 from .errors import CommandError
 from .offline import go_offline
 
@@ -28,9 +30,10 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
     """Serve ``config``'s guards on ``host:port`` with ``workers`` processes (blocks).
 
     Before any worker starts, the config is run once here, as guardrails-api
-    runs it, and the port is bound and released: a config that fails to load
-    or a port in use is one line on stderr (``CommandError``), not a
-    traceback per worker.
+    runs it, each of its guards written as JSON, and the port is bound and
+    released: a config that fails to load, a guard that cannot be written
+    (guardrails-api writes every guard when it starts) or a port in use is one
+    line on stderr (``CommandError``), not a traceback per worker.
     """
     if not config.exists():
         raise CommandError(f"--config {config}: no such file")
@@ -61,14 +64,40 @@ def _check_config(path: Path) -> None:
     spec = importlib.util.spec_from_file_location("config", path)
     if spec is None or spec.loader is None:
         raise CommandError(f"--config {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:
         line = exc.lineno if isinstance(exc, SyntaxError) else _line_in(exc, path)
         where = f" at line {line}" if line else ""
         raise CommandError(
             f"--config {path}: loading it raised {type(exc).__name__}{where}"
         ) from None
+    _check_guards(module, path)
+
+
+def _check_guards(module: object, path: Path) -> None:
+    """Write each guard of the config as JSON, as guardrails-api does when it
+    starts (and per request, to rebuild it); ``CommandError`` naming the guard
+    if one cannot be written (a validator's chunker with no spec, say).
+
+    The message gives chunkwise's own reason (``SpecError``: which validator,
+    which chunker), never the text of another exception.
+    """
+    from guardrails import AsyncGuard, Guard
+
+    for value in list(vars(module).values()):
+        if not isinstance(value, (Guard, AsyncGuard)):
+            continue
+        try:
+            value.to_dict()
+        except Exception as exc:
+            _, found, reason = str(exc).partition(f"{SpecError.__name__}: ")
+            why = f": {reason}" if found else ""
+            raise CommandError(
+                f"--config {path}: guard {value.name!r} cannot be served: Guard.to_dict() "
+                f"raised {type(exc).__name__}{why}"
+            ) from None
 
 
 def _line_in(exc: BaseException, path: Path) -> int | None:

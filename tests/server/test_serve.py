@@ -264,6 +264,31 @@ def test_a_config_that_fails_to_load_is_a_one_line_error(
     assert "secret" not in err and "Traceback" not in err
 
 
+def test_a_guard_that_cannot_be_written_as_json_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # guardrails-api writes every guard as JSON when it starts: a chunker with
+    # no spec was a traceback from inside uvicorn, after the server's banner.
+    config = tmp_path / "config.py"
+    config.write_text(
+        "from guardrails import Guard\n"
+        "from guardrails_ai.chunkwise import NoRepetition\n"
+        "class OwnChunker:\n"
+        "    def split(self, text):\n"
+        "        return []\n"
+        "    def flush(self, text):\n"
+        "        return [text] if text else []\n"
+        'fine = Guard(name="fine").use(NoRepetition(on_fail="fix"))\n'
+        'own = Guard(name="own").use(NoRepetition(chunker=OwnChunker(), on_fail="fix"))\n',
+        encoding="utf-8",
+    )
+    assert main(["serve", "--config", str(config), "--port", str(free_port())]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "guard 'own' cannot be served" in err and "NoRepetition" in err
+    assert "has no spec" in err and "'fine'" not in err
+
+
 def test_a_directory_or_a_busy_port_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
