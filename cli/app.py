@@ -11,6 +11,7 @@ output that cannot be written: 1), never as a traceback; see :func:`main`.
 from __future__ import annotations
 
 import errno
+import json
 import math
 import os
 import sys
@@ -63,7 +64,8 @@ FileArg = Annotated[
 ChunkerOpt = Annotated[
     str | None,
     typer.Option(
-        help="Chunker alias: sentence, paragraph, line, word, ... for every validator; "
+        help="Chunker alias: sentence, paragraph, line, word, ... for every validator, "
+        'or a JSON spec of any chunker\'s options: \'{"chunker": "sentence", "language": "de"}\'; '
         "redact_pii refuses one that cuts entities (word, fixed) [default: per validator]"
     ),
 ]
@@ -81,6 +83,8 @@ def _chunker(spec: str, *, guardrails: bool = False) -> ChunkingStrategy | Split
     """
     from .offline import go_offline
 
+    if spec.lstrip().startswith("{"):
+        return _chunker_from_json(spec)
     if spec.strip().lower() == "guardrails":
         go_offline()
     try:
@@ -94,6 +98,23 @@ def _chunker(spec: str, *, guardrails: bool = False) -> ChunkingStrategy | Split
         raise CommandError(
             f"unknown chunker {spec!r} for --chunker; choose one of {', '.join(aliases())}"
         ) from None
+
+
+def _chunker_from_json(spec: str) -> ChunkingStrategy | SplitFlush:
+    """``--chunker`` given as a JSON spec, as ``chunker.spec()`` writes one
+    (``{"chunker": "sentence", "language": "de"}``): any option of any
+    chunker, where an alias gives its defaults.  Invalid JSON or spec is
+    :class:`CommandError`."""
+    try:
+        parsed = json.loads(spec)
+    except json.JSONDecodeError as exc:
+        raise CommandError(
+            f"--chunker: not valid JSON (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    try:
+        return resolve_chunker(parsed, param="--chunker")
+    except (TypeError, ValueError) as exc:
+        raise CommandError(str(exc)) from None
 
 
 @app.command()
@@ -130,8 +151,9 @@ def split(
     chunker: Annotated[
         str | None,
         typer.Option(
-            help="Chunker alias [default: sentence; structure (the highest level) when a "
-            "size is given]."
+            help="Chunker alias, or a JSON spec of any chunker's options "
+            '(\'{"chunker": "paragraph", "crlf": true}\') [default: sentence; structure '
+            "(the highest level) when a size is given]."
         ),
     ] = None,
     max_chars: Annotated[
@@ -218,8 +240,9 @@ def guard(
     chunker: Annotated[
         str | None,
         typer.Option(
-            help="Chunker alias for every validator, hub validators included "
-            "[default: per validator]"
+            help="Chunker alias, or a JSON spec of any chunker's options "
+            '(\'{"chunker": "sentence", "language": "de"}\'), for every validator, hub '
+            "validators included [default: per validator]"
         ),
     ] = None,
     on_fail: OnFailOpt = OnFail.fix,

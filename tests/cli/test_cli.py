@@ -93,6 +93,27 @@ def test_split_file_jsonl_offsets_slice_the_input(tmp_path: Path, chunker: str) 
     assert [r["text"] for r in rows] == resolve_chunker(chunker).split_text(TEXT)  # type: ignore[union-attr]
 
 
+def test_chunker_given_as_a_json_spec(tmp_path: Path) -> None:
+    # An alias gives a chunker's defaults; a spec (as chunker.spec() writes
+    # one) any of its options: a language's sentences, CRLF paragraphs, and a
+    # window over a language's sentences for a validator.
+    text = "Wir kamen am 12. Juni an. Es regnete.\r\n\r\nZweiter Absatz.\r\n\r\nEs regnete."
+    path = tmp_path / "de.txt"
+    path.write_bytes(text.encode())
+    for spec in (SentenceChunker(language="de").spec(), {"chunker": "paragraph", "crlf": True}):
+        done = run("split", str(path), "--chunker", json.dumps(spec), "--format", "jsonl")
+        assert done.returncode == 0, done.stderr
+        chunker = resolve_chunker(spec)
+        assert [r["text"] for r in jsonl(done.stdout)] == chunker.split_text(text)  # type: ignore[union-attr]
+    assert len(jsonl(done.stdout)) == 3
+    spec = json.dumps(SentenceChunker(language="de").spec())
+    done = run(
+        "guard", "--validator", "no_repetition", "--chunker", spec, "--max-chars", "30", stdin=text
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == text[: text.rindex("Es regnete.")]
+
+
 def test_split_jsonl_rows_are_one_line_each_whatever_splits_lines() -> None:
     # Before: U+0085, U+2028 and U+2029 were written raw inside the JSON
     # strings (valid JSON), so a reader splitting lines as Python's
@@ -355,6 +376,14 @@ def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> Non
             ["--chunk-size counts units under --max-chars only", "leave out --chunk-size"],
         ),
         (["split", "--bogus"], "x", ["--bogus"]),
+        # A JSON spec for --chunker: invalid JSON, an unknown kind, a bad option.
+        (["split", "--chunker", '{"chunker": '], "x", ["--chunker: not valid JSON", "column"]),
+        (["split", "--chunker", '{"chunker": "nope"}'], "x", ["'nope'", "'sentence'"]),
+        (
+            ["guard", "--chunker", '{"chunker": "sentence", "language": "xx"}'],
+            "x",
+            ["language='xx' is not a supported language"],
+        ),
         (["frobnicate"], None, ["frobnicate"]),
         (["demo", "--speed", "0"], None, ["--speed"]),
         (["demo", "--speed", "nan"], None, ["--speed", "nan"]),
