@@ -39,6 +39,10 @@ __all__ = ["app", "main"]
 app = typer.Typer(
     name="chunkwise",
     help="Streaming validation for Guardrails AI that never loses, skips or leaks text.",
+    epilog="Exit status: 0 when everything written passed or was fixed; 1 when a "
+    "validator's failure was not fixed (guard, demo) or output could not be written "
+    "(a reader gone, a full disk); 2 for a usage error (an unknown chunker, validator "
+    "or option, an unreadable or invalid input); 130 when interrupted.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,

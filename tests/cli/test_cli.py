@@ -1103,3 +1103,15 @@ def test_guard_fits_the_validators_window_in_tokens() -> None:
     assert windowed.stdout.decode() == text
     bad = run(*args, "--max-tokens", "0", stdin=text)
     assert_one_line_error(bad.returncode, bad.stderr.decode(), "--max-tokens must be >= 1")
+
+
+def test_help_states_the_exit_statuses() -> None:
+    done = run("--help", env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    words = " ".join(done.stdout.decode().split())
+    for status in (
+        "0 when everything written passed",
+        "1 when a validator's failure",
+        "2 for a usage error",
+    ):
+        assert status in words
