@@ -19,8 +19,16 @@ holds for the chunks held and the last fragment, unless a phrase runs from
 one into the other (:meth:`~chunkers.base.Scanner.close` returns the chunks
 held before the fragment, so ``flush`` may return two chunks).
 
+A chunker that cuts inside a word (a fixed-size one) would also begin a chunk
+inside a word, and a phrase that ends the word would match there as a whole
+word (``care|free money``): a chunk that ends with a character of a word,
+with nothing after it yet or the word going on, is held until the next chunk
+ends, and then goes out on its own only up to the last position that splits no
+word (``_``, combining marks and characters that fold to nothing count as part
+of a word), else joined with the next.
+
 What is withheld: the inner chunker's own fragment, plus any chunk that ends
-with the beginning of a phrase, until the next chunk ends.  Nothing is
+with the beginning of a phrase or may end inside a word, until the next chunk ends.  Nothing is
 stripped; chunks keep the inner chunker's lead and separators.  Decisions are
 made at the inner chunker's cuts from the text up to each chunk's end (not
 its separator's, which may depend on the slicing), so they do not depend on
@@ -42,6 +50,8 @@ runs to its end.
 
 from __future__ import annotations
 
+import re
+
 from guardrails_ai.chunkwise.chunkers import (
     Bounded,
     ChunkingStrategy,
@@ -53,13 +63,14 @@ from guardrails_ai.chunkwise.chunkers import (
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
-from ._normalize import fold
+from ._normalize import SPACELESS_LETTERS, fold, is_ignorable_or_mark
 from ._phrase_cuts import splits_nothing
 from ._phrases import PhraseMatcher
 from ._windows import last_cut, size_limit
 
 __all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
 
+_SPACELESS = re.compile(f"[{SPACELESS_LETTERS}]")
 #: Characters (at least) held before a chunk with no position to cut at is cut
 #: before the phrase beginning it ends with.
 HOLD = 256
@@ -155,6 +166,31 @@ class PhraseJoins(ChunkingStrategy):
         return hash((tuple(self.matcher.folded), repr(self.inner)))
 
 
+def _in_word(char: str) -> bool:
+    """Whether ``char`` may be part of a word with the character after it: a
+    letter (not of a script written without spaces, where any edge is a
+    boundary), a digit, ``_``, a combining mark or one that folding drops."""
+    if char == "_" or is_ignorable_or_mark(char):
+        return True
+    return char.isalnum() and _SPACELESS.match(char) is None
+
+
+def _glued(text: str, p: int) -> bool:
+    """Whether a cut before ``text[p]`` falls inside a word (``care|free``,
+    ``money_|x``; see :func:`~._phrase_cuts.splits_nothing`): a chunk begun
+    there would match a phrase that ends the word, as if it were a whole word."""
+    before, after = text[p - 1], text[p]
+    if not splits_nothing(text, p) or (_in_word(before) and _in_word(after)):
+        return True
+    # ("_" joins a word to a letter of any script: "free_免" is one word.)
+    return (before == "_" and after.isalnum()) or (after == "_" and before.isalnum())
+
+
+def _apart(text: str, p: int) -> bool:
+    """A cut before ``text[p]`` that splits no word (see :func:`_glued`)."""
+    return not _glued(text, p)
+
+
 class _JoinScanner(Scanner):
     def __init__(
         self, inner: Scanner, matcher: PhraseMatcher, words: int, most: int, eager: int
@@ -189,24 +225,34 @@ class _JoinScanner(Scanner):
             return
         held = self._text(self._base, cut.end)
         opened = self._open_at(held)
-        if opened is None:
-            last = self._end - self._base
-            if (
-                self._start is not None
-                and start < self._end < cut.end
-                and not any(m.start < last < m.end for m in self._matcher.find(held))
-            ):
-                # The phrase that was open ended with the last chunk held: give
-                # that out alone, and this chunk after it.
-                self._give_out(held, last, start, out)
+        last = self._end - self._base
+        if (
+            self._start is not None
+            and start < self._end < cut.end
+            and (opened is None or opened >= last)
+        ):
+            # The chunks held may go out on their own (the phrase that was open
+            # ended with them, or they did not end inside a word): give them
+            # out, cut back before the word they end inside if they do, and
+            # this chunk after them.
+            at = self._apart_before(held, last)
+            if at is not None and self._base + len(held[:at].rstrip()) > start:
+                self._give_out(held, at, start, out)
                 self._end, self._checked = self._base, 0
                 self._take(cut, out)
+                return
+        if opened is None:
+            if len(held) <= self._most and self._may_go_on(held, cut):
+                # Held until the next chunk ends, which tells whether this one
+                # ends inside a word (a fixed-size cut): a chunk begun inside
+                # a word would match a phrase that ends the word ("care|free").
+                self._start, self._end, self._checked = start, cut.end, len(held)
                 return
             out.append(Cut(start, cut.end, cut.stop))
             self._release(cut.end, None)
             return
         spans = ((m.start, m.end) for m in self._matcher.find(held))
-        at = last_cut(held, opened, spans, splits_nothing)
+        at = last_cut(held, opened, spans, _apart)
         if at is None or self._base + len(held[:at].rstrip()) <= start:
             if self._base + opened <= start or len(held) <= self._most:
                 # Held whole, joined with the next chunk.
@@ -217,6 +263,26 @@ class _JoinScanner(Scanner):
             at = opened
         self._give_out(held, at, start, out)
         self._end, self._checked = cut.end, 0
+
+    def _may_go_on(self, held: str, cut: Cut) -> bool:
+        """Whether the chunk ``cut`` (``held`` ends with it) may end inside a
+        word: it ends with a character of one and what follows is not known
+        yet, or continues the word.  (Whether the character after it has
+        arrived depends on the slicing; the answer does not.)"""
+        if not _in_word(held[-1]):
+            return False
+        return cut.stop == cut.end or _glued(held + self._text(cut.end, cut.end + 1), len(held))
+
+    def _apart_before(self, held: str, last: int) -> int | None:
+        """Where the chunks held up to ``held[:last]`` may go out on their own:
+        ``last`` if no phrase found in ``held`` spans it and it splits no word,
+        else the last position before it that splits no word (no phrase
+        spanning ``last``); ``None`` when no phrase may end there or no such
+        position is left."""
+        spans = [(m.start, m.end) for m in self._matcher.find(held)]
+        if any(a < last < b for a, b in spans):
+            return None
+        return last if not _glued(held, last) else last_cut(held, last, spans, _apart)
 
     def _give_out(self, held: str, at: int, start: int, out: list[Cut]) -> None:
         """Give out the chunk from ``start`` to ``held[:at]`` (whitespace
@@ -264,7 +330,13 @@ class _JoinScanner(Scanner):
         # unless a phrase runs from them into the fragment.
         held = self._text(self._base, span[1])
         last = self._end - self._base
-        if start < self._end and not any(m.start < last < m.end for m in self._matcher.find(held)):
+        at = self._apart_before(held, last)
+        if start < self._end and at == last:
             out.append(Cut(start, self._base + len(held[:last].rstrip()), span[0]))
             return out, span
+        if start < self._end and at is not None and self._base + len(held[:at].rstrip()) > start:
+            after = held[at:]
+            going_on = self._base + at + len(after) - len(after.lstrip())
+            out.append(Cut(start, self._base + len(held[:at].rstrip()), going_on))
+            return out, (going_on, span[1])
         return out, (start, span[1])

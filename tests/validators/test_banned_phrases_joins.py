@@ -339,3 +339,77 @@ def test_the_join_has_no_spec_and_says_which_one_to_write() -> None:
     assert "secret" not in str(raised.value) and "register_alias" not in str(raised.value)
     again = BannedPhrases(["secret sauce"], chunker=validator.chunker.inner.spec())
     assert again.chunker == validator.chunker
+
+
+@pytest.mark.parametrize(
+    ("phrases", "text"),
+    [
+        (["free money"], "A carefree money talk."),
+        (["win"], "Ask the carewin team."),
+        (["win"], "Say awin or winx."),
+        (["free money"], "We x_free money here."),
+        (["get free"], "Try get free_\u514d now."),
+        (["free money"], "It is free moneyed."),
+    ],
+)
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6, 7, 9])
+def test_a_chunk_cut_inside_a_word_does_not_make_its_tail_a_whole_word(
+    phrases: list[str], text: str, size: int
+) -> None:
+    # Before: a fixed-size cut inside a word ("care|free money") began a chunk
+    # there, and the phrase ending the word matched as if it were a whole word.
+    validator = BannedPhrases(phrases, chunker=FixedSizeChunker(size), on_fail="fix")
+    assert not BannedPhrases(phrases)._matcher.find(text)  # (no whole-word match)
+    assert validator.validate(text, {}).outcome == "pass"
+    guard = guard_with(validator)
+    for deltas in ([text], list(text), [text[i : i + 3] for i in range(0, len(text), 3)]):
+        assert joined(run(guard, deltas)) == text, deltas
+
+
+MIXED = ["carefree", "free", "money", "win", "awin", "winx", "x_free", "free_", "care", "get"]
+MIXED += ["\u514d\u8d39\u7684\u94b1", "\u8fd9", "FREE", "a\u0301win", "free2", "fr\u200bee"]
+mixed_texts = st.lists(
+    st.tuples(st.sampled_from(MIXED), st.sampled_from([" ", "", "\n", ". ", "-", "**"])),
+    max_size=12,
+).map(lambda pairs: "".join(a + b for a, b in pairs))
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=sliced(mixed_texts), size=st.integers(2, 9))
+def test_a_fixed_size_chunker_masks_exactly_the_whole_word_matches(
+    case: tuple[str, list[str]], size: int
+) -> None:
+    text, deltas = case
+    phrases = ["free money", "win", "get free", "\u514d\u8d39\u7684\u94b1"]
+    validator = BannedPhrases(phrases, chunker=FixedSizeChunker(size), on_fail="fix")
+    expected = list(text)
+    for m in validator._matcher.find(text):
+        expected[m.start : m.end] = [c if c.isspace() else "*" for c in text[m.start : m.end]]
+    result = validator.validate(text, {})
+    assert (getattr(result, "fix_value", None) or text) == "".join(expected)
+    stream = ChunkStream(validator.chunker)
+    pieces = [p for d in deltas for p in stream.feed(d)] + stream.close()
+    assert [p.chunk for p in pieces if p.chunk] == validator.chunker.split_text(text)
+    assert "".join(p.segment for p in pieces) == text
+
+
+def test_a_long_word_cut_by_a_fixed_size_chunker_is_read_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A chunk that may end inside a word is held until the next one ends; a
+    # word longer than HOLD is cut, and what is held is read again only once
+    # it has doubled.
+    reads = Reads()
+    reads.patch(monkeypatch, PhraseMatcher, "find", 1)
+    reads.patch(monkeypatch, PhraseMatcher, "open_at", 1)
+    strategy = BannedPhrases(["free money"], chunker=FixedSizeChunker(5)).chunker
+    totals = []
+    for n in (10_000, 40_000):
+        reads.count = 0
+        text = "x" * n
+        stream = ChunkStream(strategy)
+        pieces = [p for i in range(0, n, 7) for p in stream.feed(text[i : i + 7])]
+        assert "".join(p.segment for p in pieces + stream.close()) == text
+        totals.append(reads.count)
+    assert 0 < totals[0] and totals[1] <= 4.4 * totals[0], totals
+    assert totals[1] <= 20 * 40_000, totals
