@@ -12,10 +12,10 @@ A match is whole-word: the characters on either side of it, in the folded
 text, are not letters or digits, except next to a letter of a script written
 without spaces between words (Chinese, Japanese, Thai...: ``免费的钱`` in
 ``这是免费的钱。``, ``free money`` in ``访问free money网站``), where a match
-may begin or end anywhere.  Markdown emphasis markers do not join words:
-one to three ``_`` before a phrase, after a non-word character, and ``_`` after
-it, before a non-word character, count as boundaries (``_free money_``,
-``__free__ money``; ``bad_x`` stays one word).  Between the words of a
+may begin or end anywhere.  Markdown emphasis markers do not join words: a
+run of ``_`` before a phrase, after a non-word character, and one after it,
+before a non-word character, count as boundaries (``_free money_``,
+``__free__ money``, ``____free money____``; ``bad_x`` stays one word).  Between the words of a
 phrase, a run of whitespace matches, or one hyphen that joins them
 (``free-money``, ``free-\\nmoney``; a hyphen in a phrase separates its words
 too), also when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
@@ -41,22 +41,15 @@ __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 # Folded text holds no nonspacing marks (folding drops them): a letter or a
 # digit on either side makes a match part of a longer word.
 _LETTER = r"[^\W_]"
-# Before a phrase: no letter, or up to three "_" that follow no letter.
-_BEFORE = (
-    "(?:(?<!\\w)|(?<!"
-    + _LETTER
-    + ")"
-    + "(?:"
-    + "|".join(f"(?<=\\A{u})|(?<=\\W{u})" for u in ("_", "__", "___"))
-    + "))"
-)
-# After a phrase: no letter, also not after a run of "_".
-_AFTER = f"(?!_*+{_LETTER})"
 # Letters of scripts written without spaces between words (Han, kana, Thai,
 # Lao, Myanmar, Khmer): next to one, either side of a match is a boundary.
 _SPACELESS = f"[{SPACELESS_LETTERS}]"
-_BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_BEFORE})"
-_AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|{_AFTER})"
+# Before a phrase: no letter, digit or "_", then a run of "_" (emphasis, any
+# number: "____free____" is bold in CommonMark), possessive: a run is read
+# once, from its start (inside it "_" comes before).
+_BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?<!\\w))_*+"
+# After a phrase: no letter, also not after a run of "_".
+_AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?!_*+{_LETTER}))"
 # Between the words of a phrase: a run of whitespace, or one hyphen (hyphen-
 # minus, U+2010; U+2011 folds to it) with no whitespace before it, as words
 # are joined ("free-money", "free-\nmoney" broken at a line end), with
@@ -172,8 +165,8 @@ class PhraseMatcher:
             node.terminal = True
         # _AFTER once, not at each phrase's end: its class of spaceless
         # letters costs milliseconds to compile, each time it is written.
-        self._regex = re.compile(f"{_BEFORE}(?=({_pattern(root)}){_AFTER})")
-        self._partial = re.compile(f"{_BEFORE}{_pattern(root, partial=True)}")
+        self._regex = re.compile(f"(?={_BEFORE}({_pattern(root)}){_AFTER})")
+        self._partial = re.compile(f"{_BEFORE}({_pattern(root, partial=True)})")
 
     def find(self, text: str) -> list[PhraseMatch]:
         """Every phrase occurrence, by start offset in ``text`` (overlaps included).
@@ -190,8 +183,12 @@ class PhraseMatcher:
 
     def _find(self, folded: Folded) -> list[PhraseMatch]:
         found = []
+        last = -1
         for m in self._regex.finditer(folded.text):
             start, end = m.span(1)
+            if start == last:
+                continue  # (found from the "_" before it, and again next to a spaceless letter)
+            last = start
             phrase = self.folded[_words_of(m.group(1))]
             found.append(PhraseMatch(*folded.source_span(start, end), phrase))
         return found
@@ -209,9 +206,9 @@ class PhraseMatcher:
 
     def _open_at(self, folded: Folded) -> int | None:
         m = self._partial.search(folded.text)
-        if m is None or m.start() == len(folded.text):
+        if m is None or m.start(1) == len(folded.text):
             return None
-        return folded.source_span(m.start(), m.start() + 1)[0]
+        return folded.source_span(m.start(1), m.start(1) + 1)[0]
 
 
 def group_matches(matches: Iterable[PhraseMatch]) -> list[tuple[int, int, list[str]]]:

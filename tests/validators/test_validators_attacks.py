@@ -214,12 +214,27 @@ def test_benign_near_misses_pass(text: str) -> None:
         ("__free__ money", "__****** *****"),  # the markers inside the match are masked
         ("**free** money!", "******** *****!"),
         ("fr\u0336e\u0336e\u0336 money", "******* *****"),
+        # Four or more "_" are bold emphasis in CommonMark too (before: missed).
+        ("____free money____ now", "____**** *****____ now"),
+        ("Get ______free______ money", "Get ______********** *****"),
     ],
 )
 def test_masks_cover_exactly_the_disguised_phrase(text: str, masked: str) -> None:
     result = BannedPhrases(["free money"], on_fail="fix").validate(text, {})
     assert isinstance(result, FailResult)
     assert result.fix_value == masked
+
+
+@pytest.mark.parametrize("text", ["x____free money", "x_free money", "free money_x"])
+def test_underscores_glued_to_a_word_keep_it_one_word(text: str) -> None:
+    assert isinstance(BannedPhrases(["free money"]).validate(text, {}), PassResult)
+
+
+def test_a_long_emphasis_run_is_caught_in_every_slicing() -> None:
+    guard = guard_with(BannedPhrases(["free money"], chunker="word", on_fail="fix"))
+    text = "Try ____free\nmoney____ now."
+    for deltas in ([text], list(text), [text[:9], text[9:]]):
+        assert joined(run(guard, deltas)) == "Try ____****\n*****____ now."
 
 
 @given(st.text(alphabet="free money_*~ \u0301\u0336\u0430\u3164xy", max_size=40))

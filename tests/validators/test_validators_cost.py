@@ -57,6 +57,7 @@ RUNS = {
     "phrases": "free money ",
     "hyphenated phrases": "free-money ",
     "phrase starts at line ends": "free-\n",
+    "emphasis runs": " ____free mo x____",
     "ssns": "536-22-1234 ",
     "labelled ssns": "SSN 536221234 ",
     "addresses and dotted words": "jo@example.com.a1.",
