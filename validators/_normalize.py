@@ -10,7 +10,8 @@ dot of Turkish ``\\u0130``) are dropped, it is recomposed (NFKC), and letters th
 imitate an ASCII letter (Cyrillic ``\\u0430``, Greek ``\\u03bf``, small capital
 ``\\u1d07``;
 see :mod:`._confusables`) become that letter, and the apostrophes U+2019,
-U+2018 and U+02BC become ``'``.  So full-width letters,
+U+2018 and U+02BC, and the acute accent U+00B4 and the primes U+2032 and
+U+02B9 typed for one, become ``'``.  So full-width letters,
 ligatures, compatibility forms, case, accents and look-alikes all fold to one
 spelling.  Characters that render as nothing are dropped: format characters
 (Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner, soft
@@ -62,11 +63,19 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 #: The blank letters and the combining grapheme joiner: dropped by folding.
 _BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
+#: Apostrophes written another way: the typographic U+2019, the left quote
+#: U+2018 used as one, the modifier letter U+02BC, and what is typed for one on
+#: keyboards without it: the acute accent U+00B4 (which compatibility
+#: decomposition would turn into a space), the prime U+2032 and the modifier
+#: prime U+02B9.
+_APOSTROPHES = str.maketrans(dict.fromkeys("\u2018\u2019\u02bc\u00b4\u2032\u02b9", "'"))
+#: The first step of folding: look-alikes and apostrophes, before
+#: decomposition (see :func:`_fold_cluster`).
+_FIRST_FOLD = {**SKELETON, **_APOSTROPHES}
 #: The last step of folding: look-alikes (:data:`SKELETON`), and apostrophes
-#: written another way (the typographic U+2019, the left quote U+2018 used as
-#: one, the modifier letter U+02BC) as "'", one character for one, so offsets
-#: keep their length.  One table: one pass.
-_LAST_FOLD = {**SKELETON, **str.maketrans(dict.fromkeys("\u2018\u2019\u02bc", "'"))}
+#: as "'", one character for one, so offsets keep their length.  One table:
+#: one pass.
+_LAST_FOLD = {**SKELETON, **_APOSTROPHES}
 
 
 def is_ignorable(char: str) -> bool:
@@ -91,7 +100,7 @@ def _fold_cluster(cluster: str) -> str:
     # (what folding produced); the marks are dropped after folding (U+0130
     # folds to "i" and a combining dot).
     decomposed = (
-        unicodedata.normalize("NFKD", cluster.translate(SKELETON)).translate(SKELETON).casefold()
+        unicodedata.normalize("NFKD", cluster.translate(_FIRST_FOLD)).translate(SKELETON).casefold()
     )
     bare = "".join(
         c
