@@ -57,15 +57,24 @@ class Measure:
     messages (``"chars"``, ``"tokens"``); ``additive`` is true when the size of
     a concatenation is always the sum of the sizes (characters), so that no
     chunk needs measuring again.  ``spec`` is what the user passed (``None``
-    for characters), for ``repr``.
+    for characters), for ``repr``; ``param`` the parameter it was passed as
+    (``length``, ``tokenizer``), for the error a count that is no ``int >= 0``
+    raises.
     """
 
-    __slots__ = ("_cache", "_count", "_recent", "additive", "spec", "unit")
+    __slots__ = ("_cache", "_count", "_recent", "additive", "param", "spec", "unit")
 
     def __init__(
-        self, count: Callable[[str], int], *, unit: str, additive: bool, spec: object
+        self,
+        count: Callable[[str], int],
+        *,
+        unit: str,
+        additive: bool,
+        spec: object,
+        param: str = "length",
     ) -> None:
         self._count = count
+        self.param = param
         self._cache: dict[str, int] = {}
         self._recent: dict[str, int] = {}
         self.unit = unit
@@ -113,7 +122,9 @@ class Measure:
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
             # (An int may be shown; anything else may be the text itself.)
             got = f"int {size}" if isinstance(size, int) else described(size)
-            raise ValueError(f"length must return an int >= 0, got {got} (from {self.spec!r:.80})")
+            raise ValueError(
+                f"{self.param} must return an int >= 0, got {got} (from {self.spec!r:.80})"
+            )
         return size
 
     def __repr__(self) -> str:
@@ -136,12 +147,12 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
     if isinstance(spec, Measure):
         return spec
     if isinstance(spec, str):
-        return Measure(_named(spec, param), unit="tokens", additive=False, spec=spec)
+        return Measure(_named(spec, param), unit="tokens", additive=False, spec=spec, param=param)
     count = _tokenizer_count(spec)
     if count is not None:
-        return Measure(count, unit="tokens", additive=False, spec=spec)
+        return Measure(count, unit="tokens", additive=False, spec=spec, param=param)
     if callable(spec):
-        return Measure(spec, unit="units", additive=False, spec=spec)
+        return Measure(spec, unit="units", additive=False, spec=spec, param=param)
     raise TypeError(
         f"{param} must be a tokenizer name, a tokenizer object (tiktoken/bpe-openai "
         "Encoding, tokenizers.Tokenizer, transformers tokenizer) or a callable "

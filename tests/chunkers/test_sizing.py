@@ -376,6 +376,11 @@ def test_a_misbehaving_length_function_is_named() -> None:
     with pytest.raises(ValueError, match="got str of 7 characters") as raised:
         echo.split_text("hunter2")
     assert "hunter2" not in str(raised.value)
+    # A tokenizer= callable is named as tokenizer, the parameter it came in by
+    # (it was blamed on length=, which the caller never gave).
+    tokens = limit("sentence", max_tokens=2, tokenizer=lambda text: text.split())
+    with pytest.raises(ValueError, match=r"^tokenizer must return an int >= 0, got list of"):
+        tokens.split_text("Two words. More.")
 
 
 def test_repr_names_the_measure() -> None:
