@@ -363,8 +363,15 @@ class SentenceScanner(SentenceRules, Scanner):
     def feed(self, delta: str) -> list[Cut]:
         if not delta:
             return _NO_CUTS
-        if self._typed and (_TYPED_COLON in delta or _TYPED_SEMICOLON in delta):
-            # (The window always holds the last LOOKBEHIND characters fed.)
+        if (
+            self._typed
+            and (_TYPED_COLON in delta or _TYPED_SEMICOLON in delta)
+            and not (delta.isascii() and self._buf.isascii())
+        ):
+            # (The window always holds the last LOOKBEHIND characters fed.
+            # ASCII text, whose flag ``isascii`` reads in O(1), holds no
+            # letter of the scripts, so typed_terminators would return
+            # ``delta``: its calls are saved.)
             delta = typed_terminators(self._buf[-_TYPED_LOOKBACK:], delta)
         buf = self._buf + delta
         n = len(buf)
