@@ -186,6 +186,9 @@ def _splitter_class() -> Callable[..., TextSplitter]:
             )
             self.chunker = chunker
             self.headings = headings
+            top = _top(chunker)
+            # Whether a numbered title is a section (never a Setext heading's title).
+            self._numbered = isinstance(top, StructureChunker) and top.respect_numbered_sections
 
         @classmethod
         def from_tiktoken_encoder(cls, *args: Any, **kwargs: Any) -> Any:
@@ -225,7 +228,11 @@ def _splitter_class() -> Callable[..., TextSplitter]:
             documents = []
             for i, text in enumerate(texts):
                 spans = self.spans(text)
-                paths = heading_paths(text, [a for a, _ in spans]) if self.headings else None
+                paths = (
+                    heading_paths(text, [a for a, _ in spans], numbered=self._numbered)
+                    if self.headings
+                    else None
+                )
                 for k, (a, b) in enumerate(spans):
                     metadata = copy.deepcopy(metadatas[i]) if metadatas else {}
                     if self._add_start_index:

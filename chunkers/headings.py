@@ -15,7 +15,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from .markdown import ATX, FENCE, SETEXT, Fence, closes_fence, opened_fence
+from .markdown import ATX, BREAK, FENCE, SETEXT, Fence, closes_fence, opened_fence
+from .structure import NUMBERED
 
 __all__ = ["heading_paths", "headings_of"]
 
@@ -25,8 +26,14 @@ _LINE = re.compile(r"[^\n]*(?:\n|\Z)")
 Heading = tuple[int, int, str]
 
 
-def headings_of(text: str) -> list[Heading]:
-    """Every heading of ``text`` in order: ``(line start, level, title)``."""
+def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
+    """Every heading of ``text`` in order: ``(line start, level, title)``.
+
+    Only a paragraph line can be a Setext heading's title, as for
+    :class:`~.structure.StructureChunker`: never a thematic break (``***``
+    over ``---`` is two breaks) nor, with ``numbered`` (the chunker's
+    ``respect_numbered_sections``), a numbered title that opens a paragraph.
+    """
     found: list[Heading] = []
     fence: Fence | None = None
     previous: tuple[int, str] | None = None  # the paragraph line before, for Setext
@@ -56,6 +63,9 @@ def headings_of(text: str) -> list[Heading]:
             found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, previous[1]))
             previous = None
             continue
+        if BREAK.fullmatch(body) or (numbered and previous is None and NUMBERED.match(line + "\n")):
+            previous = None  # a break or a numbered title: no paragraph line
+            continue
         previous = (start, body.strip()) if body.strip() else None
     return found
 
@@ -72,10 +82,11 @@ def _atx_title(rest: str) -> str:
     return title.strip()
 
 
-def heading_paths(text: str, starts: Iterable[int]) -> list[list[str]]:
+def heading_paths(text: str, starts: Iterable[int], *, numbered: bool = False) -> list[list[str]]:
     """For each offset in ``starts``, the titles of the sections it lies in,
-    outermost first (a chunk that opens with a heading is under it)."""
-    headings = headings_of(text)
+    outermost first (a chunk that opens with a heading is under it);
+    ``numbered`` as for :func:`headings_of`."""
+    headings = headings_of(text, numbered=numbered)
     offsets = [h[0] for h in headings]
     # The path in effect after each heading.
     paths: list[list[str]] = []

@@ -14,7 +14,7 @@ from guardrails_ai.chunkwise.adapters.langchain import (
     from_huggingface_tokenizer,
     from_tiktoken_encoder,
 )
-from guardrails_ai.chunkwise.chunkers import limit
+from guardrails_ai.chunkwise.chunkers import StructureChunker, limit
 
 CL100K = bpe_openai.get_encoding("cl100k_base")
 
@@ -126,6 +126,34 @@ def test_headings_metadata_from_the_structure_chunker() -> None:
     assert as_langchain_splitter("sentence", headings=True).create_documents([DOC])[0].metadata[
         "headings"
     ] == ["Guide"]
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "Opening words.\n\n***\n---\nClosing words.\n",
+        "Opening words.\n\n***\n===\nClosing words.\n",
+        "Opening words.\n\n2. Setup\n---\nClosing words.\n",
+        "Opening words.\n\n2. Setup\n===\nClosing words.\n",
+    ],
+)
+def test_no_setext_heading_over_a_break_or_a_numbered_title(doc: str) -> None:
+    # Before: a thematic break or a numbered title over "---"/"===" was
+    # recorded as a Setext heading's title, though StructureChunker reads
+    # neither as a paragraph line: chunks were put under a section it never saw.
+    for chunker in ("structure", limit("structure", max_chars=20, fill=True)):
+        docs = as_langchain_splitter(chunker).create_documents([doc])
+        assert [d.metadata["headings"] for d in docs] == [[]] * len(docs), chunker
+
+
+def test_a_numbered_title_is_a_setext_title_when_numbered_sections_are_off() -> None:
+    doc = "Opening words.\n\n2. Setup\n---\nClosing words.\n"
+    splitter = as_langchain_splitter(StructureChunker(respect_numbered_sections=False))
+    docs = splitter.create_documents([doc])
+    assert [(d.page_content, d.metadata["headings"]) for d in docs] == [
+        ("Opening words.", []),
+        ("2. Setup\n---\nClosing words.", ["2. Setup"]),
+    ]
 
 
 def test_every_chunk_is_in_the_text_in_order() -> None:
