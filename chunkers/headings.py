@@ -33,10 +33,12 @@ def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
     :class:`~.structure.StructureChunker`: never a thematic break (``***``
     over ``---`` is two breaks) nor, with ``numbered`` (the chunker's
     ``respect_numbered_sections``), a numbered title that opens a paragraph.
+    A Setext heading starts where its paragraph does (where the chunker starts
+    its section); its title is the paragraph's lines joined by spaces.
     """
     found: list[Heading] = []
     fence: Fence | None = None
-    previous: tuple[int, str] | None = None  # the paragraph line before, for Setext
+    previous: tuple[int, int] | None = None  # the paragraph before, for Setext
     pos = 0
     for m in _LINE.finditer(text):
         line = m.group().rstrip("\r\n")
@@ -60,13 +62,18 @@ def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
             continue
         setext = SETEXT.fullmatch(body)
         if setext and previous is not None:
-            found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, previous[1]))
+            lines = text[previous[0] : previous[1]].split("\n")
+            title = " ".join(part.strip() for part in lines if part.strip())
+            found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, title))
             previous = None
             continue
         if BREAK.fullmatch(body) or (numbered and previous is None and NUMBERED.match(line + "\n")):
             previous = None  # a break or a numbered title: no paragraph line
             continue
-        previous = (start, body.strip()) if body.strip() else None
+        if not body.strip():
+            previous = None
+        else:
+            previous = (start if previous is None else previous[0], start + len(body))
     return found
 
 

@@ -156,6 +156,16 @@ def test_a_numbered_title_is_a_setext_title_when_numbered_sections_are_off() -> 
     ]
 
 
+def test_a_chunk_opening_with_a_setext_heading_of_several_lines_is_under_it() -> None:
+    # Before: the chunk was put under the heading before it ("Top").
+    doc = "# Top\n\nIntro text.\n\nA title in\ntwo lines\n===\nBody text.\n"
+    docs = as_langchain_splitter("structure").create_documents([doc])
+    assert [(d.page_content, d.metadata["headings"]) for d in docs] == [
+        ("# Top\n\nIntro text.", ["Top"]),
+        ("A title in\ntwo lines\n===\nBody text.", ["A title in two lines"]),
+    ]
+
+
 def test_every_chunk_is_in_the_text_in_order() -> None:
     text = markdown(40_000, seed=9)
     splitter = from_tiktoken_encoder(chunk_size=300, chunk_overlap=0, add_start_index=True)

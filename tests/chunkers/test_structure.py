@@ -386,6 +386,16 @@ def test_headings_of_names_the_sections_structure_cuts(doc: str) -> None:
     assert section_starts == [start for start, _, _ in headings_of(doc)]
 
 
+def test_a_setext_heading_of_several_lines_starts_where_its_paragraph_does() -> None:
+    # Before: headings_of put the heading on the paragraph's last line, past
+    # the section start StructureChunker cuts at (the first line): the
+    # section's chunk was put under the heading before it.
+    doc = "Opening words.\n\nA title that\n  runs over two lines\n---\nbody\n"
+    assert headings_of(doc) == [(16, 2, "A title that runs over two lines")]
+    section_starts = [a for a, _ in StructureChunker().locate(doc).spans()[1:]]
+    assert section_starts == [16]
+
+
 def test_a_fence_line_deeper_than_the_open_fence_is_code() -> None:
     # Before: the string's fence closed the block, "# a comment" became a
     # heading and the block's own closing fence opened one to the end.
