@@ -33,6 +33,8 @@ def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
     :class:`~.structure.StructureChunker`: never a thematic break (``***``
     over ``---`` is two breaks) nor, with ``numbered`` (the chunker's
     ``respect_numbered_sections``), a numbered title that opens a paragraph.
+    A last line that no ``\\n`` ends is read as the chunker reads it: ``#``
+    alone opens no heading there, nor ``===`` a Setext one.
     A Setext heading starts where its paragraph does (where the chunker starts
     its section); its title is the paragraph's lines joined by spaces.
     """
@@ -52,7 +54,10 @@ def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
             if f and closes_fence(fence, f):
                 fence = None
             continue
-        atx = ATX.match(line + "\n")  # (the line as StructureChunker probes it)
+        # The line as StructureChunker probes it: a last line that no "\n" ends
+        # counts only through what its start decides.
+        complete = m.group().endswith("\n")
+        atx = ATX.match(line + "\n" if complete else m.group())
         if atx:
             found.append((start, len(atx.group(1)), _atx_title(body[atx.end() :])))
             previous = None
@@ -61,7 +66,7 @@ def headings_of(text: str, *, numbered: bool = False) -> list[Heading]:
             previous = None
             continue
         setext = SETEXT.fullmatch(body)
-        if setext and previous is not None:
+        if setext and previous is not None and complete:
             lines = text[previous[0] : previous[1]].split("\n")
             title = " ".join(part.strip() for part in lines if part.strip())
             found.append((previous[0], 1 if setext.group(1)[0] == "=" else 2, title))

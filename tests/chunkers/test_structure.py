@@ -396,6 +396,16 @@ def test_a_setext_heading_of_several_lines_starts_where_its_paragraph_does() -> 
     assert section_starts == [16]
 
 
+@pytest.mark.parametrize("doc", ["# Top\n\nSome text.\n#", "# Top\n\nSome text.\n==="])
+def test_an_unterminated_last_line_is_a_heading_only_as_structure_reads_it(doc: str) -> None:
+    # Before: headings_of read the last line as if a "\n" ended it: a bare
+    # "#" or a "===" under the paragraph made a heading that StructureChunker
+    # (which reads a last line only through what its start decides) never cut.
+    assert StructureChunker().split_text(doc) == [doc]
+    assert headings_of(doc) == [(0, 1, "Top")]
+    assert headings_of(doc + "\n") != [(0, 1, "Top")]
+
+
 def test_a_fence_line_deeper_than_the_open_fence_is_code() -> None:
     # Before: the string's fence closed the block, "# a comment" became a
     # heading and the block's own closing fence opened one to the end.
