@@ -220,7 +220,8 @@ def _splitter_class() -> Callable[..., TextSplitter]:
         def create_documents(
             self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
         ) -> list[Document]:
-            if metadatas is not None and len(metadatas) != len(texts):
+            # (An empty list is no metadata, as LangChain's own splitters read it.)
+            if metadatas and len(metadatas) != len(texts):
                 raise ValueError(
                     f"metadatas must have one dict per text: {len(texts)} texts, "
                     f"{len(metadatas)} metadatas"

@@ -98,6 +98,9 @@ def test_bad_arguments_are_named() -> None:
         as_langchain_splitter("word", add_start_index=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="metadatas must have one dict per text"):
         as_langchain_splitter("word").create_documents(["a", "b"], [{}])
+    # An empty list is no metadata, as in LangChain's own splitters (it raised).
+    documents = as_langchain_splitter("word").create_documents(["a", "b"], [])
+    assert [(d.page_content, d.metadata) for d in documents] == [("a", {}), ("b", {})]
 
 
 def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
