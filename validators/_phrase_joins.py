@@ -285,12 +285,17 @@ class _JoinScanner(Scanner):
         return last if not _glued(held, last) else last_cut(held, last, spans, _apart)
 
     def _give_out(self, held: str, at: int, start: int, out: list[Cut]) -> None:
-        """Give out the chunk from ``start`` to ``held[:at]`` (whitespace
-        aside); the rest of ``held`` goes on from its first non-whitespace."""
+        """Give out :meth:`_cut_before` ``at``; the chunk held goes on from its stop."""
+        cut = self._cut_before(held, at, start)
+        out.append(cut)
+        self._release(cut.stop, cut.stop)
+
+    def _cut_before(self, held: str, at: int, start: int) -> Cut:
+        """The chunk from ``start`` to ``held[:at]`` (whitespace aside); its
+        stop is where the rest of ``held`` goes on, at its first non-whitespace."""
         after = held[at:]
         going_on = self._base + at + len(after) - len(after.lstrip())
-        out.append(Cut(start, self._base + len(held[:at].rstrip()), going_on))
-        self._release(going_on, going_on)
+        return Cut(start, self._base + len(held[:at].rstrip()), going_on)
 
     def _open_at(self, held: str) -> int | None:
         """:meth:`~._phrases.PhraseMatcher.open_at` of ``held``, read in its last
@@ -335,8 +340,7 @@ class _JoinScanner(Scanner):
             out.append(Cut(start, self._base + len(held[:last].rstrip()), span[0]))
             return out, span
         if start < self._end and at is not None and self._base + len(held[:at].rstrip()) > start:
-            after = held[at:]
-            going_on = self._base + at + len(after) - len(after.lstrip())
-            out.append(Cut(start, self._base + len(held[:at].rstrip()), going_on))
-            return out, (going_on, span[1])
+            cut = self._cut_before(held, at, start)
+            out.append(cut)
+            return out, (cut.stop, span[1])
         return out, (start, span[1])
