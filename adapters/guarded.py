@@ -41,7 +41,7 @@ passed as the runner's ``validation_map``; the patch points listed in
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -119,12 +119,17 @@ def async_guarded_stream(
     """:func:`guarded_stream` for an ``AsyncGuard``: an async iterator (bad
     arguments raise at this call)."""
     _check_call(guard, llm_api, guard_kwargs, asynchronous=True)
-    api = _checked_async_llm(llm_api) if callable(llm_api) else llm_api
-    return _async_released(guard, api, args, guard_kwargs)
+    opened: list[_CheckedResponse] = []
+    api = _checked_async_llm(llm_api, opened) if callable(llm_api) else llm_api
+    return _async_released(guard, api, args, guard_kwargs, opened)
 
 
 async def _async_released(
-    guard: Any, api: Any, args: tuple[Any, ...], guard_kwargs: dict[str, Any]
+    guard: Any,
+    api: Any,
+    args: tuple[Any, ...],
+    guard_kwargs: dict[str, Any],
+    opened: list[_CheckedResponse],
 ) -> AsyncIterator[ValidationOutcome[str]]:
     with pipeline_stream(guard) as view:
         outcomes = await view(api, *args, stream=True, **guard_kwargs)
@@ -133,6 +138,11 @@ async def _async_released(
                 yield outcome
         finally:
             await outcomes.aclose()
+            # Guardrails' wrappers do not pass aclose() on to the stream they
+            # wrap (an async generator left suspended is closed only when the
+            # event loop finalises it): close the LLM's response now.
+            for response in opened:
+                await response.aclose()
 
 
 def _checked_delta(delta: object, index: int) -> object:
@@ -174,15 +184,27 @@ class _CheckedResponse:
     def __init__(self, stream: AsyncIterator[Any]) -> None:
         self.completion_stream = self._check(stream)
 
+    async def aclose(self) -> None:
+        """Close the LLM's stream (through the check, which closes it when it ends)."""
+        await self.completion_stream.aclose()
+
     @staticmethod
-    async def _check(stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async def _check(stream: AsyncIterator[Any]) -> AsyncGenerator[Any, None]:
         index = 0
-        async for delta in stream:
-            yield _checked_delta(delta, index)
-            index += 1
+        try:
+            async for delta in stream:
+                yield _checked_delta(delta, index)
+                index += 1
+        finally:
+            # (``async for`` leaves the iterator it stops reading suspended.)
+            aclose = getattr(stream, "aclose", None)
+            if callable(aclose):
+                await aclose()
 
 
-def _checked_async_llm(llm_api: Callable[..., Any]) -> Callable[..., Any]:
+def _checked_async_llm(
+    llm_api: Callable[..., Any], opened: list[_CheckedResponse]
+) -> Callable[..., Any]:
     async def checked_llm(*args: Any, messages: Any = None, **kwargs: Any) -> Any:
         if messages is not None:
             kwargs["messages"] = messages
@@ -193,6 +215,8 @@ def _checked_async_llm(llm_api: Callable[..., Any]) -> Callable[..., Any]:
                 "an async LLM callable must return an object whose .completion_stream is an "
                 f"async iterator; got {type(response).__name__}"
             )
-        return _CheckedResponse(stream)
+        response = _CheckedResponse(stream)
+        opened.append(response)
+        return response
 
     return checked_llm

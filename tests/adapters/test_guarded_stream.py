@@ -10,6 +10,7 @@ objects, refrain, custom on_fail, several validators in a pipeline, bad input.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
@@ -626,3 +627,43 @@ def test_the_outcomes_before_an_exception_do_not_depend_on_the_slicing() -> None
         return joined(outcomes), outcomes[-1].validation_passed
 
     assert {asyncio.run(aseen(d)) for d in ([text], list(text))} == {("Yes. ", True)}
+
+
+class _Unending:
+    """What an async LLM callable returns: a response that would go on for long,
+    noting in ``closed`` when its stream is closed."""
+
+    def __init__(self, closed: list[str]) -> None:
+        self.completion_stream = self._stream(closed)
+
+    @staticmethod
+    async def _stream(closed: list[str]) -> Any:
+        try:
+            yield "Mail jo@example.com now. "
+            for i in range(10_000):
+                yield f"Sentence {i}. "
+        finally:
+            closed.append("closed")
+
+
+@pytest.mark.parametrize("on_fail", ["refrain", "exception", "fix"])
+def test_async_guarded_stream_closes_the_llm_response_when_it_ends_early(on_fail: str) -> None:
+    # Before: the LLM's stream was left suspended inside the delta check and
+    # closed only later, when the event loop finalised it (an open HTTP
+    # response, tokens still generated), though the guarded stream had ended.
+    closed: list[str] = []
+
+    async def answer(*, messages: Any = None, **kwargs: Any) -> _Unending:
+        return _Unending(closed)
+
+    async def consume() -> list[str]:
+        guard = guard_with(Ban("jo@example.com", on_fail=on_fail), asynchronous=True)
+        stream = async_guarded_stream(guard, answer, messages=MESSAGES)
+        with contextlib.suppress(ValidationError):
+            async for _ in stream:
+                if on_fail == "fix":
+                    break  # a caller that stops reading
+        await stream.aclose()
+        return list(closed)  # before the event loop runs anything else
+
+    assert asyncio.run(consume()) == ["closed"]
