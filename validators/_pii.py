@@ -409,7 +409,12 @@ _PHONE_LABELS = (
     # (see find_entities): phone (fon, with the nukta precomposed or not),
     # telephone (durbhash), mobile, contact (sampark).
     "\u095e\u0928 \u092b\u0928 \u0926\u0930\u092d\u0937 \u092e\u092c\u0907\u0932 "
-    "\u0938\u092a\u0930\u0915"
+    "\u0938\u092a\u0930\u0915 "
+    # Abbreviations and other words of Spanish, Portuguese, Italian, Dutch,
+    # Polish, Turkish and Arabic (tfno., fone, GSM, tel. kom., "my phone").
+    "tfno tlf telf fone telem\u00f3vel telemovel telefoonnummer gsm kom "
+    "contato contacto contatto kontakt \u0647\u0627\u062a\u0641\u064a "
+    "\u062c\u0648\u0627\u0644\u064a"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "

@@ -249,6 +249,24 @@ SURROUNDED = [
         "Telefon numaras\u0131: 532 123 45 67, Telefonnummer: 612345678",
         "Telefon numaras\u0131: <PHONE>, Telefonnummer: <PHONE>",
     ),
+    # Abbreviations and other words for a phone of Spanish, Portuguese,
+    # Dutch, Polish, Turkish and Arabic (released: only the label tells).
+    (
+        "Tfno.: 912 345 678, tlf: 612 34 56 78. Fone: (11) 3456-7890.",
+        "Tfno.: <PHONE>, tlf: <PHONE>. Fone: <PHONE>.",
+    ),
+    (
+        "Telem\u00f3vel: 912 345 678. Contato: 912 345 678. Contacto: 612 345 678.",
+        "Telem\u00f3vel: <PHONE>. Contato: <PHONE>. Contacto: <PHONE>.",
+    ),
+    (
+        "GSM: 532 123 45 67, Telefoonnummer: 612345678, tel. kom.: 601 234 567",
+        "GSM: <PHONE>, Telefoonnummer: <PHONE>, tel. kom.: <PHONE>",
+    ),
+    (
+        "\u0647\u0627\u062a\u0641\u064a: 0501234567 \u062c\u0648\u0627\u0644\u064a: 0501234567",
+        "\u0647\u0627\u062a\u0641\u064a: <PHONE> \u062c\u0648\u0627\u0644\u064a: <PHONE>",
+    ),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
