@@ -414,7 +414,10 @@ _PHONE_LABELS = (
     # Polish, Turkish and Arabic (tfno., fone, GSM, tel. kom., "my phone").
     "tfno tlf telf fone telem\u00f3vel telemovel telefoonnummer gsm kom "
     "contato contacto contatto kontakt \u0647\u0627\u062a\u0641\u064a "
-    "\u062c\u0648\u0627\u0644\u064a"
+    "\u062c\u0648\u0627\u0644\u064a "
+    # "Call (me)" of Spanish, Portuguese, Italian, French and Arabic.
+    "ll\u00e1mame llame llamar ligue ligar chiamami chiamare appelez appeler "
+    "\u0627\u062a\u0635\u0644"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
@@ -469,7 +472,14 @@ _FILLERS = frozenset(
         "\u03b1\u03c1\u03b9\u03b8\u03bc\u03bf\u03c2 numara numaras\u0131 numarasi "
         # Hindi "number" (nambar, sankhya) and "do" (karen: "sampark karen",
         # contact us), their marks dropped.
-        "\u0928\u092c\u0930 \u0938\u0916\u092f \u0915\u0930"
+        "\u0928\u092c\u0930 \u0938\u0916\u092f \u0915\u0930 "
+        # "is", "the", "my", "at" and "number" of Spanish, Italian, Portuguese,
+        # French, German, Dutch, Polish, Turkish ("numaram", my number),
+        # Arabic (huwa, ala, bina, raqm) and Korean (beonho): "Mi tel\u00e9fono es el
+        # 612 345 678" reads as "My phone is the ..." does.
+        "es el la al mi n\u00famero numero \u00e8 il mio \u00e9 meu minha est le mon ma moi "
+        "ist lautet mein meine nummer op mijn numer jest numaram "
+        "\u0647\u0648 \u0639\u0644\u0649 \u0628\u0646\u0627 \u0631\u0642\u0645 \ubc88\ud638"
     ).split()
     + list(":#.,()-=/|*`")
     + list(_QUOTES)

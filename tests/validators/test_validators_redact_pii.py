@@ -267,6 +267,32 @@ SURROUNDED = [
         "\u0647\u0627\u062a\u0641\u064a: 0501234567 \u062c\u0648\u0627\u0644\u064a: 0501234567",
         "\u0647\u0627\u062a\u0641\u064a: <PHONE> \u062c\u0648\u0627\u0644\u064a: <PHONE>",
     ),
+    # "Is", "the", "my", "at" and "number" of other languages between a label
+    # and its number, and their "call me" (released: only English ones were read).
+    (
+        "Mi tel\u00e9fono es el 612 345 678. Il mio cellulare \u00e8 347 123 4567.",
+        "Mi tel\u00e9fono es el <PHONE>. Il mio cellulare \u00e8 <PHONE>.",
+    ),
+    (
+        "O meu telem\u00f3vel \u00e9 912 345 678. Le portable est le 612345678.",
+        "O meu telem\u00f3vel \u00e9 <PHONE>. Le portable est le <PHONE>.",
+    ),
+    (
+        "Meine Handynummer ist 612345678, mijn telefoonnummer is 612345678.",
+        "Meine Handynummer ist <PHONE>, mijn telefoonnummer is <PHONE>.",
+    ),
+    (
+        "Telefon numaram 532 123 45 67. \ud734\ub300\ud3f0 \ubc88\ud638: 612345678",
+        "Telefon numaram <PHONE>. \ud734\ub300\ud3f0 \ubc88\ud638: <PHONE>",
+    ),
+    (
+        "Ll\u00e1mame al 612 345 678 o chiamami al 347 123 4567.",
+        "Ll\u00e1mame al <PHONE> o chiamami al <PHONE>.",
+    ),
+    (
+        "\u0627\u062a\u0635\u0644 \u0628\u0646\u0627 \u0639\u0644\u0649 0501234567",
+        "\u0627\u062a\u0635\u0644 \u0628\u0646\u0627 \u0639\u0644\u0649 <PHONE>",
+    ),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
