@@ -417,7 +417,10 @@ _PHONE_LABELS = (
     "\u062c\u0648\u0627\u0644\u064a "
     # "Call (me)" of Spanish, Portuguese, Italian, French and Arabic.
     "ll\u00e1mame llame llamar ligue ligar chiamami chiamare appelez appeler "
-    "\u0627\u062a\u0635\u0644"
+    "\u0627\u062a\u0635\u0644 "
+    # Chinese, Japanese and Korean "call", "dial", "contact", "hotline".
+    "\u81f4\u7535 \u62e8\u6253 \u64a5\u6253 \u8054\u7cfb \u806f\u7d61 \u70ed\u7ebf "
+    "\u71b1\u7dda \u9023\u7d61\u5148 \uc5f0\ub77d\ucc98"
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
@@ -458,6 +461,18 @@ _LABELS: dict[str, str] = {
     )
     for word in words.split()
 }
+# A label of a script written without spaces (or Hangul) is no word of its
+# own: the words before it and a particle after it are in its run of letters
+# (\u6211\u7684\u7535\u8bdd\u662f, "my phone is"; \u8054\u7cfb\u7535\u8bdd;
+# \u643a\u5e2f\u756a\u53f7\u306f; \uc804\ud654\ubc88\ud638\ub294), which reads as that label
+# when it ends with one, then possibly "number" and a particle ("is", topic,
+# subject).  A run is at most CONTEXT characters long: linear.
+_GLUED_LABEL = re.compile(
+    "("
+    + "|".join(sorted((w for w in _LABELS if re.fullmatch(f"[{_GLUED}]+", w)), key=len)[::-1])
+    + ")(?:\u756a\u53f7|\u53f7\u7801|\u865f\u78bc|\ubc88\ud638)?"
+    "[\u306f\u304c\u662f\u4e3a\u70ba\ub294\uc740\uc774\uac00]?\\Z"
+)
 #: Quotes around a key and its value in code (``{"phone": "2147483647"}``,
 #: ``phone='2147483647'``) or in prose (``Phone: \u201c2147483647\u201d``).
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
@@ -535,6 +550,10 @@ def _words(token: str) -> list[str]:
         if token[1] == "/" or not any(_LABELS.get(w) in _PERSONAL for w in names):
             return [token.lower()]
         return names
+    if not token.isascii() and token not in _LABELS:
+        glued = _GLUED_LABEL.search(token)
+        if glued is not None:
+            return [glued.group(1)]  # (电话是, 联系电话: see _GLUED_LABEL)
     parts = _CAMEL_PARTS.findall(token) if token.isascii() else []
     if len(parts) < 2 or len("".join(parts)) != len(token):
         return [token.lower()]

@@ -293,6 +293,23 @@ SURROUNDED = [
         "\u0627\u062a\u0635\u0644 \u0628\u0646\u0627 \u0639\u0644\u0649 0501234567",
         "\u0627\u062a\u0635\u0644 \u0628\u0646\u0627 \u0639\u0644\u0649 <PHONE>",
     ),
+    # A label of Chinese, Japanese or Korean inside a run of letters (the
+    # words before it, a particle after it): the run was read as no label.
+    (
+        "\u6211\u7684\u7535\u8bdd\u662f612345678\u3002\u8054\u7cfb\u7535\u8bdd\uff1a612345678",
+        "\u6211\u7684\u7535\u8bdd\u662f<PHONE>\u3002\u8054\u7cfb\u7535\u8bdd\uff1a<PHONE>",
+    ),
+    (
+        "\u304a\u96fb\u8a71\u306f612345678\u3067\u3059\u3002\u643a\u5e2f\u756a\u53f7\uff1a612345678",
+        "\u304a\u96fb\u8a71\u306f<PHONE>\u3067\u3059\u3002\u643a\u5e2f\u756a\u53f7\uff1a<PHONE>",
+    ),
+    (
+        "\uc81c \uc804\ud654\ubc88\ud638\ub294 612345678\uc785\ub2c8\ub2e4. "
+        "\uc5f0\ub77d\ucc98: 612345678",
+        "\uc81c \uc804\ud654\ubc88\ud638\ub294 <PHONE>\uc785\ub2c8\ub2e4. "
+        "\uc5f0\ub77d\ucc98: <PHONE>",
+    ),
+    ("\u8bf7\u81f4\u7535612345678\u3002", "\u8bf7\u81f4\u7535<PHONE>\u3002"),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
