@@ -424,7 +424,13 @@ _PHONE_LABELS = (
 )
 _CARD_LABELS = (
     "card cards visa mastercard amex discover jcb diners maestro unionpay credit debit cc pan "
-    "payment paid charged charge kreditkarte carte"
+    "payment paid charged charge kreditkarte carte "
+    # Spanish, Portuguese, Italian, Polish, Dutch, Turkish, Russian, Japanese,
+    # Chinese, Korean and Arabic ("card", "credit").
+    "tarjeta cart\u00e3o cartao carta karta kaart kart kredi kredyt cr\u00e9dito credito "
+    "\u043a\u0430\u0440\u0442\u0430 \u043a\u0430\u0440\u0442\u044b \u30ab\u30fc\u30c9 "
+    "\u5361 \u5361\u53f7 \uce74\ub4dc \u0628\u0637\u0627\u0642\u0629 "
+    "\u0627\u0644\u0628\u0637\u0627\u0642\u0629"
 )
 _SSN_LABELS = "ssn ssns itin social security"
 _IP_LABELS = (

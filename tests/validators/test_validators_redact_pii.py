@@ -310,6 +310,22 @@ SURROUNDED = [
         "\uc5f0\ub77d\ucc98: <PHONE>",
     ),
     ("\u8bf7\u81f4\u7535612345678\u3002", "\u8bf7\u81f4\u7535<PHONE>\u3002"),
+    # Card labels of other languages, before a number that needs one (13
+    # digits, or groups joined by dots or slashes): it was released.
+    (
+        "Tarjeta: 4111.1111.1111.1111. Carta di credito: 4222222222222.",
+        "Tarjeta: <CARD>. Carta di credito: <CARD>.",
+    ),
+    (
+        "Karta: 4111/1111/1111/1111, "
+        "\u041d\u043e\u043c\u0435\u0440 \u043a\u0430\u0440\u0442\u044b: 4222222222222",
+        "Karta: <CARD>, \u041d\u043e\u043c\u0435\u0440 \u043a\u0430\u0440\u0442\u044b: <CARD>",
+    ),
+    (
+        "\u4fe1\u7528\u5361\u53f7\uff1a4222222222222\u3002\u30ab\u30fc\u30c9\u756a\u53f7\uff1a4222222222222",
+        "\u4fe1\u7528\u5361\u53f7\uff1a<CARD>\u3002\u30ab\u30fc\u30c9\u756a\u53f7\uff1a<CARD>",
+    ),
+    ("\uce74\ub4dc \ubc88\ud638: 4222222222222", "\uce74\ub4dc \ubc88\ud638: <CARD>"),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
