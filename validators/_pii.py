@@ -39,7 +39,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
   mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``,
   Russian ones dialled with the trunk prefix 8 (``8 (495) 123-45-67``,
-  ``8 800 555 35 35``; a trunk prefix ``1`` or ``8`` may open any number
+  ``8 800 555 35 35``; or without it, ``(495) 123-45-67``, as Turkish ones
+  are written, ``0 (212) 123 45 67``; a trunk prefix ``1`` or ``8`` may open any number
   before its area code in parentheses: ``1 (415) 555-0123``); any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and so are digits
@@ -704,6 +705,16 @@ _RUSSIAN_TRUNK = re.compile(
     r"|[3-9][0-9]{2}([ \-])[0-9]{3}|[3-9][0-9]{3}([ \-])[0-9]{2})"
     r"([ \-])[0-9]{2}\3[0-9]{2}"
 )
+# The same numbers without the trunk prefix, and Turkish ones (whose trunk 0
+# stands before the parentheses, 0 (532) 123 45 67): an area code of three
+# digits in parentheses, or of four, or of three joined by hyphens, then the
+# local number with its last two groups of two digits ((495) 123-45-67,
+# (212) 123 45 67, (3812) 12-34-56, 495 123-45-67).
+_TWO_TWO = re.compile(
+    r"\([2-9][0-9]{2}\) ?[0-9]{3}([ \-])[0-9]{2}\1[0-9]{2}"
+    r"|\([3-9][0-9]{3}\) ?[0-9]{2}([ \-])[0-9]{2}\2[0-9]{2}"
+    r"|[3-9][0-9]{2} [0-9]{3}-[0-9]{2}-[0-9]{2}"
+)
 # Mobiles of China (138 0013 8000, 13800138000) and Brazil ((11) 91234-5678).
 _CHINESE_MOBILE = re.compile(r"1[3-9][0-9](?:([ \-]?)[0-9]{4}\1[0-9]{4})")
 _BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
@@ -747,7 +758,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
         return False
     patterns = (
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
-        *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK),
+        *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK, _TWO_TWO),
     )
     # Groups joined by a hyphen or a slash between spaces (415 - 555 - 0123,
     # 030 / 123 456 78) are read as joined by the hyphen or the slash.

@@ -326,6 +326,13 @@ SURROUNDED = [
         "\u4fe1\u7528\u5361\u53f7\uff1a<CARD>\u3002\u30ab\u30fc\u30c9\u756a\u53f7\uff1a<CARD>",
     ),
     ("\uce74\ub4dc \ubc88\ud638: 4222222222222", "\uce74\ub4dc \ubc88\ud638: <CARD>"),
+    # Russian numbers without the trunk prefix 8, and Turkish ones (their trunk
+    # 0 before the parentheses): released without a phone label.
+    (
+        "\u041e\u0444\u0438\u0441: (495) 123-45-67, 495 123-45-67, (3812) 12-34-56.",
+        "\u041e\u0444\u0438\u0441: <PHONE>, <PHONE>, <PHONE>.",
+    ),
+    ("Merkez ofis 0 (212) 123 45 67 veya (532) 123-45-67.", "Merkez ofis 0 <PHONE> veya <PHONE>."),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
