@@ -549,15 +549,20 @@ _CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 def _words(token: str) -> list[str]:
     """The words, in lower case, that a token of :data:`_TOKEN` holds: a
     camelCase name holds its parts (``"phoneNumber": ...`` is labelled by
-    ``phone``), and an opening HTML or XML tag its name (``<phone>``,
-    ``<phone_number>``: read as a label when it names personal data, else as
-    a filler, as a closing tag is: ``<section>``, ``<table>`` veto nothing)."""
+    ``phone``) unless it is a label whole (``WhatsApp``, ``UnionPay``), and
+    an opening HTML or XML tag its name (``<phone>``, ``<phone_number>``:
+    read as a label when it names personal data, else as a filler, as a
+    closing tag is: ``<section>``, ``<table>`` veto nothing); a run of a
+    script written without spaces that ends with a label, that label (see
+    :data:`_GLUED_LABEL`)."""
     if token[0] == "<" and len(token) > 1:  # (a tag; a lone "<" is a mark)
         names = [w for piece in token[1:].rstrip(" />").split("_") if piece for w in _words(piece)]
         if token[1] == "/" or not any(_LABELS.get(w) in _PERSONAL for w in names):
             return [token.lower()]
         return names
-    if not token.isascii() and token not in _LABELS:
+    if token.lower() in _LABELS:
+        return [token.lower()]  # (a name written in camelCase: WhatsApp, UnionPay)
+    if not token.isascii():
         glued = _GLUED_LABEL.search(token)
         if glued is not None:
             return [glued.group(1)]  # (电话是, 联系电话: see _GLUED_LABEL)

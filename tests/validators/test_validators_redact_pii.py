@@ -333,6 +333,12 @@ SURROUNDED = [
         "\u041e\u0444\u0438\u0441: <PHONE>, <PHONE>, <PHONE>.",
     ),
     ("Merkez ofis 0 (212) 123 45 67 veya (532) 123-45-67.", "Merkez ofis 0 <PHONE> veya <PHONE>."),
+    # A label that is a name written in camelCase (read as its parts, "whats"
+    # and "app": the number was released).
+    (
+        "WhatsApp: 612 345 678, UnionPay 4222222222222.",
+        "WhatsApp: <PHONE>, UnionPay <CARD>.",
+    ),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
