@@ -40,7 +40,8 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``,
   Russian ones dialled with the trunk prefix 8 (``8 (495) 123-45-67``,
   ``8 800 555 35 35``; or without it, ``(495) 123-45-67``, as Turkish ones
-  are written, ``0 (212) 123 45 67``; a trunk prefix ``1`` or ``8`` may open any number
+  are written, ``0 (212) 123 45 67``, Japanese ones with the exchange in
+  parentheses (``03(3581)3111``); a trunk prefix ``1`` or ``8`` may open any number
   before its area code in parentheses: ``1 (415) 555-0123``); any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and so are digits
@@ -328,7 +329,7 @@ _GLUED_WORD = r"(?=[A-Z][a-z])"
 _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
     r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
-    r"(?:\((?:0 )?\d{1,5}\)(?: ?\d{1,12})?|\d{1,12})"
+    r"(?:\((?:0 )?\d{1,5}\)(?: ?\d{1,12})?|0\d{1,4}\(\d{1,4}\)\d{4}|\d{1,12})"
     r"(?:(?:[ .\-/]| [\-/] )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
 )
@@ -720,6 +721,8 @@ _TWO_TWO = re.compile(
     r"|\([3-9][0-9]{3}\) ?[0-9]{2}([ \-])[0-9]{2}\2[0-9]{2}"
     r"|[3-9][0-9]{2} [0-9]{3}-[0-9]{2}-[0-9]{2}"
 )
+# Japanese numbers with the exchange in parentheses: 03(3581)3111.
+_JAPANESE = re.compile(r"0[1-9][0-9]{0,3}\([0-9]{1,4}\)[0-9]{4}")
 # Mobiles of China (138 0013 8000, 13800138000) and Brazil ((11) 91234-5678).
 _CHINESE_MOBILE = re.compile(r"1[3-9][0-9](?:([ \-]?)[0-9]{4}\1[0-9]{4})")
 _BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
@@ -764,6 +767,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     patterns = (
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
         *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK, _TWO_TWO),
+        _JAPANESE,
     )
     # Groups joined by a hyphen or a slash between spaces (415 - 555 - 0123,
     # 030 / 123 456 78) are read as joined by the hyphen or the slash.

@@ -339,6 +339,12 @@ SURROUNDED = [
         "WhatsApp: 612 345 678, UnionPay 4222222222222.",
         "WhatsApp: <PHONE>, UnionPay <CARD>.",
     ),
+    # Japanese numbers with the exchange in parentheses (released, after a
+    # label too: a "(" ended the number).
+    (
+        "TEL 03(3581)3111\u3001\u5927\u962a 06\uff086123\uff094567\u3067\u3059\u3002",
+        "TEL <PHONE>\u3001\u5927\u962a <PHONE>\u3067\u3059\u3002",
+    ),
     # "para" and "ver" name a paragraph or a version only before an IPv4
     # address: in Spanish and Portuguese they are "to" and "see" (released).
     (
