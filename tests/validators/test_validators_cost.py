@@ -67,6 +67,11 @@ RUNS = {
     "en dashes after words": "at\u2013415\u2013555\u20130123\u2013",
     "long vowel marks": "03\u30fc1234\u30fc5678\u30fc\u30fc",
     "glued numbers": "today.4111 1111 1111 1111Ab.0958Ab ",
+    "exchanges in parentheses": "03(3581)3111(",
+    "open parentheses after digits": "01(",
+    "two-two groups": "(495) 123-45-67-",
+    "labels in runs of han": "\u6211\u7684\u7535\u8bdd\u662f612345678",
+    "camelcase labels": "WhatsApp 612 345 678 ",
 }
 
 
