@@ -414,7 +414,7 @@ _PHONE_LABELS = (
     "\u0938\u092a\u0930\u0915 "
     # Abbreviations and other words of Spanish, Portuguese, Italian, Dutch,
     # Polish, Turkish and Arabic (tfno., fone, GSM, tel. kom., "my phone").
-    "tfno tlf telf fone telem\u00f3vel telemovel telefoonnummer gsm kom "
+    "tfno tlf telf telef fone telem\u00f3vel telemovel telefoonnummer gsm kom "
     "contato contacto contatto kontakt \u0647\u0627\u062a\u0641\u064a "
     "\u062c\u0648\u0627\u0644\u064a "
     # "Call (me)" of Spanish, Portuguese, Italian, French and Arabic.

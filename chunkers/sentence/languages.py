@@ -172,7 +172,7 @@ _SPECS: dict[str, _Spec] = {
         " mtra abog ctra urb depto dpto pje atte coord",
         final="etc pág núm sigs hs págs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel av avda cía art doc izq dcha",
+        " tel tfno telf telef av avda cía art doc izq dcha",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después"

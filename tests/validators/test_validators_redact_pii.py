@@ -776,3 +776,20 @@ def test_label_words_are_written_as_the_detectors_read_text() -> None:
 
     unreadable = [w for w in [*_LABELS, *_FILLERS] if _without_invisible(w)[0] != w]
     assert unreadable == []
+
+
+# A phone label written as an abbreviation (Spanish "Tfno.", "Telf.") whose
+# period a sentence chunker took for the end of a sentence: the number, which
+# needs its label, was validated without it.
+_LABEL_ABBREVIATIONS = [
+    ("Tfno. 912 345 678", "Tfno. <PHONE>"),
+    ("Telf. 912 345 678 o escribe.", "Telf. <PHONE> o escribe."),
+    ("Ll\u00e1menos. Telef. 912 345 678.", "Ll\u00e1menos. Telef. <PHONE>."),
+]
+
+
+@pytest.mark.parametrize(("text", "fixed"), _LABEL_ABBREVIATIONS)
+def test_a_label_abbreviation_shares_its_numbers_chunk(text: str, fixed: str) -> None:
+    assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
+    async_guard = guard_with(RedactPII(on_fail="fix"), asynchronous=True)
+    assert joined(asyncio.run(arun(async_guard, [text[:6], text[6:]]))) == fixed
