@@ -676,6 +676,11 @@ class Sized(ChunkingStrategy):
                     return start, end, _fence_after(window, fence, end, closed)
         if spare is not None:
             return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
+        heading = self._heading_end(window, lead, min_end, closed, est)
+        if heading is not None:
+            # A heading line that fits, the word after it not: the heading
+            # ends the chunk rather than that word be cut (nothing else fits).
+            return lead, heading, _fence_after(window, fence, heading, closed)
         if 0 < lead and lead > min_end:
             # Whitespace that cannot travel with the word after it: a chunk of
             # its own (filled or not, as fallback_cut does), so that the word
@@ -692,6 +697,35 @@ class Sized(ChunkingStrategy):
         if self.fill and start < end:
             end = start + len(window[start:end].rstrip()) or end
         return start, end, _fence_after(window, fence, end, closed)
+
+    def _heading_end(
+        self,
+        window: str,
+        start: int,
+        min_end: int,
+        closed: list[Span],
+        est: Callable[[int, int], int],
+    ) -> int | None:
+        """The end of the last complete heading line (its title, a line break
+        after it) in ``window`` that ends a chunk from ``start`` within the
+        limit, or ``None``: no chunk ends on a heading line, except where the
+        other choice is a hard cut (a word that fits alone cut after it).
+        O(len(window)), once per hard cut."""
+        best = None
+        line = 0
+        while True:
+            nl = window.find("\n", line)
+            if nl < 0:
+                return best  # (an unterminated heading may still grow)
+            marker = ATX.match(window, line, nl + 1)
+            if marker is not None:
+                end = line + len(window[line:nl].rstrip())
+                if end > max(marker.end(), start, min_end) and not inside(end, closed):
+                    if est(0, end) > self.limit:
+                        return best
+                    if self._fits(window[start:end]):
+                        best = end
+            line = nl + 1
 
     def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
         """``lo`` moved past the ends that estimate over the limit but measure

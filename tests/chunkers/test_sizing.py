@@ -229,6 +229,30 @@ def test_a_heading_over_the_limit_is_cut_between_words(make: Callable[[int], Any
     assert "#" not in make(12).split_text("Run it.\n\n# Usage\nCall it.")
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: limit("structure", max_chars=n, fill=True),
+        lambda n: limit("structure", max_chars=n, length=len),
+        lambda n: limit("word", max_chars=n, fill=True),
+        lambda n: limit("sentence", max_chars=n, fill=True),
+    ],
+    ids=["fill", "length", "fill-word", "fill-sentence"],
+)
+def test_a_heading_ends_a_chunk_rather_than_a_word_that_fits_being_cut(
+    make: Callable[[int], Any],
+) -> None:
+    # Before: no chunk could end on the heading line, so when the heading fit
+    # but not with the word after it, that word was cut ("Thre" | "e four"),
+    # though no word is cut unless it alone is over the limit.
+    assert make(9).split_text("# Hi\nThree four") == ["# Hi", "Three", "four"]
+    assert make(14).split_text("Intro.\n\n## Setup\nConfigure it") == [
+        "Intro.",
+        "## Setup",
+        "Configure it",
+    ]
+
+
 def test_fill_ends_at_sentences_within_a_long_paragraph() -> None:
     text = " ".join(f"Sentence number {i} is here." for i in range(200))
     chunks = limit("paragraph", max_chars=300, fill=True).split_text(text)
