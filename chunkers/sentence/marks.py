@@ -33,6 +33,7 @@ __all__ = [
     "PARTICLE_CLOSERS",
     "PICTOGRAPHS",
     "QUOTES",
+    "QUOTE_CLOSED_BEFORE",
     "QUOTE_OPEN_AFTER",
     "QUOTE_PAIRS",
     "QUOTE_PARTICLES",
@@ -213,6 +214,11 @@ QUOTE_OPEN_AFTER = (
 #: Letters of scripts written without spaces (kana, CJK ideographs), which may
 #: follow a closing quotation mark right away (``”然后``): a regex class body.
 UNSPACED_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+#: Letters that may follow a closing quotation mark right away: those of
+#: :data:`UNSPACED_LETTERS`, and Hangul syllables, as Korean attaches its
+#: particles to a quotation (``"좋아"라고 했다``, ``'사과'는``): a regex class body.
+QUOTE_CLOSED_BEFORE = UNSPACED_LETTERS + "\uac00-\ud7a3"
 
 #: Quotation marks that may have a space on their inner side (``« Bonjour »``).
 SPACED_QUOTES = "\u00ab\u00bb"

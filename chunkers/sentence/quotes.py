@@ -24,8 +24,10 @@ The rule, as data (:data:`~.marks.QUOTE_PAIRS` and the context sets of
   ``“`` or ``”`` for ``„``, ``»`` for ``«``, ``«`` for ``»``, ``'`` for
   ``'``, ``’`` for ``‘``...) closes it when it follows something other than
   whitespace (a guillemet may follow a space) and no letter or digit follows
-  it (so ``they'll`` and ``l’homme`` close nothing); CJK brackets close
-  anywhere.  A mark that closes an open quotation opens none;
+  it (so ``they'll`` and ``l’homme`` close nothing) but a kana, an ideograph
+  or a Hangul syllable (``“来。”然后``, Korean ``"좋아"라고``:
+  :data:`~.marks.QUOTE_CLOSED_BEFORE`); CJK brackets close anywhere.  A
+  mark that closes an open quotation opens none;
 * a cut whose chunk ends after an opening mark (at ``o``) and at or before its
   closing mark (at ``c``, ``c - o <= QUOTE_MAX``) is *inside* the quotation:
   it is joined to the next chunk.  The latest opening mark of each kind counts;
@@ -85,12 +87,12 @@ from .marks import (
     CJK_TERMINATORS,
     CLOSERS,
     EMPHASIS,
+    QUOTE_CLOSED_BEFORE,
     QUOTE_OPEN_AFTER,
     QUOTE_PAIRS,
     SPACED_CLOSERS,
     SPACED_QUOTES,
     TERMINATORS,
-    UNSPACED_LETTERS,
 )
 from .scanner import KEEP_ALL, SentenceScanner
 
@@ -135,8 +137,8 @@ _MAY_CLOSE = "(?<!\\s.)"  # (a spaced guillemet may follow whitespace)
 # sentence scanner reads it as a closer of the run) and opens nothing.
 _NOT_SPACED_CLOSER = f"(?!(?<=[{re.escape(SPACED_CLOSERS)}])\\s)"
 # No letter or digit follows (not the ' of "don't"), but one of a script
-# written without spaces may (``“来。”然后``).
-_ENDS_WORD = f"(?![^\\W{UNSPACED_LETTERS}])"
+# written without spaces (``“来。”然后``) or a Korean particle (``"좋아"라고``) may.
+_ENDS_WORD = f"(?![^\\W{QUOTE_CLOSED_BEFORE}])"
 # What a match means, by its last group: a quiet quotation (below), or a mark
 # that may open, close, or both; a line break (no group).
 _LINE, _OPENS, _CLOSES_ONE, _BOTH, _QUIET = range(5)

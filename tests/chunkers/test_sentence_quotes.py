@@ -101,6 +101,12 @@ EXAMPLES = [
         "他说：“我明天来。等我。”然后走了。她问，“真的吗？”他点头。",
         ["他说：“我明天来。等我。”", "然后走了。", "她问，“真的吗？”", "他点头。"],
     ),
+    # Korean attaches a particle to the closing mark: the quotation closes there.
+    (
+        '그는 "좋아"라고 했다. 그리고 "내일 갈게."라고 덧붙였다. 나는 웃었다.',
+        ['그는 "좋아"라고 했다.', '그리고 "내일 갈게."라고 덧붙였다.', "나는 웃었다."],
+    ),
+    ("그녀는 '사과'는 달다고 했다. 맞다.", ["그녀는 '사과'는 달다고 했다.", "맞다."]),
     # (Not before a longer word: 'emma' is a quotation.)
     ("She said 'emma is here. Go.' Then left.", ["She said 'emma is here. Go.'", "Then left."]),
     # ('Cause may open a quotation in single quotes: it is left to the rule.)
@@ -282,6 +288,7 @@ QUOTE_ATTACKS = {
     "elided words": "'em. 'ti 'cause 'emma. ",
     "dutch and german elisions": "Go 's. 'k Hi. 'ne 'nett. ",
     "chinese": "说：“来。去。”然后，“好",
+    "korean": "그 \"좋아.\"라고 '네'는 ",
     "open then lines": '"A. B.\n',
     "long and open": '"' + "word " * 300,
     "runs at delta ends": '"A' + " " * 37 + "." * 41 + " ",
