@@ -125,7 +125,7 @@ _SPECS: dict[str, _Spec] = {
         " urspr zit abt kfm",
         final="usw etc nr bzgl usf",
         medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez anm aufl ausg bearb"
-        " hbf kap geb gest verh verw",
+        " hbf kap geb gest verh verw abschn anh ff",
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"

@@ -319,6 +319,11 @@ EXAMPLES = [
      ["Zgodnie z art. 5 ust. 2 pkt 3 ustawy.", "Koszt to 50 gr.", "Mało."]),
     ("pl", "Pełnomocnik ds. Kadr przyszedł. Jan (ur. 1950 r.) milczał.",
      ["Pełnomocnik ds. Kadr przyszedł.", "Jan (ur. 1950 r.) milczał."]),
+    # References of German answers: a section, an appendix, "and the following".
+    ("de", "Siehe Abschn. 3 und Anh. B. Dort steht es.",
+     ["Siehe Abschn. 3 und Anh. B.", "Dort steht es."]),
+    ("de", "Das regeln §§ 823 ff. BGB. Lies S. 12 ff. Dort steht mehr.",
+     ["Das regeln §§ 823 ff. BGB.", "Lies S. 12 ff.", "Dort steht mehr."]),
     # Pronouns, possessives and forms of "to be" and "to have" open sentences.
     ("de", "Das war im 19. Jh. Niemand wusste es.", ["Das war im 19. Jh.", "Niemand wusste es."]),
     ("da", "Det koster 2 mio. Ingen betaler det.", ["Det koster 2 mio.", "Ingen betaler det."]),
