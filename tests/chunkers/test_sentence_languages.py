@@ -324,6 +324,9 @@ EXAMPLES = [
      ["Siehe Abschn. 3 und Anh. B.", "Dort steht es."]),
     ("de", "Das regeln §§ 823 ff. BGB. Lies S. 12 ff. Dort steht mehr.",
      ["Das regeln §§ 823 ff. BGB.", "Lies S. 12 ff.", "Dort steht mehr."]),
+    # Greek times of day ("π.μ.", "μ.μ.": a.m., p.m.) end a sentence before a capital.
+    ("el", "Έφυγα στις 7 π.μ. Βρέχει ακόμα. Γύρισα στις 5 μ.μ. Πρέπει να φάω.",
+     ["Έφυγα στις 7 π.μ.", "Βρέχει ακόμα.", "Γύρισα στις 5 μ.μ.", "Πρέπει να φάω."]),
     # Pronouns, possessives and forms of "to be" and "to have" open sentences.
     ("de", "Das war im 19. Jh. Niemand wusste es.", ["Das war im 19. Jh.", "Niemand wusste es."]),
     ("da", "Det koster 2 mio. Ingen betaler det.", ["Det koster 2 mio.", "Ingen betaler det."]),
