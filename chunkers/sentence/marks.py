@@ -9,6 +9,7 @@ strings, so a mark added here is seen by every path.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = [
     "BRACKET_QUOTES",
@@ -29,6 +30,7 @@ __all__ = [
     "ITEM_BULLETS",
     "LATIN1_LOWER",
     "LATIN1_UPPER",
+    "LETTER_MARKS",
     "OPENERS",
     "PARTICLE_CLOSERS",
     "PICTOGRAPHS",
@@ -219,6 +221,25 @@ UNSPACED_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 #: :data:`UNSPACED_LETTERS`, and Hangul syllables, as Korean attaches its
 #: particles to a quotation (``"좋아"라고 했다``, ``'사과'는``): a regex class body.
 QUOTE_CLOSED_BEFORE = UNSPACED_LETTERS + "\uac00-\ud7a3"
+
+
+def _marks_below(limit: int) -> str:
+    """The combining marks (``Mn``, ``Mc``) below ``limit`` as a regex class
+    body of ranges."""
+    codes = [c for c in range(0x300, limit) if unicodedata.category(chr(c)) in ("Mn", "Mc")]
+    ranges: list[list[int]] = []
+    for c in codes:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(f"\\u{a:04x}" + (f"-\\u{b:04x}" if b > a else "") for a, b in ranges)
+
+
+#: The combining marks a letter may carry below U+2000 (accents, the vowel
+#: signs of Indic scripts: the ``ी`` of Hindi ``बी.ए.``), which a regex does
+#: not count as letters: a regex class body.
+LETTER_MARKS = _marks_below(0x2000)
 
 #: Quotation marks that may have a space on their inner side (``« Bonjour »``).
 SPACED_QUOTES = "\u00ab\u00bb"

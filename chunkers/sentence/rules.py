@@ -125,7 +125,8 @@ starters and the ordinal rule below.
     apostrophe (``l'Avv.``; a contraction such as ``isn't`` is a word), and
     a hyphenated title by its last part (``Dipl.-Ing.``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
-    periods) and single letters (initials such as ``J. R. R. Tolkien``) are
+    periods, each with its combining marks: Hindi ``बी.ए``) and single
+    letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
     space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``),
     and a capital that a word of ``LETTER_NOUNS`` names, or one of
@@ -213,6 +214,7 @@ from .marks import (
     GLUED_BULLETS,
     INVERTED_OPENERS,
     ITEM_BULLETS,
+    LETTER_MARKS,
     OPENERS,
     PARTICLE_CLOSERS,
     PICTOGRAPHS,
@@ -345,7 +347,9 @@ _ITEM_BULLETS = frozenset(ITEM_BULLETS)
 #: arithmetic or emphasis): one before a marker opens a list item anywhere.
 _LIST_BULLETS = frozenset(ITEM_BULLETS) - frozenset("-*+")
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
-_DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
+# (A letter and its marks: the vowel sign of Hindi "बी.ए", "ई.पू".)
+_MARKED_LETTER = f"[^\\W\\d_][{LETTER_MARKS}]*"
+_DOTTED = re.compile(f"(?:{_MARKED_LETTER}){{1,2}}(?:\\.(?:{_MARKED_LETTER}){{1,2}})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
 _PLAIN_WORD = re.compile(r"[a-z]{2,}")
 # Words before a period glued to the next word (see ``_glued_ends``).

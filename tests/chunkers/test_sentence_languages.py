@@ -327,6 +327,11 @@ EXAMPLES = [
     # Greek times of day ("π.μ.", "μ.μ.": a.m., p.m.) end a sentence before a capital.
     ("el", "Έφυγα στις 7 π.μ. Βρέχει ακόμα. Γύρισα στις 5 μ.μ. Πρέπει να φάω.",
      ["Έφυγα στις 7 π.μ.", "Βρέχει ακόμα.", "Γύρισα στις 5 μ.μ.", "Πρέπει να φάω."]),
+    # A dotted form whose letters carry vowel signs (Hindi "बी.ए.", "ई.पू.") is one too.
+    ("hi", "वह बी.ए. पास है। यह 300 ई.पू. की बात है।",
+     ["वह बी.ए. पास है।", "यह 300 ई.पू. की बात है।"]),
+    ("auto", "वह बी.ए. पास है। यह 300 ई.पू. की बात है।",
+     ["वह बी.ए. पास है।", "यह 300 ई.पू. की बात है।"]),
     # Pronouns, possessives and forms of "to be" and "to have" open sentences.
     ("de", "Das war im 19. Jh. Niemand wusste es.", ["Das war im 19. Jh.", "Niemand wusste es."]),
     ("da", "Det koster 2 mio. Ingen betaler det.", ["Det koster 2 mio.", "Ingen betaler det."]),
