@@ -142,9 +142,11 @@ TITLE_CLOSERS = "\u300b\u3009"
 CJK_QUOTE_CLOSERS = "\u300d\u300f\uff63"
 
 #: CJK closers after which a particle of :data:`QUOTE_PARTICLES` keeps the
-#: sentence going: those of a quotation and the full-width right parenthesis
-#: of a parenthetical that ends with a terminator (``（以下「甲」という。）は``).
-PARTICLE_CLOSERS = CJK_QUOTE_CLOSERS + "\uff09"
+#: sentence going: those of a quotation, the right double quotation marks
+#: that Japanese text also quotes in (``“行く。”と言った``, ``"行く。"と``) and
+#: the full-width right parenthesis of a parenthetical that ends with a
+#: terminator (``（以下「甲」という。）は``).
+PARTICLE_CLOSERS = CJK_QUOTE_CLOSERS + '\u201d"\uff09'
 
 #: The kana of the Japanese particles that may follow a closed quotation inside
 #: its sentence: the quotative ``と`` and ``って``, the case particles ``は``

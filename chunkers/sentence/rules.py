@@ -846,7 +846,7 @@ class SentenceRules:
         yet (``jo@example\u3002com``), invisible characters around the dot
         read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
         a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D, U+300F or U+FF09 (``PARTICLE_CLOSERS``) before a particle of
+        U+300D, U+300F, U+201D, ``"`` or U+FF09 (``PARTICLE_CLOSERS``) before a particle of
         ``QUOTE_PARTICLES`` (U+3068...), or
         closers followed right away by another terminator (which decides); a
         full-width full stop after a full-width capital that opens the chunk
