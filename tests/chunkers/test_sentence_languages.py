@@ -328,6 +328,10 @@ EXAMPLES = [
      ["Siehe Abschn. 3 und Anh. B.", "Dort steht es."]),
     ("de", "Das regeln §§ 823 ff. BGB. Lies S. 12 ff. Dort steht mehr.",
      ["Das regeln §§ 823 ff. BGB.", "Lies S. 12 ff.", "Dort steht mehr."]),
+    # Spanish phone labels ("Tfno.", "Telf.", "Telef.") before their number.
+    ("es", "Tfno. 912 345 678 o Telf. 600 111 222. Llame ya.",
+     ["Tfno. 912 345 678 o Telf. 600 111 222.", "Llame ya."]),
+    ("auto", "Telef. 912 345 678. Llame ya.", ["Telef. 912 345 678.", "Llame ya."]),
     # Greek times of day ("π.μ.", "μ.μ.": a.m., p.m.) end a sentence before a capital.
     ("el", "Έφυγα στις 7 π.μ. Βρέχει ακόμα. Γύρισα στις 5 μ.μ. Πρέπει να φάω.",
      ["Έφυγα στις 7 π.μ.", "Βρέχει ακόμα.", "Γύρισα στις 5 μ.μ.", "Πρέπει να φάω."]),
