@@ -387,6 +387,12 @@ _ENGLISH_LOOKALIKES = frozenset(
 )
 
 
+# But for these two letters, frequent in their language and no English word
+# (Polish "np.", for example; "ul.", street), which "auto" reads as MEDIAL:
+# a sentence starter after one still opens a sentence ("as np. Then").
+_SHORT_IN_AUTO = frozenset({"np", "ul"})
+
+
 def _own_table(spec: _Spec) -> dict[str, int]:
     table: dict[str, int] = {}
     for kind, words in ((PREFIX, spec.prefix), (FINAL, spec.final), (MEDIAL, spec.medial)):
@@ -434,9 +440,14 @@ def _build(code: str) -> Language:
     starters = set(SENTENCE_STARTERS)
     for spec in _SPECS.values():
         for word, kind in _own_table(spec).items():
-            if word in _ENGLISH_LOOKALIKES or word in MONTHS or (len(word) < 3 and word.isascii()):
+            if word in _SHORT_IN_AUTO:
+                table.setdefault(word, MEDIAL)
+            elif (
+                word in _ENGLISH_LOOKALIKES or word in MONTHS or (len(word) < 3 and word.isascii())
+            ):
                 continue  # (nor a month name of another language: "am 5. Mai. Bis")
-            table.setdefault(word, kind)
+            else:
+                table.setdefault(word, kind)
         starters.update(spec.starters.split())
     compounds = frozenset().union(*(_compounds(spec, table) for spec in _SPECS.values()))
     return Language(

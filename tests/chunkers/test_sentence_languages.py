@@ -328,6 +328,11 @@ EXAMPLES = [
      ["Siehe Abschn. 3 und Anh. B.", "Dort steht es."]),
     ("de", "Das regeln §§ 823 ff. BGB. Lies S. 12 ff. Dort steht mehr.",
      ["Das regeln §§ 823 ff. BGB.", "Lies S. 12 ff.", "Dort steht mehr."]),
+    # "auto" reads Polish "np." (for example) and "ul." (street), no English words, as
+    # MEDIAL: a sentence starter after one still opens a sentence.
+    ("auto", "Kup owoce, np. jabłka. Mieszkam przy ul. Długiej 5. Dziękuję.",
+     ["Kup owoce, np. jabłka.", "Mieszkam przy ul. Długiej 5.", "Dziękuję."]),
+    ("auto", "Import numpy as np. Then call it.", ["Import numpy as np.", "Then call it."]),
     # Spanish phone labels ("Tfno.", "Telf.", "Telef.") before their number.
     ("es", "Tfno. 912 345 678 o Telf. 600 111 222. Llame ya.",
      ["Tfno. 912 345 678 o Telf. 600 111 222.", "Llame ya."]),
