@@ -169,7 +169,7 @@ _SPECS: dict[str, _Spec] = {
     "es": _Spec(
         prefix="sr sra srta dr dra lic ing prof ud uds vd vds dña aprox ej ee sta sto pza excmo"
         " excma ilmo ilma arq gral cnel tte pbro hno hna hnos hnas sres sras dres ldo lda mtro"
-        " mtra abog ctra urb depto dpto pje atte coord",
+        " mtra abog ctra urb depto dpto pje atte coord pdte pdta",
         final="etc pág núm sigs hs págs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
         " tel tfno telf telef av avda cía art doc izq dcha",

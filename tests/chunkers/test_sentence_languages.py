@@ -333,6 +333,11 @@ EXAMPLES = [
     ("auto", "Kup owoce, np. jabłka. Mieszkam przy ul. Długiej 5. Dziękuję.",
      ["Kup owoce, np. jabłka.", "Mieszkam przy ul. Długiej 5.", "Dziękuję."]),
     ("auto", "Import numpy as np. Then call it.", ["Import numpy as np.", "Then call it."]),
+    # A Spanish title: "Pdte."/"Pdta." (president).
+    ("es", "El Pdte. Sánchez habló. La Pdta. Gómez calló.",
+     ["El Pdte. Sánchez habló.", "La Pdta. Gómez calló."]),
+    ("auto", "El Pdte. Sánchez habló. Todos callaron.",
+     ["El Pdte. Sánchez habló.", "Todos callaron."]),
     # Spanish phone labels ("Tfno.", "Telf.", "Telef.") before their number.
     ("es", "Tfno. 912 345 678 o Telf. 600 111 222. Llame ya.",
      ["Tfno. 912 345 678 o Telf. 600 111 222.", "Llame ya."]),
