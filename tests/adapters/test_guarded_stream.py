@@ -25,6 +25,7 @@ from helpers.guardrails import (
     MESSAGES,
     WHITESPACE_RUNS,
     Ban,
+    EndlessResponse,
     PlainBan,
     Record,
     arun,
@@ -629,23 +630,6 @@ def test_the_outcomes_before_an_exception_do_not_depend_on_the_slicing() -> None
     assert {asyncio.run(aseen(d)) for d in ([text], list(text))} == {("Yes. ", True)}
 
 
-class _Unending:
-    """What an async LLM callable returns: a response that would go on for long,
-    noting in ``closed`` when its stream is closed."""
-
-    def __init__(self, closed: list[str]) -> None:
-        self.completion_stream = self._stream(closed)
-
-    @staticmethod
-    async def _stream(closed: list[str]) -> Any:
-        try:
-            yield "Mail jo@example.com now. "
-            for i in range(10_000):
-                yield f"Sentence {i}. "
-        finally:
-            closed.append("closed")
-
-
 @pytest.mark.parametrize("on_fail", ["refrain", "exception", "fix"])
 def test_async_guarded_stream_closes_the_llm_response_when_it_ends_early(on_fail: str) -> None:
     # Before: the LLM's stream was left suspended inside the delta check and
@@ -653,8 +637,8 @@ def test_async_guarded_stream_closes_the_llm_response_when_it_ends_early(on_fail
     # response, tokens still generated), though the guarded stream had ended.
     closed: list[str] = []
 
-    async def answer(*, messages: Any = None, **kwargs: Any) -> _Unending:
-        return _Unending(closed)
+    async def answer(*, messages: Any = None, **kwargs: Any) -> EndlessResponse:
+        return EndlessResponse(closed)
 
     async def consume() -> list[str]:
         guard = guard_with(Ban("jo@example.com", on_fail=on_fail), asynchronous=True)

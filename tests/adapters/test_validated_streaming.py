@@ -32,9 +32,11 @@ from helpers.guardrails import (
     MESSAGES,
     WHITESPACE_RUNS,
     Ban,
+    EndlessResponse,
     History,
     Record,
     async_llm,
+    endless_deltas,
     guard_with,
     joined,
     llm,
@@ -314,27 +316,11 @@ def _endless(closed: list[str], name: str) -> Any:
 
     def answer(*, messages: Any = None, **kwargs: Any) -> Iterator[str]:
         try:
-            yield "Mail jo@example.com now. "
-            for i in range(10_000):
-                yield f"Sentence {i}. "
+            yield from endless_deltas()
         finally:
             closed.append(name)
 
     return answer
-
-
-class _EndlessAsync:
-    def __init__(self, closed: list[str]) -> None:
-        self.completion_stream = self._stream(closed)
-
-    @staticmethod
-    async def _stream(closed: list[str]) -> Any:
-        try:
-            yield "Mail jo@example.com now. "
-            for i in range(10_000):
-                yield f"Sentence {i}. "
-        finally:
-            closed.append("async refrain")
 
 
 def test_the_llm_response_is_closed_when_the_stream_ends_early() -> None:
@@ -359,8 +345,8 @@ def test_the_llm_response_is_closed_when_the_stream_ends_early() -> None:
     finally:
         enable_validated_streaming()
 
-    async def answer(*, messages: Any = None, **kwargs: Any) -> _EndlessAsync:
-        return _EndlessAsync(closed)
+    async def answer(*, messages: Any = None, **kwargs: Any) -> EndlessResponse:
+        return EndlessResponse(closed, "async refrain")
 
     async_refrain = guard_with(RedactPII(on_fail="refrain"), asynchronous=True)
     assert joined(asyncio.run(astreamed_from(async_refrain, answer))) == ""

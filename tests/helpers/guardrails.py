@@ -52,12 +52,14 @@ __all__ = [
     "MESSAGES",
     "WHITESPACE_RUNS",
     "Ban",
+    "EndlessResponse",
     "History",
     "PlainBan",
     "Record",
     "arun",
     "async_llm",
     "cached_guard",
+    "endless_deltas",
     "guard_with",
     "joined",
     "llm",
@@ -98,6 +100,29 @@ class _AsyncResponse:
         for item in items:
             await asyncio.sleep(0)  # let other tasks run between deltas
             yield item
+
+
+def endless_deltas() -> Iterator[str]:
+    """Deltas of an answer that would go on for long: an address, then 10,000 sentences."""
+    yield "Mail jo@example.com now. "
+    for i in range(10_000):
+        yield f"Sentence {i}. "
+
+
+class EndlessResponse:
+    """What an async LLM callable returns for :func:`endless_deltas`:
+    ``name`` is added to ``closed`` when its stream is closed."""
+
+    def __init__(self, closed: list[str], name: str = "closed") -> None:
+        self.completion_stream = self._stream(closed, name)
+
+    @staticmethod
+    async def _stream(closed: list[str], name: str) -> AsyncIterator[str]:
+        try:
+            for delta in endless_deltas():
+                yield delta
+        finally:
+            closed.append(name)
 
 
 def async_llm(deltas: Iterable[Any]) -> Callable[..., Any]:
