@@ -328,7 +328,7 @@ _SPACED_ONLY = re.compile(r"[0-9](?: [0-9])+")
 _GLUED_WORD = r"(?=[A-Z][a-z])"
 _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
-    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
+    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|00[1-9]\d{0,2} ?\(0\)|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
     r"(?:\((?:0 )?\d{1,5}\)(?: ?\d{1,12})?|0\d{1,4}\(\d{1,4}\)\d{4}|\d{1,12})"
     r"(?:(?:[ .\-/]| [\-/] )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
@@ -726,10 +726,14 @@ _JAPANESE = re.compile(r"0[1-9][0-9]{0,3}\([0-9]{1,4}\)[0-9]{4}")
 # Mobiles of China (138 0013 8000, 13800138000) and Brazil ((11) 91234-5678).
 _CHINESE_MOBILE = re.compile(r"1[3-9][0-9](?:([ \-]?)[0-9]{4}\1[0-9]{4})")
 _BRAZILIAN_MOBILE = re.compile(r"\([1-9][0-9]\) ?9[0-9]{4}-[0-9]{4}")
-# Dialled from abroad: "00" and a country code, then groups (0049 30 1234567).
+# Dialled from abroad: "00" and a country code, then groups (0049 30 1234567),
+# possibly the trunk "(0)" first (0049 (0)30 1234567), as after "+".
 # Written compact, or with a space after "00", it reads as often as an
 # identifier or a hex dump.
-_DIALLED_ABROAD = re.compile(r"00[1-9][0-9]{0,2}(?:[ .\-][0-9]{1,12}){1,6}")
+_DIALLED_ABROAD = re.compile(
+    r"00[1-9][0-9]{0,2}(?: ?\(0\)[ .\-]?[0-9]{1,12}(?:[ .\-][0-9]{1,12}){0,5}"
+    r"|(?:[ .\-][0-9]{1,12}){1,6})"
+)
 
 
 def _spaced(candidate: str, text: str, start: int, label: str) -> bool | None:

@@ -72,6 +72,7 @@ RUNS = {
     "two-two groups": "(495) 123-45-67-",
     "labels in runs of han": "\u6211\u7684\u7535\u8bdd\u662f612345678",
     "camelcase labels": "WhatsApp 612 345 678 ",
+    "trunks after 00": "0049 (0)30 1234567 (0)0049(0)",
 }
 
 

@@ -370,6 +370,8 @@ SURROUNDED = [
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
+    # ... with the trunk "(0)" after the country code, as after "+" (released).
+    ("Call 0049 (0)30 1234567 or 0044(0)20 7946 0958.", "Call <PHONE> or <PHONE>."),
     # Mobiles of China and Brazil (found only after a phone label).
     ("Beijing: 138 0013 8000 or 13800138000.", "Beijing: <PHONE> or <PHONE>."),
     ("In S\u00e3o Paulo (11) 91234-5678 answers.", "In S\u00e3o Paulo <PHONE> answers."),
