@@ -507,6 +507,20 @@ _FILLERS = frozenset(
     + list(":#.,()-=/|*`")
     + list(_QUOTES)
 )
+#: Words that say whose or which number a label names, in parentheses between
+#: the label and its number (``Phone (work): 612 345 678``, ``Tel. (Büro)``):
+#: English, German, French, Spanish, Portuguese, Italian, Dutch and Polish.
+_QUALIFIERS = frozenset(
+    "work home office private business personal main direct day daytime evening night "
+    "emergency landline toll free "
+    "arbeit b\u00fcro buero buro privat gesch\u00e4ftlich geschaftlich dienstlich zuhause "
+    "travail bureau domicile priv\u00e9 prive perso pro professionnel "
+    "trabajo oficina casa particular trabalho escrit\u00f3rio escritorio residencial comercial "
+    "ufficio lavoro privato werk thuis kantoor "
+    "praca dom biuro prywatny s\u0142u\u017cbowy s\u0142uzbowy sluzbowy domowy -".split()
+)
+#: At most this many words and marks in such parentheses.
+_QUALIFIED = 4
 # An HTML tag with no attribute is one token, a filler: a label in an HTML
 # table or in bold (``<td>Phone</td><td>2147483647</td>``, ``<b>SSN:</b> ...``),
 # and an opening tag named by a label is that label (``<phone_number>``, see _words).
@@ -529,15 +543,27 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
     line_start = text.rfind("\n", max(0, start - CONTEXT), start) + 1
     offset = max(line_start, start - CONTEXT)
     quoted = False
-    for m in reversed(list(_TOKEN.finditer(text, offset, start))):
-        for word in reversed(_words(m.group())):
-            kind = _LABELS.get(word)
-            if kind is not None:
-                other = kind in ("other", "section")
-                return (start, "") if quoted and other else (m.start(), kind)
-            if word not in _FILLERS and not _IS_TAG.fullmatch(word):
-                return start, ""
-            quoted = quoted or word in _QUOTES
+    words = [
+        (m.start(), word)
+        for m in reversed(list(_TOKEN.finditer(text, offset, start)))
+        for word in reversed(_words(m.group()))
+    ]
+    i = 0
+    while i < len(words):
+        at, word = words[i]
+        i += 1
+        kind = _LABELS.get(word)
+        if kind is not None:
+            other = kind in ("other", "section")
+            return (start, "") if quoted and other else (at, kind)
+        if word == ")":  # (a qualifier in parentheses: "Phone (work): ...")
+            inside = [w for _, w in words[i : i + _QUALIFIED + 1]]
+            if "(" in inside[1:] and all(w in _QUALIFIERS for w in inside[: inside.index("(")]):
+                i += inside.index("(") + 1
+                continue
+        if word not in _FILLERS and not _IS_TAG.fullmatch(word):
+            return start, ""
+        quoted = quoted or word in _QUOTES
     return start, ""
 
 

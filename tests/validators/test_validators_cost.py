@@ -73,6 +73,7 @@ RUNS = {
     "labels in runs of han": "\u6211\u7684\u7535\u8bdd\u662f612345678",
     "camelcase labels": "WhatsApp 612 345 678 ",
     "trunks after 00": "0049 (0)30 1234567 (0)0049(0)",
+    "qualifiers in parentheses": "Phone (work) ((home)) (- 612 345 678 ",
 }
 
 

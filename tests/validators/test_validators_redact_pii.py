@@ -367,6 +367,13 @@ SURROUNDED = [
     ("phone='2147483647' ip: '6.1.7.1'", "phone='<PHONE>' ip: '<IP_ADDRESS>'"),
     ('{"card": "4111.1111.1111.1111"}', '{"card": "<CARD>"}'),
     ("Phone: \u201c2147483647\u201d today.", "Phone: \u201c<PHONE>\u201d today."),
+    # A qualifier in parentheses between a phone label and a number that needs
+    # it (released: the qualifier was read as a word that ends the label's reach).
+    (
+        "Phone (work): 612 345 678, Mobile (private) 699 111 222, Tel. (office) 601 234 567.",
+        "Phone (work): <PHONE>, Mobile (private) <PHONE>, Tel. (office) <PHONE>.",
+    ),
+    ("Tel\u00e9fono (casa): 612 345 678", "Tel\u00e9fono (casa): <PHONE>"),
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
@@ -563,6 +570,7 @@ LONGER_NUMBERS = [
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
     "Host 192.168.1.10ab here.",  # (the start of an identifier)
     "Ref 4111111111111111-0001 here.",  # (a card-sized number and a suffix)
+    "Order (work) 612 345 678, Phone (work) and 612 345 678 here.",  # (no label before it)
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
