@@ -420,6 +420,9 @@ _PHONE_LABELS = (
     # "Call (me)" of Spanish, Portuguese, Italian, French and Arabic.
     "ll\u00e1mame llame llamar ligue ligar chiamami chiamare appelez appeler "
     "\u0627\u062a\u0635\u0644 "
+    # Polish "call" (zadzwo\u0144, dzwo\u0144, zadzwoni\u0107; "pod numer" may follow, see
+    # _UNDER), as decomposed text reads once its accents are passed over too.
+    "zadzwo\u0144 zadzwon dzwo\u0144 zadzwoni\u0107 zadzwonic dzwoni\u0107 dzwonic "
     # Chinese, Japanese and Korean "call", "dial", "contact", "hotline".
     "\u81f4\u7535 \u62e8\u6253 \u64a5\u6253 \u8054\u7cfb \u806f\u7d61 \u70ed\u7ebf "
     "\u71b1\u7dda \u9023\u7d61\u5148 \uc5f0\ub77d\ucc98"
@@ -501,7 +504,7 @@ _FILLERS = frozenset(
         # Arabic (huwa, ala, bina, raqm) and Korean (beonho): "Mi tel\u00e9fono es el
         # 612 345 678" reads as "My phone is the ..." does.
         "es el la al mi n\u00famero numero \u00e8 il mio \u00e9 meu minha est le mon ma moi "
-        "ist lautet mein meine nummer op mijn numer jest numaram "
+        "ist lautet mein meine nummer op mijn numer numerem jest numaram "
         "\u0647\u0648 \u0639\u0644\u0649 \u0628\u0646\u0627 \u0631\u0642\u0645 \ubc88\ud638"
     ).split()
     + list(":#.,()-=/|*`")
@@ -521,6 +524,27 @@ _QUALIFIERS = frozenset(
 )
 #: At most this many words and marks in such parentheses.
 _QUALIFIED = 4
+#: Polish call verbs, after which "pod" ("at", of a number) stands before the
+#: number (``Zadzwo\u0144 pod numer 600 123 456``, ``Dzwo\u0144 do nas pod nr ...``): only
+#: there is "pod" a filler (elsewhere it is "under", and "to" in English).
+_CALL_VERBS = frozenset(
+    "zadzwo\u0144 zadzwon dzwo\u0144 zadzwoni\u0107 zadzwonic dzwoni\u0107 dzwonic".split()
+)
+_UNDER = "pod"
+
+
+def _under_after_a_call(words: list[tuple[int, str]], i: int) -> int:
+    """How many words read backward from ``words[i]`` stand between "pod" and
+    a Polish call verb (none, or "do nas", "do mnie": "call us"); -1 if
+    no call verb is there."""
+    after = [w for _, w in words[i : i + 3]]
+    if after[:1] and after[0] in _CALL_VERBS:
+        return 0
+    if len(after) == 3 and after[0] in ("nas", "mnie") and after[1] == "do":
+        return 2 if after[2] in _CALL_VERBS else -1
+    return -1
+
+
 # An HTML tag with no attribute is one token, a filler: a label in an HTML
 # table or in bold (``<td>Phone</td><td>2147483647</td>``, ``<b>SSN:</b> ...``),
 # and an opening tag named by a label is that label (``<phone_number>``, see _words).
@@ -556,6 +580,9 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
         if kind is not None:
             other = kind in ("other", "section")
             return (start, "") if quoted and other else (at, kind)
+        if word == _UNDER and (between := _under_after_a_call(words, i)) >= 0:
+            i += between
+            continue  # (Zadzwo\u0144 pod numer ..., Zadzwo\u0144 do nas pod nr ...)
         if word == ")":  # (a qualifier in parentheses: "Phone (work): ...")
             inside = [w for _, w in words[i : i + _QUALIFIED + 1]]
             if "(" in inside[1:] and all(w in _QUALIFIERS for w in inside[: inside.index("(")]):

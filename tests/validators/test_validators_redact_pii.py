@@ -374,6 +374,16 @@ SURROUNDED = [
         "Phone (work): <PHONE>, Mobile (private) <PHONE>, Tel. (office) <PHONE>.",
     ),
     ("Tel\u00e9fono (casa): 612 345 678", "Tel\u00e9fono (casa): <PHONE>"),
+    # Polish "call ... at (number)": "pod" stands between the verb and the
+    # number (released: neither the verb nor "pod" was read as a label).
+    (
+        "Zadzwo\u0144 pod numer 600 123 456 lub dzwo\u0144 do nas pod nr 601 234 567.",
+        "Zadzwo\u0144 pod numer <PHONE> lub dzwo\u0144 do nas pod nr <PHONE>.",
+    ),
+    (
+        "Prosz\u0119 zadzwoni\u0107 pod numerem 600 123 456.",
+        "Prosz\u0119 zadzwoni\u0107 pod numerem <PHONE>.",
+    ),
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
@@ -571,6 +581,8 @@ LONGER_NUMBERS = [
     "Host 192.168.1.10ab here.",  # (the start of an identifier)
     "Ref 4111111111111111-0001 here.",  # (a card-sized number and a suffix)
     "Order (work) 612 345 678, Phone (work) and 612 345 678 here.",  # (no label before it)
+    # ("pod" is no filler after another word: "under", and "to" in English.)
+    "Dom pod numer 600 123 456, phone pod 612 345 678 here.",
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
