@@ -524,6 +524,10 @@ _QUALIFIERS = frozenset(
 )
 #: At most this many words and marks in such parentheses.
 _QUALIFIED = 4
+#: Labels only when written as an abbreviation, a period then a colon after them:
+#: Spanish and Portuguese "Cel.:" (celular) is Polish "Cel:" (goal) without its
+#: period (``Cel: 100 000 000 u\u017cytkownik\u00f3w``).
+_ABBREVIATED_LABELS = {"cel": "phone"}
 #: Polish call verbs, after which "pod" ("at", of a number) stands before the
 #: number (``Zadzwo\u0144 pod numer 600 123 456``, ``Dzwo\u0144 do nas pod nr ...``): only
 #: there is "pod" a filler (elsewhere it is "under", and "to" in English).
@@ -577,6 +581,9 @@ def _label_match(text: str, start: int) -> tuple[int, str]:
         at, word = words[i]
         i += 1
         kind = _LABELS.get(word)
+        if kind is None and word in _ABBREVIATED_LABELS and i >= 3:
+            if words[i - 2][1] == "." and words[i - 3][1] == ":":
+                kind = _ABBREVIATED_LABELS[word]  # (Cel.: 612 345 678)
         if kind is not None:
             other = kind in ("other", "section")
             return (start, "") if quoted and other else (at, kind)

@@ -75,6 +75,7 @@ RUNS = {
     "trunks after 00": "0049 (0)30 1234567 (0)0049(0)",
     "qualifiers in parentheses": "Phone (work) ((home)) (- 612 345 678 ",
     "polish calls": "zadzwo\u0144 do nas pod pod do nas pod nr 600 123 456 ",
+    "abbreviated labels": "Cel.: cel.:: Cel. 612 345 678 ",
 }
 
 

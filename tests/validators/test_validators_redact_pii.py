@@ -384,6 +384,8 @@ SURROUNDED = [
         "Prosz\u0119 zadzwoni\u0107 pod numerem 600 123 456.",
         "Prosz\u0119 zadzwoni\u0107 pod numerem <PHONE>.",
     ),
+    # Spanish and Portuguese "Cel.:" (celular) with its period and colon (released).
+    ("Tel./Cel.: 612 345 678 o Cel.: 699 111 222", "Tel./Cel.: <PHONE> o Cel.: <PHONE>"),
     # Dialled from abroad with "00" (found only after a phone label).
     ("Our Berlin office is on 0049 30 1234567.", "Our Berlin office is on <PHONE>."),
     ("Paris: 0033 1 23 45 67 89, or 001-415-555-0123", "Paris: <PHONE>, or <PHONE>"),
@@ -583,6 +585,8 @@ LONGER_NUMBERS = [
     "Order (work) 612 345 678, Phone (work) and 612 345 678 here.",  # (no label before it)
     # ("pod" is no filler after another word: "under", and "to" in English.)
     "Dom pod numer 600 123 456, phone pod 612 345 678 here.",
+    # (Polish "Cel:" is "goal": "cel" is a label only written "Cel.:".)
+    "Cel: 100 000 000 u\u017cytkownik\u00f3w, cel 1 000 000 z\u0142, cel. 100 000 000 here.",
     "CEP: 01310-100 here.",  # (a Brazilian postal code: "cep" is no phone label)
     "Hash 4111111111111111abc here.",  # (the start of an identifier)
     "Token 4111111111111111ABC here.",
