@@ -4,7 +4,8 @@ Usage: ``python benchmarks/banned_coverage.py``
 
 Attack families (each applied to every phrase of :data:`PHRASES`, in a
 sentence): Markdown emphasis, Cyrillic and Greek look-alike letters, small
-capitals, invisible "letters" (Hangul fillers, Braille blank) inside words,
+capitals, invisible "letters" (Hangul fillers, Braille blank) and the Arabic
+tatweel inside words,
 combining accents, strike-through and slash overlays, Turkish dotted ``İ``,
 full-width letters and zero-width characters.  Benign near-misses
 (:data:`BENIGN`) are sentences that hold something close to a phrase but not
@@ -168,6 +169,7 @@ ATTACKS: dict[str, Callable[[str], list[str]]] = {
         _swap(_SMALL_CAPS, every=True)(p) + _swap(_SMALL_CAPS, every=False)(p)
     ),
     "invisible letters inside words": _inside(_INVISIBLE),
+    "arabic tatweel inside words": _inside(["\u0640"]),
     "combining accents": _marked(_MARKS),
     "strike-through overlays": _marked(_OVERLAYS),
     "turkish dotted/dotless i": _turkish,
@@ -205,6 +207,7 @@ BENIGN = [
     "Free--money is an odd spelling of a dash.",
     "A kill -switch flag is a typo.",
     "A word that is bad is still a word.",
+    "free\u0640money is one stretched word.",
 ]
 
 

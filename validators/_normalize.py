@@ -17,7 +17,8 @@ spelling.  Characters that render as nothing are dropped: format characters
 (Unicode category ``Cf``: zero-width space, ZWNJ, ZWJ, word joiner, soft
 hyphen, byte-order mark, bidirectional controls, ...), variation selectors,
 the combining grapheme joiner and the blank "letters" U+115F, U+1160, U+3164,
-U+FFA0 (Hangul fillers) and U+2800 (Braille blank).  Every folded character
+U+FFA0 (Hangul fillers) and U+2800 (Braille blank).  So is the Arabic tatweel
+U+0640, which only stretches the joint between two letters.  Every folded character
 records the span of the cluster it came from, so a match found in the folded
 text can be located in the original exactly.
 
@@ -69,9 +70,13 @@ _DROPPED_MARKS = frozenset(("Mn", "Me"))
 #: decomposition would turn into a space), the prime U+2032 and the modifier
 #: prime U+02B9.
 _APOSTROPHES = str.maketrans(dict.fromkeys("\u2018\u2019\u02bc\u00b4\u2032\u02b9", "'"))
-#: The first step of folding: look-alikes and apostrophes, before
-#: decomposition (see :func:`_fold_cluster`).
-_FIRST_FOLD = {**SKELETON, **_APOSTROPHES}
+#: The Arabic tatweel (kashida) U+0640: a stroke that stretches the joint
+#: between two letters, typographic only (``\u0645\u062c\u0640\u0640\u0627\u0646\u064a``
+#: is ``\u0645\u062c\u0627\u0646\u064a``): dropped, as Arabic search does.
+_TATWEEL = {0x0640: None}
+#: The first step of folding: look-alikes and apostrophes, and the tatweel
+#: dropped, before decomposition (see :func:`_fold_cluster`).
+_FIRST_FOLD: dict[int, str | None] = {**SKELETON, **_APOSTROPHES, **_TATWEEL}
 #: The last step of folding: look-alikes (:data:`SKELETON`), and apostrophes
 #: as "'", one character for one, so offsets keep their length.  One table:
 #: one pass.

@@ -46,7 +46,8 @@ class BannedPhrases(ChunkedValidator):
     strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital
     look-alikes mapped to the ASCII letter they imitate, ``\\u2019`` and
     other apostrophes to ``'``, zero-width and other
-    invisible characters removed, blank letters such as U+3164 and U+2800
+    invisible characters removed, the Arabic tatweel U+0640 too, blank
+    letters such as U+3164 and U+2800
     too, which are also read as a space between words: ``bad\\u2800word``),
     so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
     ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),

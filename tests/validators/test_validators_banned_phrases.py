@@ -94,6 +94,41 @@ def test_scripts_without_spaces_have_no_word_edges(text: str, fixed: str | None)
         assert joined(run(guard_with(fix), deltas)) == (fixed or text)
 
 
+def _on_every_path(fix: BannedPhrases, text: str, fixed: str | None) -> None:
+    """``fix`` gives ``fixed`` (``None``: passes) at once, streamed by
+    ``guarded_stream`` in deltas of 1, 2 and 5 characters, and by
+    ``guard(..., stream=True)`` under the opt-in."""
+    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
+
+    assert_verdict(fix.validate(text, {}), fixed)
+    guard = guard_with(fix)
+    for size in (1, 2, 5):
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+        assert validated_and_streamed(guard, text, deltas).validated_output == (fixed or text)
+        enable_validated_streaming()
+        try:
+            assert joined(run(guard, deltas, guarded=False)) == (fixed or text)
+        finally:
+            disable_validated_streaming()
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: the tatweel, a letter, split the word and hid the phrase.
+        ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
+        ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),
+        ("Get fr\u0640ee money.", "Get ***** *****."),
+        ("Get free\u0640money.", None),  # (not a space)
+    ],
+)
+def test_a_tatweel_inside_a_word_does_not_hide_a_phrase(text: str, fixed: str | None) -> None:
+    fix = BannedPhrases(
+        ["\u0645\u0627\u0644 \u0645\u062c\u0627\u0646\u064a", "free money"], on_fail="fix"
+    )
+    _on_every_path(fix, text, fixed)
+
+
 def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
     fix = BannedPhrases(["e-mail me", "x\u2011ray", "-5%", "a--b"], on_fail="fix")
     for text in ("E-Mail me", "e mail me", "e\u2010mail  me", "x-ray", "X RAY", "-5%", "a--b"):
