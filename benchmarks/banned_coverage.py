@@ -3,7 +3,7 @@
 Usage: ``python benchmarks/banned_coverage.py``
 
 Attack families (each applied to every phrase of :data:`PHRASES`, in a
-sentence): Markdown emphasis, Cyrillic and Greek look-alike letters, small
+sentence): Markdown emphasis and inline code, Cyrillic and Greek look-alike letters, small
 capitals, invisible "letters" (Hangul fillers, Braille blank) and the Arabic
 tatweel inside words,
 combining accents, strike-through and slash overlays, Turkish dotted ``İ``,
@@ -134,6 +134,8 @@ def _markdown(phrase: str) -> list[str]:
         f"{first} _{rest}_",
         f"_{first}_ _{rest}_",
         f"***{phrase}***",
+        f"`{first}` {rest}",
+        f"{first} `{rest}`",
     ]
 
 
@@ -208,6 +210,7 @@ BENIGN = [
     "A kill -switch flag is a typo.",
     "A word that is bad is still a word.",
     "free\u0640money is one stretched word.",
+    "The `free`money token is glued.",
 ]
 
 

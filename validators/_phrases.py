@@ -18,7 +18,8 @@ before a non-word character, count as boundaries (``_free money_``,
 ``__free__ money``, ``____free money____``; ``bad_x`` stays one word).  Between the words of a
 phrase, a run of whitespace matches, or one hyphen that joins them
 (``free-money``, ``free-\\nmoney``; a hyphen in a phrase separates its words
-too), also when ``*``, ``_`` or ``~`` stick to it (``**free** money``).
+too), also when ``*``, ``_``, ``~`` or the backtick of inline code stick to
+it (``**free** money``, ```free` money``).
 Dashes between spaces and ``--`` separate clauses, as ``;`` does: they do not.
 Building the pattern is iterative: a phrase of any length compiles.  A
 blank letter (:data:`._normalize.BLANK_LETTERS`) is read both ways: dropped
@@ -57,11 +58,14 @@ _AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?!_*+{_LETTER}))"
 # by spaces and "--" are punctuation between clauses, as ";" is: no gap.
 _HYPHENS = "\\-\u2010"
 _SEPARATOR = f"(?:\\s++|[{_HYPHENS}]\\s*+)"
-_GAP = f"[*_~]*+{_SEPARATOR}[*_~]*+"
+# Markers stuck to a gap: emphasis ("*", "_", "~") and the backtick of inline
+# code ("`free` money").
+_MARKS = "[*_~`]*+"
+_GAP = f"{_MARKS}{_SEPARATOR}{_MARKS}"
 # In a phrase: whitespace, or a hyphen between two words ("-5%" keeps its own).
 _WORD_CHAR = f"[^\\s{_HYPHENS}]"
 _WORDS = re.compile(f"\\s+|(?<={_WORD_CHAR})[{_HYPHENS}]\\s*(?={_WORD_CHAR})")
-_MARKERS = "*_~"
+_MARKERS = "*_~`"
 _SPACE = object()  # trie key for a whitespace run
 _BLANKS = re.compile(f"[{BLANK_LETTERS}]")
 
@@ -137,7 +141,7 @@ def _edge(key: object, below: str, partial: bool) -> str:
     if key is not _SPACE:
         return re.escape(str(key)) + below
     if partial:  # (the window may end inside the gap)
-        return f"[*_~]*+(?:\\Z|{_SEPARATOR}[*_~]*+{below})"
+        return f"{_MARKS}(?:\\Z|{_SEPARATOR}{_MARKS}{below})"
     return _GAP + below
 
 

@@ -38,9 +38,10 @@ class BannedPhrases(ChunkedValidator):
 
     Matching is case-insensitive and whole-word: a phrase matches only where
     the characters on either side of it are not letters or digits (Markdown
-    emphasis ``_free money_``, ``__free__ money`` and ``**free** money``
-    matches; ``bad_x`` is one word), except next to a letter of a script
-    written without spaces (Chinese, Japanese, Thai...), where any edge is one
+    emphasis ``_free money_``, ``__free__ money`` and ``**free** money``,
+    and inline code ``"`free` money"``, match; ``bad_x`` is one word),
+    except next to a letter of a script written without spaces (Chinese,
+    Japanese, Thai...), where any edge is one
     (``免费的钱`` in ``这是免费的钱。``).  Both the phrases and the text are folded
     first (see ``_normalize``: NFKD + casefold, accents and overlays such as
     strike-through U+0336 dropped, NFKC, Cyrillic/Greek/small-capital

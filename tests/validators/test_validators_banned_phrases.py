@@ -129,6 +129,21 @@ def test_a_tatweel_inside_a_word_does_not_hide_a_phrase(text: str, fixed: str | 
     _on_every_path(fix, text, fixed)
 
 
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: a backtick next to the gap between the words hid the phrase.
+        ("Get `free` money now.", "Get `***** ***** now."),
+        ("Get free `money` now.", "Get **** ******` now."),
+        ("`Free`\n`money`!", "`*****\n******`!"),
+        ("Get `free money` now.", "Get `**** *****` now."),
+        ("Get `free`money now.", None),  # (no space: one word)
+    ],
+)
+def test_inline_code_around_a_word_does_not_hide_a_phrase(text: str, fixed: str | None) -> None:
+    _on_every_path(BannedPhrases(["free money"], on_fail="fix"), text, fixed)
+
+
 def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
     fix = BannedPhrases(["e-mail me", "x\u2011ray", "-5%", "a--b"], on_fail="fix")
     for text in ("E-Mail me", "e mail me", "e\u2010mail  me", "x-ray", "X RAY", "-5%", "a--b"):
