@@ -5,7 +5,7 @@ Usage: ``python benchmarks/banned_coverage.py``
 Attack families (each applied to every phrase of :data:`PHRASES`, in a
 sentence): Markdown emphasis and inline code, Cyrillic and Greek look-alike letters, small
 capitals, invisible "letters" (Hangul fillers, Braille blank) and the Arabic
-tatweel inside words,
+tatweel inside words, HTML character references (``&#102;``, ``&nbsp;``),
 combining accents, strike-through and slash overlays, Turkish dotted ``İ``,
 full-width letters and zero-width characters.  Benign near-misses
 (:data:`BENIGN`) are sentences that hold something close to a phrase but not
@@ -152,6 +152,17 @@ def _fullwidth(phrase: str) -> list[str]:
     ]
 
 
+def _references(phrase: str) -> list[str]:
+    """HTML character references, which a page renders as the character."""
+    mid = len(phrase) // 2 if phrase[len(phrase) // 2] != " " else len(phrase) // 2 + 1
+    return [
+        f"&#{ord(phrase[0])};{phrase[1:]}",
+        f"{phrase[:mid]}&#x{ord(phrase[mid]):x};{phrase[mid + 1 :]}",
+        phrase.replace(" ", "&nbsp;"),
+        phrase.replace(" ", "&#32;"),
+    ]
+
+
 def _hyphenated(phrase: str) -> list[str]:
     return [
         phrase.replace(" ", "-"),
@@ -177,6 +188,7 @@ ATTACKS: dict[str, Callable[[str], list[str]]] = {
     "turkish dotted/dotless i": _turkish,
     "full-width, zero-width, soft hyphen": _fullwidth,
     "words joined by a hyphen": _hyphenated,
+    "html character references": _references,
 }
 
 SENTENCES = ["They promised {} to everyone.", "{}!", "Is this {}?"]
@@ -211,6 +223,7 @@ BENIGN = [
     "A word that is bad is still a word.",
     "free\u0640money is one stretched word.",
     "The `free`money token is glued.",
+    "free &amp; money, AT&T money and free&money differ.",
 ]
 
 

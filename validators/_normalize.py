@@ -18,7 +18,9 @@ spelling.  Characters that render as nothing are dropped: format characters
 hyphen, byte-order mark, bidirectional controls, ...), variation selectors,
 the combining grapheme joiner and the blank "letters" U+115F, U+1160, U+3164,
 U+FFA0 (Hangul fillers) and U+2800 (Braille blank).  So is the Arabic tatweel
-U+0640, which only stretches the joint between two letters.  Every folded character
+U+0640, which only stretches the joint between two letters.  An HTML
+character reference (``&#102;``, ``&#x65;``, ``&nbsp;``, with its ``;``) is
+read as the character a page shows for it, one cluster.  Every folded character
 records the span of the cluster it came from, so a match found in the folded
 text can be located in the original exactly.
 
@@ -34,18 +36,22 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from html.entities import html5
 
 from ._confusables import SKELETON
 
 __all__ = [
     "BLANK_LETTERS",
     "MAX_NON_STARTERS",
+    "REFERENCE_MAX",
     "SPACELESS_LETTERS",
     "Folded",
     "fold",
     "fold_text",
     "is_ignorable",
     "is_ignorable_or_mark",
+    "open_reference",
+    "reference_at",
 ]
 
 #: Most combining marks kept in one cluster (UAX #15 stream-safe text format).
@@ -132,7 +138,45 @@ class Folded:
         return self.starts[start], self.ends[end - 1]
 
 
-_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+# ASCII but "&", which may begin a character reference.
+_ASCII_RUN = re.compile(r"[\x00-\x25\x27-\x7f]+")
+#: An HTML character reference: decimal, hexadecimal or named, with its ";"
+#: (without it, "AT&T" and "&copy" are text).  Bounded: at most 34 characters.
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: Longest character reference :data:`_REFERENCE` matches.
+REFERENCE_MAX = 34
+
+
+def _decoded(reference: str) -> str | None:
+    """What an HTML character reference (``&#102;``, ``&#x65;``, ``&nbsp;``)
+    renders as, or ``None`` if it names no character."""
+    if reference[1] != "#":
+        return html5.get(reference[1:])
+    code = int(reference[3:-1], 16) if reference[2] in "xX" else int(reference[2:-1])
+    if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return None
+    return chr(code)
+
+
+#: The beginning of an HTML character reference that a text ends inside.
+_OPEN_REFERENCE = re.compile(r"&(?:#[xX]?[0-9a-fA-F]*|[A-Za-z][A-Za-z0-9]*)?\Z")
+
+
+def open_reference(text: str) -> int | None:
+    """Where an HTML character reference that ``text`` ends inside (``fr&#x6``:
+    one character, not known yet) begins, or ``None``.  O(1)."""
+    amp = text.rfind("&", max(0, len(text) - REFERENCE_MAX))
+    return amp if amp >= 0 and _OPEN_REFERENCE.match(text, amp) is not None else None
+
+
+def reference_at(text: str, i: int) -> tuple[int, str] | None:
+    """The end of the HTML character reference at ``text[i]`` and what it
+    renders as, or ``None``."""
+    m = _REFERENCE.match(text, i)
+    if m is None:
+        return None
+    decoded = _decoded(m.group())
+    return None if decoded is None else (m.end(), decoded)
 
 
 @lru_cache(maxsize=4096)
@@ -146,12 +190,13 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
 
     ASCII runs are lower-cased in one step (no ASCII character is ignorable,
     combining or changed by NFKC); only the other characters are folded one
-    cluster at a time.  ``blanks_as_spaces``: a blank letter
-    (:data:`BLANK_LETTERS`) standing alone folds to a space instead of
-    nothing (the reading of ``free\u2800money`` as two words).
+    cluster at a time.  An HTML character reference (``&#102;``, ``&#x65;``,
+    ``&nbsp;``, with its ``;``) folds as the character it renders as.
+    ``blanks_as_spaces``: a blank letter (:data:`BLANK_LETTERS`) standing
+    alone folds to a space instead of nothing (the reading of ``free\u2800money`` as two words).
     """
     n = len(source)
-    if source.isascii():
+    if source.isascii() and "&" not in source:
         return Folded(source.lower(), tuple(range(n)), tuple(range(1, n + 1)))
     out: list[str] = []
     starts: list[int] = []
@@ -171,11 +216,18 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
                 i = j
                 if i == n:
                     break
-        j = i + 1
+        reference = reference_at(source, i) if source[i] == "&" else None
+        # A character reference is one character (what it renders as), its
+        # marks after it.
+        first, j = (source[i], i + 1) if reference is None else (reference[1], reference[0])
+        after = j
         stop = min(n, j + MAX_NON_STARTERS)
         while j < stop and unicodedata.combining(source[j]):
             j += 1
-        if j == i + 1:
+        if reference is not None:
+            cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))
+            folded = _fold_cluster(cluster) if cluster else ""
+        elif j == i + 1:
             char = source[i]
             folded = " " if blanks_as_spaces and char in BLANK_LETTERS else _fold_char(char)
         else:

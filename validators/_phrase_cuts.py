@@ -13,8 +13,9 @@ characters), it cuts at the last position that
 * comes at or before the start of any beginning of a phrase that runs to the
   window's end (``free mo``: the rest may follow),
 * falls between two characters that are not both letters or digits, neither
-  a combining mark nor one that folding drops (so a cut neither splits a word
-  nor makes one: ``bad|ly`` never leaves ``bad`` alone),
+  a combining mark nor one that folding drops, nor inside an HTML character
+  reference (so a cut neither splits a word nor makes one: ``bad|ly`` never
+  leaves ``bad`` alone, ``&|#102;ree`` never hides ``free``),
 
 preferring the end of a word (whitespace after it).  None such: the limit's
 own last resort (whitespace on its own, else a hard cut at the limit), which
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
 
-from ._normalize import is_ignorable_or_mark
+from ._normalize import REFERENCE_MAX, is_ignorable_or_mark, reference_at
 from ._phrases import PhraseMatcher
 from ._windows import OneCut, size_limit, window_cut
 
@@ -43,8 +44,22 @@ __all__ = ["PhraseCuts", "phrase_safe", "phrase_safe_cut", "splits_nothing"]
 def splits_nothing(window: str, p: int) -> bool:
     """Whether a cut before ``window[p]`` neither splits a word nor makes one
     (no letter or digit on both sides; no combining mark or character that
-    folding drops on either side)."""
+    folding drops on either side; not inside an HTML character reference,
+    which folds as one character)."""
     before, after = window[p - 1], window[p]
+    if before in "&#;" or after in "&#;":
+        # An HTML character reference is the character it renders as
+        # ("&#102;ree" is "free"): never cut inside one, and read it as that
+        # character on either side of the cut.
+        amp = window.rfind("&", max(0, p - REFERENCE_MAX), p)
+        found = reference_at(window, amp) if amp >= 0 else None
+        if found is not None and found[0] > p:
+            return False
+        if found is not None and found[0] == p and found[1]:
+            before = found[1][-1]
+        found = reference_at(window, p) if after == "&" else None
+        if found is not None and found[1]:
+            after = found[1][0]
     if before.isalnum() and after.isalnum():
         return False  # (inside a word)
     for c in (before, after):

@@ -35,7 +35,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._normalize import BLANK_LETTERS, SPACELESS_LETTERS, Folded, fold
+from ._normalize import (
+    BLANK_LETTERS,
+    SPACELESS_LETTERS,
+    Folded,
+    fold,
+    is_ignorable_or_mark,
+    open_reference,
+)
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
@@ -89,6 +96,11 @@ def _words_of(folded: str) -> str:
     by whitespace or a hyphen between words, joined by one space; emphasis
     markers around words dropped."""
     return " ".join(w for w in (w.strip(_MARKERS) for w in _WORDS.split(folded)) if w)
+
+
+def _in_word(char: str) -> bool:
+    """A letter, a digit, a combining mark or a character folding drops."""
+    return char.isalnum() or is_ignorable_or_mark(char)
 
 
 class _Node:
@@ -200,7 +212,22 @@ class PhraseMatcher:
     def open_at(self, text: str) -> int | None:
         """Where the earliest beginning of a phrase that runs to the end of
         ``text`` starts (the rest may follow it), or ``None``.  One search:
-        O(len(text) x longest phrase)."""
+        O(len(text) x longest phrase).
+
+        A character reference that ``text`` ends inside (``fr&#x6``) may be
+        any character: a phrase may run into it, and the word it ends may
+        begin one, so the earliest of those counts too."""
+        found = self._open_plain(text)
+        amp = open_reference(text)
+        if amp is None:
+            return found
+        start = amp
+        while start > 0 and (text[start - 1] in "&#;" or _in_word(text[start - 1])):
+            start -= 1
+        before = self._open_plain(text[:amp])
+        return min(p for p in (found, before, start) if p is not None)
+
+    def _open_plain(self, text: str) -> int | None:
         found = self._open_at(fold(text))
         if text.isascii() or not _BLANKS.search(text):
             return found

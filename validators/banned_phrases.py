@@ -49,7 +49,9 @@ class BannedPhrases(ChunkedValidator):
     other apostrophes to ``'``, zero-width and other
     invisible characters removed, the Arabic tatweel U+0640 too, blank
     letters such as U+3164 and U+2800
-    too, which are also read as a space between words: ``bad\\u2800word``),
+    too, which are also read as a space between words: ``bad\\u2800word``;
+    HTML character references read as the character they stand for:
+    ``&#102;ree``, ``fr&#x65;e``, ``free&nbsp;money``),
     so ``BAD`` in full-width letters (``\\uff22\\uff21\\uff24``),
     ``b\\u200bad`` (zero-width space), ``B\\u00adAD`` (soft hyphen),
     ``\\ufb01x`` (ligature), ``b\\u0430d`` (Cyrillic a) and ``b\\u0336ad``

@@ -350,6 +350,8 @@ def test_the_join_has_no_spec_and_says_which_one_to_write() -> None:
         (["free money"], "We x_free money here."),
         (["get free"], "Try get free_\u514d now."),
         (["free money"], "It is free moneyed."),
+        (["free money"], "We care&#102;ree money here."),
+        (["free money"], "We carefre&#101; money here."),
     ],
 )
 @pytest.mark.parametrize("size", [2, 3, 4, 5, 6, 7, 9])
@@ -364,6 +366,19 @@ def test_a_chunk_cut_inside_a_word_does_not_make_its_tail_a_whole_word(
     guard = guard_with(validator)
     for deltas in ([text], list(text), [text[i : i + 3] for i in range(0, len(text), 3)]):
         assert joined(run(guard, deltas)) == text, deltas
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6, 7, 9])
+def test_a_fixed_size_cut_inside_a_character_reference_keeps_the_phrase_whole(size: int) -> None:
+    # Before: not caught; then, with references folded, a cut in "free&nb|sp;money"
+    # or "fr&#x6|5;e" released the phrase's beginning as if no phrase began there.
+    text = "Get free&nbsp;money, fr&#x65;e money and &#102;ree m&#x6f;ney now."
+    fixed = "Get ***************, ********* ***** and ********* ********** now."
+    validator = BannedPhrases(["free money"], chunker=FixedSizeChunker(size), on_fail="fix")
+    assert validator.validate(text, {}).fix_value == fixed
+    guard = guard_with(validator)
+    for deltas in ([text], list(text), [text[i : i + 3] for i in range(0, len(text), 3)]):
+        assert joined(run(guard, deltas)) == fixed, deltas
 
 
 MIXED = ["carefree", "free", "money", "win", "awin", "winx", "x_free", "free_", "care", "get"]

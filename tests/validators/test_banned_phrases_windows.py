@@ -70,6 +70,29 @@ def test_the_cut_waits_for_a_phrase_the_window_ends_in() -> None:
     assert phrase_safe_cut("badly\u200bwritten", PhraseMatcher(["bad"])) is None
 
 
+@pytest.mark.parametrize("lead", ["(", "...", "\u2014", "x "])
+@pytest.mark.parametrize("spelling", ["&#102;ree money", "fr&#x65;e money", "free&nbsp;money"])
+def test_no_window_cuts_a_phrase_spelled_with_character_references(
+    lead: str, spelling: str
+) -> None:
+    # Before: not caught at all; then, with references folded but cuts
+    # unaware of them, 1800 of 7920 windows cut "fr|&#x65;e" or "fr&#|x65;e".
+    for window in (18, 19, 23, 31):
+        validator = BannedPhrases(PHRASES, chunker=limit("sentence", max_chars=window))
+        for pre in (0, 3, 7):
+            text = "x" * pre + " " + lead * 12 + spelling + " and then more words."
+            start = text.index(spelling)
+            end = start + len(spelling)
+            spans = split_spans(validator.chunker, text)
+            assert sum(a < end and start < b for a, b in spans) == 1, (window, pre)
+    guard = guard_with(
+        BannedPhrases(PHRASES, chunker=limit("sentence", max_chars=19), on_fail="fix")
+    )
+    text = lead * 12 + spelling + " and then more words."
+    deltas = [text[i : i + 4] for i in range(0, len(text), 4)]
+    assert spelling not in joined(run(guard, deltas))
+
+
 @pytest.mark.parametrize("fallback", [["word"], []], ids=["word", "hard-cut"])
 def test_a_size_limit_with_its_own_fallback_is_refused(fallback: list[str]) -> None:
     # An empty chain (cut at the window's end) is the caller's too: refused, not replaced.
@@ -132,8 +155,24 @@ def test_a_phrase_safe_window_survives_to_dict_on_every_guard_path() -> None:
 
 @pytest.mark.parametrize(
     "unit",
-    ["free ", "x free" + " " * 60, "free mo", "zap ", "**free**" + "\u2800" * 5, "a"],
-    ids=["phrase-starts", "open-gap", "open-word", "short", "marks-blanks", "no-boundary"],
+    [
+        "free ",
+        "x free" + " " * 60,
+        "free mo",
+        "zap ",
+        "**free**" + "\u2800" * 5,
+        "a",
+        "fr&#x65;e&nb",
+    ],
+    ids=[
+        "phrase-starts",
+        "open-gap",
+        "open-word",
+        "short",
+        "marks-blanks",
+        "no-boundary",
+        "references",
+    ],
 )
 def test_phrase_cuts_work_grows_linearly(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
     # Runs with no sentence end, each window ending in the beginning of a

@@ -144,6 +144,24 @@ def test_inline_code_around_a_word_does_not_hide_a_phrase(text: str, fixed: str 
     _on_every_path(BannedPhrases(["free money"], on_fail="fix"), text, fixed)
 
 
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: an HTML character reference, which renders as its letter or
+        # space, hid the phrase.
+        ("Get &#102;ree money.", "Get ********* *****."),
+        ("Get fr&#x65;e MONEY.", "Get ********* *****."),
+        ("Get free&nbsp;money.", "Get ***************."),
+        ("Get free&#32;m&#X6F;ney.", "Get *******************."),
+        ("Get &#xff46;ree mon&eacute;y.", "Get *********** ************."),
+        # Not a reference without its ";", nor "&amp;" for a space.
+        ("Get &#102ree money, free &amp; money, free&money.", None),
+    ],
+)
+def test_an_html_character_reference_does_not_hide_a_phrase(text: str, fixed: str | None) -> None:
+    _on_every_path(BannedPhrases(["free money"], on_fail="fix"), text, fixed)
+
+
 def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
     fix = BannedPhrases(["e-mail me", "x\u2011ray", "-5%", "a--b"], on_fail="fix")
     for text in ("E-Mail me", "e mail me", "e\u2010mail  me", "x-ray", "X RAY", "-5%", "a--b"):

@@ -58,6 +58,7 @@ RUNS = {
     "hyphenated phrases": "free-money ",
     "phrase starts at line ends": "free-\n",
     "emphasis runs": " ____free mo x____",
+    "character references": "&#102;ree&nbsp;mo&#x6e;ey &am&#1 x&",
     "ssns": "536-22-1234 ",
     "labelled ssns": "SSN 536221234 ",
     "addresses and dotted words": "jo@example.com.a1.",
