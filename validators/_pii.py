@@ -638,6 +638,18 @@ def label_start(text: str, start: int) -> int:
     return _label_match(text, start)[0]
 
 
+def _verb_before(text: str, start: int) -> bool:
+    """Whether a verb label (:data:`_VERB_LABELS`) is right before ``text[start:]``,
+    only whitespace between (``reach 2 500 000``, not ``call me on ...``)."""
+    at = label_start(text, start)
+    token = _TOKEN.match(text, at) if at < start else None
+    return (
+        token is not None
+        and text[token.end() : start].isspace()
+        and _words(token.group())[-1] in _VERB_LABELS
+    )
+
+
 def _label(text: str, start: int) -> str:
     """The kind of the label right before ``text[start:]``.
 
@@ -762,6 +774,14 @@ _FRENCH = re.compile(r"0[1-9](?:([ .\-])[0-9]{2})(?:\1[0-9]{2}){3}")
 _INDIAN = re.compile(r"(?:\+91[ \-]?)?[6-9][0-9]{4}[ \-][0-9]{5}")
 _IBAN_HEAD = re.compile(r"(?<![\w.-])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+ \Z")
 _FOURS = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4})+")
+#: A round quantity grouped by thousands (``2 500 000``, ``100 000 000``): no
+#: leading 0, groups of three apart by a space, the last ``000`` and the one
+#: before it a round hundred.
+_ROUND = re.compile(
+    r"[1-9][0-9]{0,2}(?:[ \u00a0\u202f][0-9]{3})*[ \u00a0\u202f][0-9]00[ \u00a0\u202f]000"
+)
+#: Phone labels that are verbs also taking a quantity (``reach 2 500 000 users``).
+_VERB_LABELS = frozenset("reach call calls called text ring dial contact".split())
 _COMPACT_MOBILE = re.compile(r"01[5-7][0-9]{8,9}|07[0-9]{9}")
 # Russian numbers dialled with the trunk prefix 8: an area code of three or
 # four digits (in parentheses or not), then the local number in groups, its
@@ -824,6 +844,8 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
         return False  # the tail of an IBAN in groups (one whose checksum failed)
     if label == "phone":
+        if _ROUND.fullmatch(candidate) and _verb_before(text, start):
+            return False  # a quantity: "reach 2 500 000 users"
         # Not an IPv4 address, not groups of four digits (a card number cut short).
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
     if len(digits) < 9:

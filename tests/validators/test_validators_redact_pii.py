@@ -819,3 +819,31 @@ def test_a_label_abbreviation_shares_its_numbers_chunk(text: str, fixed: str) ->
     assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
     async_guard = guard_with(RedactPII(on_fail="fix"), asynchronous=True)
     assert joined(asyncio.run(arun(async_guard, [text[:6], text[6:]]))) == fixed
+
+
+# A round quantity grouped by thousands right after a label that is also a
+# verb taking a quantity: "reach 2 500 000 users" is no phone number.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We want to reach 100 000 000 users.",
+        "Sales could reach 2 500 000 units.",
+        "Text 5 000 000 people today.",
+        "Calls reached 3 400 000 last year.",
+    ],
+)
+def test_a_round_quantity_after_a_verb_label_is_no_phone(text: str) -> None:
+    assert validated_and_streamed(GUARD, text, list(text)).validated_output == text
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("Call 912 345 000 now.", "Call <PHONE> now."),  # (not a round hundred before 000)
+        ("Call me on 600 100 000.", "Call me on <PHONE>."),  # (words between)
+        ("Phone: 100 000 000", "Phone: <PHONE>"),  # (no verb)
+        ("It was called 12 345 678 times.", "It was called <PHONE> times."),
+    ],
+)
+def test_a_number_after_a_verb_label_is_still_a_phone_otherwise(text: str, fixed: str) -> None:
+    assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
