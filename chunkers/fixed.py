@@ -256,7 +256,9 @@ class FixedSizeChunker(ChunkingStrategy):
         self.tolerance = check_int("tolerance", tolerance, 0)
         if tolerance >= size:
             raise ValueError(
-                f"tolerance must be < size, got tolerance={tolerance} with size={size}"
+                f"tolerance must be < size, got tolerance={tolerance} with size={size} (the "
+                "'fixed' alias and spec kind have size=200 and a default tolerance=20: with a "
+                "smaller size, pass a smaller tolerance)"
             )
         self.boundary_preference = check_choice(
             "boundary_preference", boundary_preference, self.preferences

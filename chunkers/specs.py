@@ -105,7 +105,7 @@ def _encode(value: object, path: str) -> object:
 
 def _regex_params(chunker: RegexChunker) -> dict[str, object]:
     pattern = chunker.pattern
-    flags = pattern.flags & ~_IMPLIED
+    flags = pattern.flags & ~_IMPLIED & ~re.DEBUG  # (DEBUG changes no match)
     params: dict[str, object] = {"pattern": pattern.pattern}
     if flags:
         bits = (1 << i for i in range(flags.bit_length()))
@@ -137,6 +137,11 @@ def regex_from_spec(
             raise ValueError(
                 f"flags item {name!r:.80} is not an re flag name; use names such as "
                 "'IGNORECASE', 'MULTILINE', 'DOTALL', 'VERBOSE', 'ASCII'"
+            )
+        if flag == re.DEBUG:
+            raise ValueError(
+                "flags item 'DEBUG' is not accepted in a spec: it changes no match and "
+                "prints the compiled pattern each time the chunker is built"
             )
         bits |= flag
     try:

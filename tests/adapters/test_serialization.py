@@ -316,6 +316,14 @@ def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
         ({"chunker": "fixed", "sise": 3}, TypeError, "'fixed'.*sise"),
         ({"chunker": "fixed", "size": 0}, ValueError, "size must be >= 1, got 0"),
         ({"chunker": "regex", "pattern": "a", "flags": ["NOPE"]}, ValueError, "flags item 'NOPE'"),
+        # (re.DEBUG prints the compiled pattern on stdout each time the guard is rebuilt.)
+        (
+            {"chunker": "regex", "pattern": "a", "flags": ["DEBUG"]},
+            ValueError,
+            "flags item 'DEBUG'",
+        ),
+        # (The alias's tolerance, 20, was named as if given.)
+        ({"chunker": "fixed", "size": 10}, ValueError, "default tolerance=20.*pass a smaller"),
         ({"chunker": "regex", "pattern": "("}, ValueError, "pattern='\\(' is not a valid regex"),
         (
             {"chunker": "bounded", "inner": {"chunker": "x"}, "max_chars": 3},
