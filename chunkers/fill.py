@@ -710,22 +710,21 @@ class Sized(ChunkingStrategy):
         after it) in ``window`` that ends a chunk from ``start`` within the
         limit, or ``None``: no chunk ends on a heading line, except where the
         other choice is a hard cut (a word that fits alone cut after it).
-        O(len(window)), once per hard cut."""
-        best = None
+        O(len(window)) once per hard cut: the headings within the estimate are
+        measured from the last, which mostly fits (one exact measure)."""
+        ends = []
         line = 0
-        while True:
-            nl = window.find("\n", line)
-            if nl < 0:
-                return best  # (an unterminated heading may still grow)
+        # (An unterminated heading may still grow: complete lines only.)
+        while (nl := window.find("\n", line)) >= 0:
             marker = ATX.match(window, line, nl + 1)
             if marker is not None:
                 end = line + len(window[line:nl].rstrip())
                 if end > max(marker.end(), start, min_end) and not inside(end, closed):
                     if est(0, end) > self.limit:
-                        return best
-                    if self._fits(window[start:end]):
-                        best = end
+                        break
+                    ends.append(end)
             line = nl + 1
+        return next((end for end in reversed(ends) if self._fits(window[start:end])), None)
 
     def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
         """``lo`` moved past the ends that estimate over the limit but measure
