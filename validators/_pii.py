@@ -638,10 +638,10 @@ def label_start(text: str, start: int) -> int:
     return _label_match(text, start)[0]
 
 
-def _verb_before(text: str, start: int) -> bool:
-    """Whether a verb label (:data:`_VERB_LABELS`) is right before ``text[start:]``,
-    only whitespace between (``reach 2 500 000``, not ``call me on ...``)."""
-    at = label_start(text, start)
+def _verb_before(text: str, at: int, start: int) -> bool:
+    """Whether the label at ``at`` (:func:`_label_match`) is a verb label
+    (:data:`_VERB_LABELS`) right before ``text[start:]``, only whitespace
+    between (``reach 2 500 000``, not ``call me on ...``)."""
     token = _TOKEN.match(text, at) if at < start else None
     return (
         token is not None
@@ -836,7 +836,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     groups = _GROUPS.findall(candidate)
     if len(groups) > 1 and len(groups[-1]) == 1:
         return False  # an ISBN's check digit
-    label = _label(text, start)
+    at, label = _label_match(text, start)
     if label == "other":
         return False
     if candidate.startswith(("+", "(+")):
@@ -844,7 +844,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):
         return False  # the tail of an IBAN in groups (one whose checksum failed)
     if label == "phone":
-        if _ROUND.fullmatch(candidate) and _verb_before(text, start):
+        if _ROUND.fullmatch(candidate) and _verb_before(text, at, start):
             return False  # a quantity: "reach 2 500 000 users"
         # Not an IPv4 address, not groups of four digits (a card number cut short).
         return not _IPV4.fullmatch(candidate) and not _FOURS.fullmatch(candidate)
