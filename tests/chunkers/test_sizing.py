@@ -256,22 +256,37 @@ def test_a_heading_ends_a_chunk_rather_than_a_word_that_fits_being_cut(
 # Sentences dense in bytes per token (Japanese, Russian): the unfinished word
 # is counted by its UTF-8 bytes, about three times its tokens, and measured
 # exactly only twice per chunk, so a sentence that fits may be cut near its end.
-DENSE = [
-    "今日はとても良い天気なので、友達と一緒に近くの大きな公園へ散歩に行って、みんなで美味しいお弁当を食べました。",
+JAPANESE = (
+    "今日はとても良い天気なので、友達と一緒に近くの大きな公園へ"
+    "散歩に行って、みんなで美味しいお弁当を食べました。"
+)
+RUSSIAN = (
     "Вчера мы долго гуляли по старому городу, смотрели на красивые дома"
-    " и пили горячий чай в маленьком кафе.",
-]
-
-
-@pytest.mark.xfail(
+    " и пили горячий чай в маленьком кафе."
+)
+# (Known, strict: a fix makes these pass, and the marks must then go.)
+_CUT_NEAR_ITS_END = pytest.mark.xfail(
     reason="known: the unfinished word is bounded by its UTF-8 bytes and measured exactly "
     "twice per chunk; measuring it more often (tried) costs 2-4x the tokenizer work on these "
     "scripts and still cuts a sentence of exactly the limit",
-    strict=False,
+    strict=True,
 )
+
+
 @pytest.mark.parametrize("fill", [False, True])
-@pytest.mark.parametrize("extra", [0, 1, 9])
-@pytest.mark.parametrize("sentence", DENSE)
+@pytest.mark.parametrize(
+    ("sentence", "extra"),
+    [
+        pytest.param(JAPANESE, 0, marks=_CUT_NEAR_ITS_END),
+        pytest.param(JAPANESE, 1, marks=_CUT_NEAR_ITS_END),
+        pytest.param(JAPANESE, 9, marks=_CUT_NEAR_ITS_END),
+        pytest.param(RUSSIAN, 0, marks=_CUT_NEAR_ITS_END),
+        pytest.param(RUSSIAN, 1, marks=_CUT_NEAR_ITS_END),
+        (RUSSIAN, 9),
+        (JAPANESE, 16),
+        (RUSSIAN, 6),
+    ],
+)
 def test_a_sentence_dense_in_bytes_that_fits_its_tokens_is_kept_whole(
     sentence: str, extra: int, fill: bool
 ) -> None:
