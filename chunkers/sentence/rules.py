@@ -114,7 +114,7 @@ starters and the ordinal rule below.
 * A single ``.`` looks at the word before it:
 
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
-    bullet) does not end it;
+    bullet or a Markdown heading marker: ``## 1. Title``) does not end it;
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
     capitalised word that is not a title (``Mr.``) or, after a time that does
@@ -1336,9 +1336,9 @@ class SentenceRules:
 
     def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens
-        the chunk (after an optional bullet), whether ``at`` is the last
-        dot of a spaced ellipsis, and the inline list item it numbers
-        (:func:`_inline_item`)."""
+        the chunk (after an optional bullet or a Markdown heading marker:
+        ``## 1. Title``), whether ``at`` is the last dot of a spaced ellipsis,
+        and the inline list item it numbers (:func:`_inline_item`)."""
         if self._word_offset == at:
             return self._word_read
         buf = self._buf
@@ -1362,9 +1362,13 @@ class SentenceRules:
         if 0 <= start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
             word = buf[chunk - base : k]
             start = chunk
+        lead = (chunk - base, start - base)
         at_start = start == chunk or (
-            0 < start - chunk <= 4
-            and _BULLET_LEAD.fullmatch(buf, chunk - base, start - base) is not None
+            0 < start - chunk <= 7
+            and (
+                (start - chunk <= 4 and _BULLET_LEAD.fullmatch(buf, *lead) is not None)
+                or _HEADING.fullmatch(buf, *lead) is not None  # ("## 1. Title")
+            )
         )
         self._word_offset = at
         if word and word[0] in WORD_OPENERS:

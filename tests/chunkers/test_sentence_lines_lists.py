@@ -68,6 +68,26 @@ def test_a_terminator_before_a_line_break_follows_the_line_rule() -> None:
         assert_streamed_as_the_rules_decide(list(text))
 
 
+def test_a_numbered_heading_keeps_its_number() -> None:
+    # "## 1. Title" numbers a heading as "1. Title" numbers a list item: the
+    # marker after the heading marker opens the chunk and ends nothing.
+    text = "### 1. Install the tool\nRun it twice. Then stop.\n## iv. Wrap up\n###### 12. Last one"
+    assert ACCURATE.split_text(text) == [
+        "### 1. Install the tool",
+        "Run it twice.",
+        "Then stop.",
+        "## iv. Wrap up",
+        "###### 12. Last one",
+    ]
+    # A sentence after the numbered title on the same line still ends there.
+    assert ACCURATE.split_text("# 2. Usage. It is short.") == ["# 2. Usage.", "It is short."]
+    # Not a heading: a number after seven marks, or glued to them.
+    assert ACCURATE.split_text("####### 1. Then go") == ["####### 1.", "Then go"]
+    assert ACCURATE.split_text("#1. Then go") == ["#1.", "Then go"]
+    for part in (text, "# 2. Usage. It is short.", "## 3) Set up\n# b. Two\n#\t4. Four"):
+        assert_streamed_as_the_rules_decide(list(part))
+
+
 def test_a_table_row_keeps_the_cells_that_end_a_sentence() -> None:
     # A terminator before a cell's "|" ends nothing: the row is one chunk.
     row = "| accurate | Slower. | Keeps quotes! |"
