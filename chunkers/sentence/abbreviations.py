@@ -100,7 +100,9 @@ UNITS: frozenset[str] = frozenset(
 )
 
 #: Words that typically open a sentence (lower case): after a :data:`MEDIAL`
-#: abbreviation, a capitalised word from this list starts a new sentence.
+#: abbreviation, a capitalised word from this list starts a new sentence
+#: (connective adverbs too: no name goes on with one, ``the U.S. Additionally``).
+#: At most ``rules.STARTER_MAX`` letters: the rules read no longer word.
 SENTENCE_STARTERS: frozenset[str] = frozenset(
     """
     a an the this that these those there here i we you he she it they my our your
@@ -111,6 +113,11 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     did can could will would should shall might must have has had yes finally first
     next instead overall today yesterday tomorrow
     dozens hundreds thousands millions billions
+    additionally furthermore moreover consequently similarly likewise nevertheless nonetheless
+    fortunately otherwise hence afterwards afterward besides indeed importantly notably
+    specifically ultimately initially currently recently typically generally usually basically
+    essentially clearly obviously accordingly subsequently regardless lastly secondly thirdly
+    perhaps
     """.split()
 )
 

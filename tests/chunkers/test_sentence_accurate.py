@@ -35,6 +35,7 @@ from guardrails_ai.chunkwise.chunkers.sentence.abbreviations import (
     FINAL,
     MEDIAL,
     PREFIX,
+    SENTENCE_STARTERS,
     abbreviation_table,
 )
 from guardrails_ai.chunkwise.chunkers.sentence.quotes import QUOTE_MAX
@@ -78,6 +79,8 @@ def test_abbreviation_that_ends_its_sentence() -> None:
     # MEDIAL abbreviations end a sentence before a sentence starter only.
     check(CASES["abbreviation_ends_sentence"])
     check([("Made in the U.S. Army depots.", ["Made in the U.S. Army depots."])])
+    # The rules read no starter longer than STARTER_MAX letters.
+    assert max(map(len, SENTENCE_STARTERS)) <= rules.STARTER_MAX
 
 
 def test_initials() -> None:

@@ -112,6 +112,22 @@ CASES: dict[str, list[Case]] = {
             ],
         ),
         (
+            # A connective adverb opens a sentence after a name or place that
+            # ends in an abbreviation (no name goes on with one).
+            "We moved to the U.S. Additionally, we hired there. They sold it to Hunt Corp."
+            " Consequently, prices rose. She got a Ph.D. Afterwards she taught at the U.N."
+            " Notably, she still does.",
+            [
+                "We moved to the U.S.",
+                "Additionally, we hired there.",
+                "They sold it to Hunt Corp.",
+                "Consequently, prices rose.",
+                "She got a Ph.D.",
+                "Afterwards she taught at the U.N.",
+                "Notably, she still does.",
+            ],
+        ),
+        (
             # A unit after a number ends its sentence before any capitalised word.
             "The drive took 2 hrs. Traffic was bad. Hr. Olsen drove 5 yrs. ago.",
             ["The drive took 2 hrs.", "Traffic was bad.", "Hr. Olsen drove 5 yrs. ago."],
