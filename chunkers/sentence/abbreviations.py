@@ -117,7 +117,7 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     fortunately otherwise hence afterwards afterward besides indeed importantly notably
     specifically ultimately initially currently recently typically generally usually basically
     essentially clearly obviously accordingly subsequently regardless lastly secondly thirdly
-    perhaps
+    perhaps unfortunately alternatively interestingly surprisingly
     """.split()
 )
 

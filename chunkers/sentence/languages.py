@@ -404,9 +404,9 @@ def _own_table(spec: _Spec) -> dict[str, int]:
 def _continuations(spec: _Spec) -> frozenset[str]:
     words = frozenset(spec.continuations.split())
     for word in words:
-        # (The rules read at most 12 letters of a word: see rules.STARTER_MAX.)
-        if not (word.isalpha() and word.islower() and len(word) <= 12):
-            raise ValueError(f"continuation {word!r}: lower-case letters only, 12 at most")
+        # (The rules read at most 13 letters of a word: see rules.STARTER_MAX.)
+        if not (word.isalpha() and word.islower() and len(word) <= 13):
+            raise ValueError(f"continuation {word!r}: lower-case letters only, 13 at most")
     return words
 
 

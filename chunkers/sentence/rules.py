@@ -256,7 +256,7 @@ LOOKBEHIND = 40
 _WORD_MAX = 32  # a longer word before a period is a plain word
 _LEAD_MAX = max(map(len, LETTER_NOUNS | ANSWER_LEADS)) + 1  # (no longer word is one)
 SKIP_MAX = 8  # opening punctuation skipped before the next token
-STARTER_MAX = 12  # longer than the longest sentence starter (or continuation)
+STARTER_MAX = 13  # as long as the longest sentence starter ("unfortunately") or continuation
 
 #: The kinds of candidate: a terminator run, a CJK terminator run, a line
 #: break, the ``)`` of an inline list marker (``b)``).

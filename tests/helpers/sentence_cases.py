@@ -116,7 +116,7 @@ CASES: dict[str, list[Case]] = {
             # ends in an abbreviation (no name goes on with one).
             "We moved to the U.S. Additionally, we hired there. They sold it to Hunt Corp."
             " Consequently, prices rose. She got a Ph.D. Afterwards she taught at the U.N."
-            " Notably, she still does.",
+            " Notably, she still does. We left Acme Inc. Unfortunately, it closed.",
             [
                 "We moved to the U.S.",
                 "Additionally, we hired there.",
@@ -125,6 +125,8 @@ CASES: dict[str, list[Case]] = {
                 "She got a Ph.D.",
                 "Afterwards she taught at the U.N.",
                 "Notably, she still does.",
+                "We left Acme Inc.",
+                "Unfortunately, it closed.",
             ],
         ),
         (
