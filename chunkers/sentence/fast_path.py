@@ -32,6 +32,7 @@ from .marks import (
     CJK_TYPED,
     CLOSER_CLASS,
     CLOSERS,
+    CODE_MARK,
     DANDAS,
     INVERTED_OPENERS,
     LATIN1_LOWER,
@@ -180,11 +181,12 @@ _UNDECIDED_TAIL = (
 
 # After a period: not after a lone lower-case letter (``b.``), which may
 # number an inline list item before a lower-case word (``a. one b. two``);
-# not after two ASCII lower-case letters, which may end a plain word (the
-# rules' ``_plain_word``: ``Use npm. npm is``); then spaces or tabs and a
-# lower-case letter that opens no list marker (``searches``: "skip").
+# not after two ASCII lower-case letters, which may end a plain word, nor
+# after inline code (the rules' ``_plain_word``: ``Use npm. npm is``, ``Run
+# `make`. make``); then spaces or tabs and a lower-case letter that opens no
+# list marker (``searches``: "skip").
 _LETTER_ITEM = "(?<!\\s[a-z]\\.)"
-_PLAIN_WORD = "(?<![a-z]{2}\\.)"
+_PLAIN_WORD = f"(?<![a-z]{{2}}\\.)(?<!{re.escape(CODE_MARK)}\\.)"
 _SPACES = r"[^\S\r\n]++"
 _LOWER = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
 _NEITHER_ENDS_NOR_GLUES = "".join(
@@ -334,7 +336,8 @@ def searches(
       or tabs and a lower-case letter that cannot open a list marker (not
       ASCII, or not ``i``, ``v`` or ``x`` and followed by something other than
       ``.`` or ``)``), where the run is more than a lone ``.`` after two ASCII
-      lower-case letters (which may end a plain word: ``Use npm. npm``) or that
+      lower-case letters or inline code (which may end a plain word: ``Use
+      npm. npm``, ``Run `make`. make``) or that
       ``.`` ends an abbreviation of the tables written in ASCII lower case
       (``etc. and``; then no candidate is found at all); or such an initial
       before spaces or tabs and another whole capitalised word of at most

@@ -21,6 +21,7 @@ __all__ = [
     "CLOSERS",
     "CLOSER_CLASS",
     "CLOSER_SPACES",
+    "CODE_MARK",
     "DANDAS",
     "DASHES",
     "DECIMAL_STOPS",
@@ -167,6 +168,11 @@ INVERTED_OPENERS = "\u00bf\u00a1"
 
 #: Opening punctuation skipped before the token after a candidate.
 OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_-\u2013\u2014 \t"
+
+#: The mark around inline code (Markdown): a word it opens and closes before
+#: a period (`` `make`. make builds it``) is no abbreviation, and ends a
+#: sentence before a lower-case word as a plain word does.
+CODE_MARK = "`"
 
 #: Opening punctuation stripped from the word before a period.
 WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"

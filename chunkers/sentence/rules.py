@@ -155,7 +155,8 @@ starters and the ordinal rule below.
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
     ends it also before a lower-case word right after the whitespace
-    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``), in English
+    (``Use npm. npm is great.``, ``ann says hi. ann says hi.``), and so does
+    a word of inline code (``Run `make`. make builds it.``), in English
     and "auto" only (``Language.plain_words``); a ``!`` or
     ``?`` before a lower-case word never does (``Yahoo! and``, ``"Oh!" she
     said``), nor a ``.`` after a capitalised word, an acronym, a number, a
@@ -208,6 +209,7 @@ from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONT
 from .marks import (
     BULLETS,
     CJK_TERMINATORS,
+    CODE_MARK,
     DANDAS,
     DASHES,
     DECIMAL_STOPS,
@@ -352,6 +354,9 @@ _MARKED_LETTER = f"[^\\W\\d_][{LETTER_MARKS}]*"
 _DOTTED = re.compile(f"(?:{_MARKED_LETTER}){{1,2}}(?:\\.(?:{_MARKED_LETTER}){{1,2}})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
 _PLAIN_WORD = re.compile(r"[a-z]{2,}")
+#: The end of inline code (`` `make` ``, ``ci` `` of `` `npm ci` ``), which
+#: ends one the same way.
+_CODE_WORD = re.compile(f"\\S*[^\\s{CODE_MARK}]{CODE_MARK}")
 # Words before a period glued to the next word (see ``_glued_ends``).
 _GLUED_WORD = re.compile(r"[A-Z]?[a-z]{3,}|\d{1,3}(?:,\d{3})+|\d{3,}")
 _GLUED_OTHER = re.compile(r"[^\W\d_\x00-\xff]{3,}")
@@ -1136,8 +1141,11 @@ class SentenceRules:
         after a number (``5 ft. 3 in. tall``), not a list
         marker opening its chunk (``iv.``), not the last dot of a spaced
         ellipsis; never in a language without them (``Language.plain_words``:
-        ``language="it"`` keeps ``e segg. per`` whole)."""
+        ``language="it"`` keeps ``e segg. per`` whole); or the end of inline
+        code (``Run `make`. make builds it``: no abbreviation)."""
         word, at_start, spaced, _ = self._word_before(at)
+        if self._plain_words and _CODE_WORD.fullmatch(word):
+            return True
         return (
             self._plain_words
             and not spaced

@@ -24,6 +24,22 @@ OWN: list[tuple[str, str, list[str]]] = [
     *(("auto", text, sentences) for text, sentences in CASES["lower_case_starts"]),
     *(("auto", text, sentences) for text, sentences in CASES["glued"]),
     ("en", "Run the script. it prints a line.", ["Run the script.", "it prints a line."]),
+    # Inline code is no abbreviation: its end ends a sentence before a
+    # lower-case word as a plain word does.
+    (
+        "auto",
+        "Run `make`. make builds it. Open `app.yaml`. webpack reads it. Run `npm ci`. npm works.",
+        [
+            "Run `make`.",
+            "make builds it.",
+            "Open `app.yaml`.",
+            "webpack reads it.",
+            "Run `npm ci`.",
+            "npm works.",
+        ],
+    ),
+    ("en", "Edit `settings.py`. django reads it.", ["Edit `settings.py`.", "django reads it."]),
+    ("de", "Nimm `make`. dann geht es.", ["Nimm `make`. dann geht es."]),
     # Other scripts: a lower-case word glued to an upper-case one.
     ("kk", "Біз үйге келдік.Олар күтті.", ["Біз үйге келдік.", "Олар күтті."]),
     ("auto", "Мы пришли домой.XX век начался.", ["Мы пришли домой.", "XX век начался."]),
@@ -133,7 +149,7 @@ def test_user_abbreviations_keep_a_lower_case_word_joined() -> None:
 # Words before the period, what follows it, and the next word: glued or
 # spaced, plain or not, so that the searches meet every form of both rules.
 _BEFORE = ["npm", "Tuesday", "world", "NASA", "it", "approx", "iv", "1,000", "2024", "жағдайы",
-           "self", "DateTime", "e.g", "www"]  # fmt: skip
+           "self", "DateTime", "e.g", "www", "`make`", "ci`", "`"]  # fmt: skip
 _AFTER = [".", ". ", ".  ", "! ", ".) ", "..", ".\n"]
 _NEXT = ["npm is", "Today is", "Mr. Li", "Now()", "Once here", "The cat", "XVIII ғасыр", "b. x",
          "iv) x", "Foo", "ok", "(see", "Dr.Li@x.org", "'s Avonds", "\u2018t is"]  # fmt: skip
