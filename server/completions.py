@@ -360,11 +360,30 @@ def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any
 
 
 def _failure(exc: Exception) -> dict[str, Any]:
-    """An error body naming what failed (its type and status), never its text."""
-    status = getattr(exc, "status_code", None)
-    where = f" (upstream status {status})" if status else ""
-    message = f"the guarded completion failed: {type(exc).__name__}{where}"
+    """An error body naming what failed (:func:`_what_failed`), never its text."""
+    message = f"the guarded completion failed: {_what_failed(exc)}"
     return error_body(message, "server_error", "guard_failed")
+
+
+def _what_failed(exc: Exception) -> str:
+    """The type of the error (and its HTTP status, if it has one), never its text.
+
+    Guardrails wraps an error of the LLM call in its ``PromptCallableException``
+    (raised while handling it): the error named is the first in that chain
+    that carries an HTTP status (LiteLLM's and the ``openai`` SDK's do), else
+    ``exc`` itself."""
+    failed: BaseException = exc
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(getattr(cause, "status_code", None), int):
+            failed = cause
+            break
+        cause = cause.__cause__ or cause.__context__
+    status = getattr(failed, "status_code", None)
+    where = f" (upstream status {status})" if status else ""
+    return f"{type(failed).__name__}{where}"
 
 
 async def stream_events(
@@ -400,7 +419,7 @@ async def stream_events(
         log.warning("guard %r: validation failed (on_fail exception); stream ended", name)
         yield sse(_validation_error(exc, verdicts))
     except Exception as exc:
-        log.error("guard %r: streamed completion failed: %s", name, type(exc).__name__)
+        log.error("guard %r: streamed completion failed: %s", name, _what_failed(exc))
         yield sse(_failure(exc))
     yield DONE
 
@@ -418,7 +437,7 @@ async def complete(
         log.warning("guard %r: validation failed (on_fail exception)", name)
         return 400, _validation_error(exc, verdicts)
     except Exception as exc:
-        log.error("guard %r: completion failed: %s", name, type(exc).__name__)
+        log.error("guard %r: completion failed: %s", name, _what_failed(exc))
         return 502, _failure(exc)
     text = "".join(outcome.validated_output or "" for outcome in collected)
     whole = collected[-1].model_dump()

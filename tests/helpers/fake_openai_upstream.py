@@ -16,7 +16,9 @@ With ``"n": k``, choice ``i > 0`` answers the text reversed (streamed, the chunk
 of the choices alternate, one choice each, as OpenAI streams them); with
 ``"logprobs": true``, each choice carries its words as ``logprobs`` tokens.
 
-The text ``<lone-surrogate>`` is answered as U+D83D alone.
+The text ``<lone-surrogate>`` is answered as U+D83D alone; a text holding
+``<status-NNN>`` (a 4xx or 5xx status) is answered with that HTTP status and an
+OpenAI-shaped error, as a provider refuses a request (``<status-401>``: a bad key).
 
 ``GET /stats`` answers ``{"streams": n, "max_in_flight": m}``: how many streams
 were served and the most that were in flight at once since the previous
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import threading
 import time
@@ -44,6 +47,8 @@ USAGE = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
 #: Answered as a lone surrogate (legal in JSON, which a client cannot send
 #: through an SDK that encodes UTF-8, but an upstream may answer).
 LONE_SURROGATE = "<lone-surrogate>"
+#: ``<status-NNN>`` in a text: answered with HTTP status NNN.
+STATUS = re.compile(r"<status-([45][0-9][0-9])>")
 
 
 def deltas(text: str) -> list[str]:
@@ -124,6 +129,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error(404)
             return
         text = _last_user_text(body).replace(LONE_SURROGATE, "\ud83d")
+        refused = STATUS.search(text)
+        if refused:
+            error = {"message": "refused", "type": "invalid_request_error", "code": None}
+            self._json({"error": error}, int(refused.group(1)))
+            return
         texts = [text if i == 0 else text[::-1] for i in range(int(body.get("n") or 1))]
         logprobs = bool(body.get("logprobs"))
         created = int(time.time())
@@ -155,9 +165,9 @@ class Handler(BaseHTTPRequestHandler):
                 }
             )
 
-    def _json(self, payload: dict[str, Any]) -> None:
+    def _json(self, payload: dict[str, Any], status: int = 200) -> None:
         data = json.dumps(payload).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

@@ -859,6 +859,32 @@ def test_unknown_guard_is_an_openai_error(servers: Servers) -> None:
         )
 
 
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_upstream_refusal_names_its_error_and_status(servers: Servers, streamed: bool) -> None:
+    # Before: "the guarded completion failed: PromptCallableException" (Guardrails
+    # wraps the error of the LLM call): a bad key, a rate limit or an unknown
+    # model all read the same, to the client and in the server log.
+    text = "Mail jo@example.com now. <status-401>"
+    if streamed:
+        status, events = raw_events(servers.serve, "fix", text)
+        assert status == 200 and events[-1] == "[DONE]"
+        answer = events[-2]
+    else:
+        url = f"http://127.0.0.1:{servers.serve}/guards/fix/openai/v1/chat/completions"
+        body = {"model": MODEL, "messages": [{"role": "user", "content": text}]}
+        reply = httpx.post(url, json=body, timeout=60)
+        assert reply.status_code == 502
+        answer = reply.text
+    error = json.loads(answer)["error"]
+    assert error["code"] == "guard_failed"
+    assert error["message"] == (
+        "the guarded completion failed: AuthenticationError (upstream status 401)"
+    )
+    assert "jo@example.com" not in answer
+    log = servers.logs[0].read_text(encoding="utf-8")
+    assert "completion failed: AuthenticationError (upstream status 401)" in log
+
+
 def test_validate_route_keeps_raw_text_from_clients(servers: Servers) -> None:
     """guardrails-api's own ``/validate`` (the LLM called by the server) loses ``rawLlmOutput``."""
     body = {"model": MODEL, "messages": [{"role": "user", "content": TEXT}]}
