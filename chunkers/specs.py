@@ -24,6 +24,7 @@ from .fill import Sized
 from .limits import Bounded, Grouped
 from .pattern import RegexChunker
 from .registry import KIND, resolve_chunker
+from .sizing import measure_for
 
 __all__ = ["KINDS", "SpecError", "regex_from_spec", "sized_from_spec", "spec_of"]
 
@@ -169,5 +170,7 @@ def sized_from_spec(inner: object, **params: object) -> ChunkingStrategy:
     ceiling = params.pop(name)
     if "tokenizer" in params and "length" in params:
         raise ValueError("a 'sized' spec takes its measure as tokenizer or length, not both")
-    length = params.pop("tokenizer") if "tokenizer" in params else params.pop("length", None)
+    key = "tokenizer" if "tokenizer" in params else "length"
+    # Measured here, so that an error names the key the spec gave it under.
+    length = measure_for(params.pop(key, None), param=key)
     return Sized(inner, ceiling, length=length, param=name, **params)  # type: ignore[arg-type]

@@ -313,6 +313,21 @@ def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
             ValueError,
             "chunker='nope', not a known kind; choose one of .*'regex'",
         ),
+        (
+            {"chunker": "sized", "inner": "word", "max_tokens": 9, "tokenizer": "nope"},
+            ValueError,
+            "^tokenizer='nope' is not a known encoding",
+        ),
+        (
+            {"chunker": "sized", "inner": "word", "max_tokens": 9, "tokenizer": 3},
+            TypeError,
+            "^tokenizer must be a tokenizer name",
+        ),
+        (
+            {"chunker": "sized", "inner": "word", "max_chars": 9, "length": "nope"},
+            ValueError,
+            "^length='nope' is not a known encoding",
+        ),
         ({"chunker": "fixed", "sise": 3}, TypeError, "'fixed'.*sise"),
         ({"chunker": "fixed", "size": 0}, ValueError, "size must be >= 1, got 0"),
         ({"chunker": "regex", "pattern": "a", "flags": ["NOPE"]}, ValueError, "flags item 'NOPE'"),
