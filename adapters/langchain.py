@@ -137,9 +137,11 @@ def _token_splitter(
 ) -> TextSplitter:
     """The filled, token-sized splitter; an error about a size or the tokenizer
     names the parameter as the caller gave it (``chunk_size``,
-    ``chunk_overlap``, ``tokenizer_name``)."""
+    ``chunk_overlap``, ``tokenizer_name``); one about ``chunker`` itself (its
+    spec's own sizes) is raised as it is."""
+    strategy = resolve_chunker(chunker)
     try:
-        strategy = limit(chunker, max_tokens=size, tokenizer=tokenizer, fill=True, overlap=overlap)
+        strategy = limit(strategy, max_tokens=size, tokenizer=tokenizer, fill=True, overlap=overlap)
     except (TypeError, ValueError) as error:
         message = str(error)
         if message.startswith("tokenizer"):

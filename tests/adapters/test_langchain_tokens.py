@@ -80,6 +80,17 @@ def test_a_bad_encoding_or_model_is_named_as_given() -> None:
         from_tiktoken_encoder(5)  # type: ignore[arg-type]
 
 
+def test_an_error_in_the_chunker_spec_is_not_blamed_on_the_splitter_sizes() -> None:
+    # Before: the spec's own overlap and size were reported as chunk_overlap and
+    # chunk_size, with the spec's values ("chunk_overlap must be < chunk_size=2").
+    grouped = {"chunker": "grouped", "inner": "sentence", "chunk_size": 2, "overlap": 5}
+    with pytest.raises(ValueError, match=r"^overlap must be < chunk_size=2, got 5"):
+        from_tiktoken_encoder(chunk_size=100, chunk_overlap=10, chunker=grouped)
+    sized = {"chunker": "sized", "inner": "sentence", "max_tokens": 0}
+    with pytest.raises(ValueError, match=r"^max_tokens must be >= 1, got 0"):
+        from_huggingface_tokenizer(CL100K, chunk_size=100, chunk_overlap=10, chunker=sized)
+
+
 DOC = """# Guide
 
 Intro paragraph.
