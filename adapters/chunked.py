@@ -52,11 +52,41 @@ __all__ = ["ChunkedValidator", "merge_results"]
 _STATE: ContextVar[Any] = ContextVar("chunkwise_stream_state", default=None)
 
 
+#: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
+ON_FAIL_NAMES = ("exception", "fix", "filter", "refrain", "noop", "reask", "fix_reask", "custom")
+
+
+def check_on_fail(value: object) -> None:
+    """Refuse an ``on_fail`` Guardrails would not understand, naming it.
+
+    Accepted as Guardrails accepts them: ``None``, an ``OnFailAction`` (a str
+    enum), a name of one in any case, or a callable taking the value and the
+    ``FailResult``.  Guardrails itself would take any other string for a
+    callable and fail later with an unrelated ``TypeError``.
+    """
+    if value is None:
+        return
+    if isinstance(value, str):
+        if value.lower() in ON_FAIL_NAMES:
+            return
+        raise ValueError(
+            f"on_fail={value!r:.40} is not an on-fail action; "
+            f"choose one of {', '.join(map(repr, ON_FAIL_NAMES))} or pass a callable"
+        )
+    if not callable(value):
+        raise TypeError(
+            f"on_fail must be an on-fail action name or a callable, "
+            f"got {type(value).__name__}: {value!r:.40}"
+        )
+
+
 class ChunkedValidator(Validator):
     """Base class for validators whose chunking is a chunkwise strategy.
 
     ``chunker`` (instance, alias, spec dict or any ``split``/``flush`` object)
-    defaults to the class's ``default_chunker``.  Keyword arguments are
+    defaults to the class's ``default_chunker``; ``on_fail`` is checked here
+    (:func:`check_on_fail`: ``ValueError``/``TypeError`` naming it, at
+    construction rather than at the first failure).  Keyword arguments are
     forwarded to Guardrails' ``Validator.__init__``, so ``get_args()``/
     ``to_prompt()`` show them.  ``chunker`` is among them when given, or when
     the class's default differs from that of the class registered under its
@@ -70,6 +100,7 @@ class ChunkedValidator(Validator):
     default_chunker: ClassVar[ChunkerSpec] = "sentence"
 
     def __init__(self, *, chunker: ChunkerSpec | None = None, on_fail: Any = None, **kwargs: Any):
+        check_on_fail(on_fail)
         if isinstance(chunker, ChunkerArg):
             chunker = chunker.given
         given = self.default_chunker if chunker is None else chunker

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from guardrails_ai.chunkwise.adapters.chunked import check_on_fail
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, SentenceChunker
 from guardrails_ai.chunkwise.chunkers.params import check_int, described, refuse_mapping
 
@@ -14,33 +15,6 @@ __all__ = [
     "sentence_chunker",
     "str_list",
 ]
-
-#: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
-ON_FAIL_NAMES = ("exception", "fix", "filter", "refrain", "noop", "reask", "fix_reask", "custom")
-
-
-def check_on_fail(value: object) -> None:
-    """Refuse an ``on_fail`` Guardrails would not understand, naming it.
-
-    Accepted as Guardrails accepts them: ``None``, an ``OnFailAction`` (a str
-    enum), a name of one in any case, or a callable taking the value and the
-    ``FailResult``.  Guardrails itself would take any other string for a
-    callable and fail later with an unrelated ``TypeError``.
-    """
-    if value is None:
-        return
-    if isinstance(value, str):
-        if value.lower() in ON_FAIL_NAMES:
-            return
-        raise ValueError(
-            f"on_fail={value!r:.40} is not an on-fail action; "
-            f"choose one of {', '.join(map(repr, ON_FAIL_NAMES))} or pass a callable"
-        )
-    if not callable(value):
-        raise TypeError(
-            f"on_fail must be an on-fail action name or a callable, "
-            f"got {type(value).__name__}: {value!r:.40}"
-        )
 
 
 def sentence_chunker(language: str | None, chunker: ChunkerSpec | None) -> ChunkerSpec | None:

@@ -200,6 +200,23 @@ def test_bad_chunker(chunker: Any, error: type, words: str) -> None:
         Record(chunker=chunker)
 
 
+@pytest.mark.parametrize(
+    ("on_fail", "error", "words"),
+    [
+        ("fixx", ValueError, "^on_fail='fixx' is not an on-fail action; choose one of"),
+        (3, TypeError, "^on_fail must be an on-fail action name or a callable, got int: 3"),
+    ],
+)
+def test_a_subclass_refuses_a_bad_on_fail_at_construction(
+    on_fail: Any, error: type, words: str
+) -> None:
+    # Before: Guardrails' own "TypeError: unsupported callable", naming nothing.
+    with pytest.raises(error, match=words):
+        Record(on_fail=on_fail)
+    for good in ("FIX", "noop", None, lambda value, result: value):
+        Record(on_fail=good)
+
+
 # -- per-stream state -------------------------------------------------------------------
 
 
