@@ -76,11 +76,12 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   counts after an address label (``ip``, ``host``, ``server``, ...) or with a
   port or prefix length (``:8080``, ``/24``).  An IPv4 address after a digit
   and a dot is the rest of a longer dotted number (``1.3.6.1.2.1.1.0``); after
-  a word and a dot it is not (``Server down.10.0.0.1``).  An IPv6 address may follow a
-  label and a colon (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of
-  hexadecimal digits and a colon (the rest of an address that failed).  One
-  with no decimal digit needs three groups or more (``dead:beef::cafe``; not
-  a path of code such as ``Add::add``);
+  a word and a dot it is not (``Server down.10.0.0.1``), nor is an IPv6 address
+  (``today.2001:db8::1``).  An IPv6 address may follow a label and a colon
+  (``ipv6:fe80::1``, ``addr:fe80::1``), not a group of hexadecimal digits and
+  a colon (the rest of an address that failed).  One with no decimal digit
+  needs three groups or more (``dead:beef::cafe``; not a path of code such as
+  ``Add::add``);
 * ``ssn``: a US Social Security number, ``123-45-6789``, with an area, group
   and serial that can be issued (not ``000`` or ``666``; not ``00``; not
   ``0000``); written with spaces or dots, as nine digits, or with an area
@@ -371,12 +372,14 @@ _IPV4 = _compile(
     r"(?<![0-9]\.)(?<!" + _W + r")(?:\d{1,3}\.){3}\d{1,3}"
     r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|\.\d))"
 )
+# Not after a digit and a dot (the rest of a longer dotted number, 1.2001:db8::1);
+# after a word and a dot an address may start, as IPv4 may (today.2001:db8::1).
 # Right after a ":", only after a label: a word whose last 8 characters hold a
 # letter that is no hexadecimal digit (``ipv6:``, ``addr:``), not a group of a
 # longer address that failed its check (``2001:db8::8a2e::7334``).
 _AFTER_LABEL = "|".join(f"(?<=[g-zG-Z][0-9A-Za-z]{{{k}}}:)" for k in range(8))
 _IPV6 = _compile(
-    r"(?<!\.)(?<!" + _W + r")(?:(?<!:)|" + _AFTER_LABEL + r")"
+    r"(?<![0-9]\.)(?<!" + _W + r")(?:(?<!:)|" + _AFTER_LABEL + r")"
     r"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})"
     r"(?!" + _W + r"|:|\.\d)"
 )

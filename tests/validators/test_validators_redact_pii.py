@@ -513,6 +513,11 @@ SURROUNDED = [
         "Filed today.536-22-1234 and e.g.DE89 3704 0044 0532 0130 00",
         "Filed today.<SSN> and e.g.<IBAN>",
     ),
+    # ... nor an IPv6 address after a word and a period (it was released).
+    (
+        "Down today.2001:db8::8a2e:370:7334 and since.fe80::1 now.",
+        "Down today.<IP_ADDRESS> and since.<IP_ADDRESS> now.",
+    ),
     # A number glued to the capitalised word after it (the next sentence with
     # its space left out): its last group was left in sight, or all of it.
     ("Call +44 20 7946 0958Thanks a lot.", "Call <PHONE>Thanks a lot."),
@@ -580,6 +585,7 @@ LONGER_NUMBERS = [
     "Up 50%40 and %40example.com, =%40example.org, &#64;example.net here.",  # (no local part)
     "Budget 100.000.000.000 or 200.100.000.000 here.",  # (thousands separators)
     "Walk OID 1.3.6.1.2.1.1.0 here.",  # (a longer dotted number)
+    "Clock 10.12:30:45 and build 1.2001:db8::1 here.",  # (after a digit and a period)
     "Host 192.168.1.10ab here.",  # (the start of an identifier)
     "Ref 4111111111111111-0001 here.",  # (a card-sized number and a suffix)
     "Order (work) 612 345 678, Phone (work) and 612 345 678 here.",  # (no label before it)
