@@ -34,6 +34,9 @@ class MaxChunkLength(ChunkedValidator):
     | Programmatic fix              | Keeps the whole words within bounds, appends "…" |
 
     Words are runs of non-whitespace characters; characters are code points.
+    A value of whitespace only (a response with no sentence at all, which a
+    guard validates whole when it ends) passes: whitespace between chunks is
+    never counted, and there is nothing a fix could keep.
     The fix keeps the longest run of whole words from the start of the chunk
     that, with ``"…"`` appended, is within both bounds; when even the first
     word does not fit ``max_chars``, it is cut inside that word, between
@@ -96,6 +99,8 @@ class MaxChunkLength(ChunkedValidator):
         return cut
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        if value.isspace():  # (no chunker gives one: the blank response, validated whole)
+            return PassResult()
         too_long = []
         words = len(value.split()) if self.max_words is not None else 0
         if self.max_words is not None and words > self.max_words:

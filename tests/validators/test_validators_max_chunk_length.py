@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from guardrails_ai.types import FailResult, PassResult
-from helpers.guardrails import arun, guard_with, joined, validated_and_streamed
+from helpers.guardrails import arun, guard_with, joined, run, validated_and_streamed
 from helpers.prose import PROSE
 from helpers.validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
 from hypothesis import given
@@ -117,7 +117,8 @@ def test_fix_is_within_bounds_and_keeps_the_start(text: str, words: int | None, 
     validator = MaxChunkLength(max_words=words, max_chars=chars)
     result = validator._validate(text, {})
     if isinstance(result, PassResult):
-        assert len(text) <= chars and (words is None or len(text.split()) <= words)
+        assert text.isspace() or len(text) <= chars
+        assert words is None or len(text.split()) <= words
         return
     fixed = result.fix_value
     assert fixed.endswith(ELLIPSIS) and text.startswith(fixed[: -len(ELLIPSIS)])
@@ -140,3 +141,26 @@ def test_streamed_equals_validated_at_once(case: tuple[str, list[str]]) -> None:
     text, deltas = case
     once = validated_and_streamed(GUARD, text, deltas)
     assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == once.validated_output
+
+
+@pytest.mark.parametrize("text", ["\n" * 12, " " * 30, "\r\n\t \u3000" * 4])
+@pytest.mark.parametrize("on_fail", ["fix", "exception", "noop"])
+def test_a_blank_response_has_nothing_too_long(text: str, on_fail: str) -> None:
+    # Before: a response of whitespace only (no sentence: a model printing
+    # newlines) is validated whole, and its whitespace counted as characters,
+    # so it failed max_chars where the same run after "Hi." passed: the fix
+    # released "\n\n\n\n…", exception raised, noop reported a failure; while
+    # validate() of the same text passed.
+    guard = guard_with(MaxChunkLength(max_chars=5, on_fail=on_fail))
+    for deltas in ([text], [text[:3], text[3:]]):
+        outcomes = run(guard, deltas)
+        assert joined(outcomes) == text
+        assert outcomes[-1].validation_passed
+    assert (
+        joined(
+            asyncio.run(arun(guard_with(MaxChunkLength(max_chars=5), asynchronous=True), [text]))
+        )
+        == text
+    )
+    assert isinstance(MaxChunkLength(max_chars=5)._validate(text, {}), PassResult)
+    assert isinstance(MaxChunkLength(max_chars=5).validate("Hi." + text, {}), PassResult)
