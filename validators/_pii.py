@@ -166,6 +166,7 @@ __all__ = [
     "Entity",
     "find_entities",
     "iban_valid",
+    "label_open",
     "label_start",
     "luhn_valid",
 ]
@@ -639,6 +640,27 @@ def _words(token: str) -> list[str]:
 def label_start(text: str, start: int) -> int:
     """Where the label read as the context of an entity at ``start`` begins (``start`` if none)."""
     return _label_match(text, start)[0]
+
+
+def label_open(text: str) -> bool:
+    """Whether ``text`` ends with a label of personal data that a number
+    after it (on the same line) would read as its context: a phone, card,
+    SSN or address label, possibly followed by filler words and marks
+    (``Cell.``, ``Call me``, ``Phone (work):``).  Reads the last
+    :data:`CONTEXT` characters only."""
+    last = _TOKEN.findall(text[-CONTEXT:].rsplit(None, 1)[-1] if text.strip() else "")
+    if not last:
+        return False
+    word = _words(last[-1])[-1]
+    if (
+        word not in _LABELS
+        and word not in _FILLERS
+        and word not in _ABBREVIATED_LABELS
+        and word not in (")", _UNDER)
+        and not _IS_TAG.fullmatch(word)
+    ):
+        return False  # (what most chunks end with: read no further)
+    return _label_match(text, len(text))[1] in _PERSONAL
 
 
 def _verb_before(text: str, at: int, start: int) -> bool:

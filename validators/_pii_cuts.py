@@ -39,6 +39,18 @@ window up to there.  Cost per fallback cut: one detector pass over
 This strategy is a fallback level only: it chunks one window per scanner and
 is not delta-invariant by itself (Bounded feeds it whole windows).
 
+Labels kept with their number.  A number that only its label makes an entity
+(``Cell. 612 345 678``, ``Call me. 2147483647``) is found only in a chunk
+that holds the label too: a sentence chunker cuts after ``Cell.`` (no
+abbreviation it knows), a word-gap cut may fall between ``Phone`` and
+``number: ...``.  :class:`LabelJoins` wraps any chunker (a size limit's inner
+chunker, see :func:`label_joined`): a chunk whose last words read as such a
+label (:func:`._pii.label_open`) is held and joined with the next chunk, so
+no cut falls between a label and what follows it; the word-gap level of the
+fallback, :class:`WordGaps`, skips a gap that a label ends before.  Cost per
+inner cut: one reading of the last word before it, and of the last
+``CONTEXT`` characters when that word is a label or a filler.
+
 Windows of any size limit.  :func:`entity_safe` gives a user's size limit
 (``limit(..., max_chars=)``, ``limit(..., max_tokens=, tokenizer=)``, any
 ``Bounded``/``Grouped``/``Sized`` with its default fallback chain) the same
@@ -56,14 +68,34 @@ of it with no sentence end, word gap or safe position is hard-cut.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, RegexChunker, SplitFlush
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkingStrategy,
+    Grouped,
+    Sized,
+    SpecError,
+    SplitFlush,
+)
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
+from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
-from ._pii import ENTITIES, LONGEST_ENTITY, find_entities, label_start
+from ._pii import CONTEXT, ENTITIES, LONGEST_ENTITY, find_entities, label_open, label_start
 from ._windows import OneCut, size_limit, window_cut
 
-__all__ = ["GAP_BETWEEN_WORDS", "MARGIN", "MIN_WINDOW", "EntityCuts", "entity_safe", "safe_cut"]
+__all__ = [
+    "GAP_BETWEEN_WORDS",
+    "MARGIN",
+    "MIN_WINDOW",
+    "EntityCuts",
+    "LabelJoins",
+    "WordGaps",
+    "entity_safe",
+    "label_joined",
+    "safe_cut",
+]
 
 #: How far from the window's end a cut must stay: an entity plus its look-ahead.
 MARGIN = LONGEST_ENTITY + 2
@@ -95,6 +127,31 @@ def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
     # (A label that made a number an entity is blocked with it.)
     spans = ((label_start(window, e.start), e.end) for e in find_entities(window, entities))
     return window_cut(window, hi, spans)
+
+
+_GAPS = re.compile(GAP_BETWEEN_WORDS)
+
+
+class WordGaps(OneCut):
+    """The word-gap level of a fallback chain: one cut at the last gap between
+    words (:data:`GAP_BETWEEN_WORDS`) in the window fed that no label of
+    personal data ends before (:func:`._pii.label_open`: ``Phone | number:
+    612 345 678``).  Cost: one search of the window, and a label reading of
+    the gaps tried from the end (the last one, mostly)."""
+
+    def cut_at(self, window: str) -> int | None:
+        hi = len(window) - 1
+        if window.isspace():
+            return None  # (a gap follows a word)
+        gaps = [m.start() for m in _GAPS.finditer(window)]
+        if "`" in window or "~" in window:  # (never inside a fenced code block)
+            at = set(gaps)
+            return window_cut(window, hi, (), lambda w, p: p in at and _no_label_before(w, p))
+        return next((p for p in reversed(gaps) if p <= hi and _no_label_before(window, p)), None)
+
+
+def _no_label_before(text: str, p: int) -> bool:
+    return not label_open(text[max(0, p - CONTEXT) : p])
 
 
 class EntityCuts(OneCut):
@@ -133,7 +190,7 @@ def entity_safe(
     else:
         fits = all(measure(run[:MIN_WINDOW]) <= window.limit for run in _DENSE_RUNS)
     _check_window(window.param, window.limit, fits)
-    return window.strategy.with_fallback((RegexChunker(GAP_BETWEEN_WORDS), EntityCuts(entities)))
+    return window.strategy.with_fallback((WordGaps(), EntityCuts(entities)))
 
 
 def _check_window(param: str, value: int, fits: bool) -> None:
@@ -143,3 +200,111 @@ def _check_window(param: str, value: int, fits: bool) -> None:
             f"end or word gap must see a whole entity and what follows it, so a window "
             f"must hold {MIN_WINDOW} characters (of text dense in tokens too)"
         )
+
+
+def label_joined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy:
+    """``strategy`` with no cut between a label and what follows it (:class:`LabelJoins`).
+
+    A size limit keeps its ceiling and its fallback chain: its units are its
+    inner chunker's chunks joined by :class:`LabelJoins`, and a joined unit
+    longer than the window is cut by that chain (see :func:`entity_safe`).
+    """
+    limited = size_limit(strategy)
+    if limited is None:
+        return LabelJoins(_unjoined(strategy))
+    s = limited.strategy
+    if isinstance(s, Bounded):
+        return Bounded(LabelJoins(_unjoined(s.inner)), s.max_chars, fallback=s.fallback)
+    if isinstance(s, Grouped):
+        assert isinstance(s.units, Bounded) and s.max_chars is not None  # (size_limit)
+        return Grouped(
+            LabelJoins(_unjoined(s.inner)),
+            s.chunk_size,
+            max_chars=s.max_chars,
+            overlap=s.overlap,
+            fallback=s.units.fallback,
+        )
+    assert isinstance(s, Sized)
+    return Sized(
+        LabelJoins(_unjoined(s.inner)),
+        s.limit,
+        length=s.measure,
+        fill=s.fill,
+        overlap=s.overlap,
+        fallback=s.fallback,
+        param=s._param,
+    )
+
+
+def _unjoined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy | SplitFlush:
+    """``strategy`` without its :class:`LabelJoins` (a chunker taken from another
+    ``RedactPII``, or given back to the same one)."""
+    return strategy.inner if isinstance(strategy, LabelJoins) else strategy
+
+
+class LabelJoins(ChunkingStrategy):
+    """``inner``'s chunks, a chunk that ends with a label joined with the next one.
+
+    A chunk whose last words read as a label of personal data
+    (:func:`._pii.label_open`: ``Cell.``, ``Call me.``, ``Phone``) is held
+    until the next chunk ends and given out joined with it (again held if
+    that one ends with a label too), so a number that its label makes an
+    entity is validated with the label.  Decided from the text up to each
+    chunk's end (never its separator, which may depend on the slicing): the
+    same chunks streamed in any slicing as at once.  At the end of the stream
+    the chunk held is joined with the fragment, or is the fragment.
+    """
+
+    def __init__(self, inner: ChunkingStrategy | SplitFlush) -> None:
+        self.inner = inner
+
+    def scanner(self) -> Scanner:
+        return _LabelJoinScanner(scanner_for(self.inner))
+
+    def _params(self) -> dict[str, object]:
+        return {"inner": self.inner}
+
+    def spec(self) -> dict[str, object]:
+        """Always ``SpecError``: the joins belong to ``RedactPII``; write
+        ``inner.spec()`` instead (``RedactPII`` joins its labels again)."""
+        raise SpecError(
+            f"chunker={self!r} is RedactPII's join of labels and has no spec of its own; "
+            "write its inner chunker (chunker.inner.spec()): RedactPII joins labels again"
+        )
+
+
+class _LabelJoinScanner(Scanner):
+    def __init__(self, inner: Scanner) -> None:
+        self._inner = inner
+        self._text = StreamText()
+        self._start: int | None = None  # start of the chunk held, if any
+        self._end = 0  # where the chunk held ends
+
+    def feed(self, delta: str) -> list[Cut]:
+        self._text.parts.append(delta)
+        out: list[Cut] = []
+        for cut in self._inner.feed(delta):
+            self._take(cut, out)
+        return out
+
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        start = cut.start if self._start is None else self._start
+        if label_open(self._text(max(0, cut.end - CONTEXT), cut.end)):
+            self._start, self._end = start, cut.end  # held: joined with the next chunk
+        else:
+            out.append(Cut(start, cut.end, cut.stop))
+            self._start = None
+        self._text.drop_before(max(0, cut.end - CONTEXT))
+
+    def settled(self) -> bool:
+        # A chunk held follows the last cut given out: that cut's separator is over.
+        return self._start is not None or self._inner.settled()
+
+    def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
+        cuts, span = self._inner.close()
+        out: list[Cut] = []
+        for cut in cuts:
+            self._take(cut, out)
+        if self._start is None:
+            return out, span
+        return out, (self._start, self._end if span is None else span[1])

@@ -12,7 +12,6 @@ from guardrails_ai.chunkwise.chunkers import (
     Bounded,
     ChunkerSpec,
     ChunkingStrategy,
-    RegexChunker,
     SentenceChunker,
     SplitFlush,
     split_spans,
@@ -20,7 +19,7 @@ from guardrails_ai.chunkwise.chunkers import (
 
 from ._args import check_on_fail, reject_unknown, str_list
 from ._pii import ENTITIES, LONGEST_ENTITY, find_entities
-from ._pii_cuts import GAP_BETWEEN_WORDS, EntityCuts, entity_safe
+from ._pii_cuts import EntityCuts, WordGaps, entity_safe, label_joined
 
 __all__ = ["MAX_CHARS", "RedactPII"]
 
@@ -111,7 +110,10 @@ class RedactPII(ChunkedValidator):
     one).  An entity is at most ``LONGEST_ENTITY`` characters, so any entity
     across that position lies whole in the pending characters and is found
     there: the bound.  The ceiling bounds how much text a stream holds back.
-    A label read as context must be in the same chunk as its number.  A size
+    A label read as context must be in the same chunk as its number: whatever
+    the chunker, a chunk that ends with a label (``Cell.``, ``Call me.``) is
+    joined with the next one (``_pii_cuts.LabelJoins``), and so is a word-gap
+    cut of the fallback (``Phone | number: ...``).  A size
     limit given as ``chunker=`` (``limit("sentence", max_tokens=512,
     tokenizer=...)``, any ``max_chars`` window, filled or not) is taken as a
     window: its inner chunker and measure are kept and its fallback chain
@@ -132,9 +134,7 @@ class RedactPII(ChunkedValidator):
         on_fail: Any Guardrails on-fail action.
     """
 
-    default_chunker = Bounded(
-        SentenceChunker(), MAX_CHARS, fallback=[RegexChunker(GAP_BETWEEN_WORDS), EntityCuts()]
-    )
+    default_chunker = Bounded(SentenceChunker(), MAX_CHARS, fallback=[WordGaps(), EntityCuts()])
 
     def __init__(
         self,
@@ -164,8 +164,9 @@ class RedactPII(ChunkedValidator):
         :data:`~._pii_cuts.MIN_WINDOW` characters, else ``ValueError``); any
         chunker but the default is then checked on probe texts, however it was
         given (``chunker=``, ``with_chunker``, the ``chunker`` setter)."""
-        strategy = entity_safe(strategy, self.entities)
-        if strategy is not RedactPII.default_chunker:
+        default = strategy is RedactPII.default_chunker
+        strategy = label_joined(entity_safe(strategy, self.entities))
+        if not default:
             self._check_keeps_entities_whole(strategy)
         return strategy
 

@@ -14,6 +14,7 @@ from guardrails.validator_base import Validator, validators_registry
 import guardrails_ai.chunkwise as hub
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
+from guardrails_ai.chunkwise._pii_cuts import LabelJoins
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
 from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker, limit
 
@@ -92,8 +93,9 @@ def test_every_on_fail_accepted(
 
 
 def unjoined(chunker: Any) -> Any:
-    """The chunker given, without the boundary check BannedPhrases adds."""
-    return chunker.inner if isinstance(chunker, PhraseJoins) else chunker
+    """The chunker given, without the boundary check BannedPhrases adds (or
+    RedactPII's join of a label with its number)."""
+    return chunker.inner if isinstance(chunker, (PhraseJoins, LabelJoins)) else chunker
 
 
 @pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
@@ -102,7 +104,7 @@ def test_chunker_alias_instance_and_default(
 ) -> None:
     default = unjoined(cls(**kwargs).chunker)
     if cls is RedactPII:  # sentences under a ceiling (see its tests)
-        assert isinstance(default, Bounded) and isinstance(default.inner, SentenceChunker)
+        assert isinstance(default, Bounded) and isinstance(unjoined(default.inner), SentenceChunker)
     else:
         assert isinstance(default, SentenceChunker)
     assert isinstance(unjoined(cls(**kwargs, chunker="paragraph").chunker), ParagraphChunker)

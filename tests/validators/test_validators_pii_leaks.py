@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from guardrails_ai.chunkwise import RedactPII
 from guardrails_ai.chunkwise._pii import find_entities
 from guardrails_ai.chunkwise._pii_cuts import MARGIN, EntityCuts, safe_cut
-from guardrails_ai.chunkwise.chunkers import ChunkStream, split_spans
+from guardrails_ai.chunkwise.chunkers import ChunkStream, limit, split_spans
 from guardrails_ai.chunkwise.redact_pii import MAX_CHARS
 
 FIX = RedactPII(on_fail="fix")
@@ -222,3 +222,20 @@ def test_fallback_cut_count_is_linear() -> None:
             assert all(c == MAX_CHARS + 1 for c in calls)
     finally:
         cuts.find_entities = real  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("window", [None, limit("sentence", max_chars=400)], ids=["default", "400"])
+def test_a_word_gap_cut_never_falls_after_a_label(window: Any) -> None:
+    # A run-on sentence over the ceiling is cut at its last gap before a
+    # lower-case word: that gap fell between "phone" and "number 612 345 678",
+    # and the number, which needs its label, was validated without it.
+    validator = RedactPII(chunker=window, on_fail="fix")
+    ceiling = MAX_CHARS if window is None else 400
+    guard = guard_with(RedactPII(chunker=window, on_fail="fix"))
+    for n in range(ceiling - 100, ceiling + 10):
+        text = ("word " * 300)[:n] + "call my phone number 612 345 678 and more words. " * 2
+        result = validator.validate(text, {})
+        assert isinstance(result, FailResult) and "612 345 678" not in result.fix_value, n
+        if n % 20 == 0:
+            deltas = [text[i : i + 7] for i in range(0, len(text), 7)]
+            assert joined(run(guard, deltas)) == result.fix_value, n

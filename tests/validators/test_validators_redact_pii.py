@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 import unicodedata
 from typing import Any
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 from guardrails_ai.chunkwise import RedactPII
 from guardrails_ai.chunkwise._pii import AMBIGUOUS, FOLD
 from guardrails_ai.chunkwise.adapters import guarded_stream
-from guardrails_ai.chunkwise.chunkers import ChunkStream
+from guardrails_ai.chunkwise.chunkers import ChunkStream, limit
 from guardrails_ai.chunkwise.redact_pii import MAX_CHARS
 
 FIX = RedactPII(on_fail="fix")
@@ -853,3 +854,38 @@ def test_a_round_quantity_after_a_verb_label_is_no_phone(text: str) -> None:
 )
 def test_a_number_after_a_verb_label_is_still_a_phone_otherwise(text: str, fixed: str) -> None:
     assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
+
+
+# A phone label written as a word and a period ("Cell.", "Fone.", "Call me."):
+# the sentence chunker took the period for a sentence's end and cut there, and
+# the number, which needs its label, was validated without it and released,
+# under the default chunker and every chunker that cuts sentences.
+_LABEL_AND_PERIOD = [
+    ("Cell. 612 345 678", "Cell. <PHONE>"),
+    ("Telefon. 1234567 bitte.", "Telefon. <PHONE> bitte."),
+    ("Fone. (11) 2345-6789", "Fone. <PHONE>"),
+    ("Call me. 2147483647 is best.", "Call me. <PHONE> is best."),
+    ("Host. 6.1.7.1 is down.", "Host. <IP_ADDRESS> is down."),
+]
+_SENTENCE_CHUNKERS = {
+    "default": None,
+    "sentence-simple": "sentence-simple",
+    "limit": limit("sentence", max_chars=400),
+}
+
+
+@functools.cache
+def _guards(chunker: str) -> tuple[Any, Any]:
+    make = functools.partial(RedactPII, chunker=_SENTENCE_CHUNKERS[chunker], on_fail="fix")
+    return guard_with(make()), guard_with(make(), asynchronous=True)
+
+
+@pytest.mark.parametrize(("text", "fixed"), _LABEL_AND_PERIOD)
+@pytest.mark.parametrize("chunker", list(_SENTENCE_CHUNKERS))
+def test_a_label_and_its_period_share_the_numbers_chunk(
+    text: str, fixed: str, chunker: str
+) -> None:
+    guard, async_guard = _guards(chunker)
+    for deltas in (list(text), [text[:6], text[6:]]):
+        assert validated_and_streamed(guard, text, deltas).validated_output == fixed
+    assert joined(asyncio.run(arun(async_guard, [text[:5], text[5:]]))) == fixed
