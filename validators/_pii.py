@@ -50,7 +50,9 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   that names another number (``order``, ``invoice``, ``ISBN``, ``ref``,
   ``version``, ``section``, ...), never with a last group of one digit (an
   ISBN; one joined by ``.`` or ``-`` is left out: ``+44 20 7946 0958.1``
-  holds ``+44 20 7946 0958``), never a run of one repeated digit
+  holds ``+44 20 7946 0958``; but a digit alone after a space and a group
+  of two ends a number grouped in pairs, after a phone label or a ``+``:
+  ``+49 30 12 34 56 7``), never a run of one repeated digit
   (``000 000 0000``);
 * ``card``: 13 to 19 digits, compact or in groups of three or more separated
   by single spaces or by single hyphens (not both; a comma may follow, as in
@@ -859,11 +861,16 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     if spaced is not None:
         return spaced
     groups = _GROUPS.findall(candidate)
-    if len(groups) > 1 and len(groups[-1]) == 1:
-        return False  # an ISBN's check digit
     at, label = _label_match(text, start)
     if label == "other":
         return False
+    if len(groups) > 1 and len(groups[-1]) == 1:
+        # An ISBN's check digit, but for a number grouped in pairs from the
+        # left, its last digit alone (+49 30 12 34 56 7, Tel. 030 12 34 56 7),
+        # where a phone label or a "+" opens it: the digit was left in sight.
+        paired = len(groups[-2]) == 2 and candidate[-4:] == groups[-2] + " " + groups[-1]
+        if not (paired and (label == "phone" or candidate.startswith(("+", "(+")))):
+            return False
     if candidate.startswith(("+", "(+")):
         return 8 <= len(digits) <= 15 and digits[0] != "0"
     if label != "phone" and _IBAN_HEAD.search(text, max(0, start - 40), start):

@@ -889,3 +889,21 @@ def test_a_label_and_its_period_share_the_numbers_chunk(
     for deltas in (list(text), [text[:6], text[6:]]):
         assert validated_and_streamed(guard, text, deltas).validated_output == fixed
     assert joined(asyncio.run(arun(async_guard, [text[:5], text[5:]]))) == fixed
+
+
+# A number grouped in pairs from the left ends with a digit alone: read as an
+# ISBN's check digit, it was cut off the number and released, even after a
+# phone label or a "+".
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("Tel. +49 30 12 34 56 7", "Tel. <PHONE>"),
+        ("Ruf an: +49 30 12 34 56 7.", "Ruf an: <PHONE>."),
+        ("Telefon 030 12 34 56 7 bitte.", "Telefon <PHONE> bitte."),
+        ("ISBN 978 3 16 148410 0", "ISBN 978 3 16 148410 0"),  # (still no phone)
+        ("Call 612 345 678 5 times.", "Call <PHONE> 5 times."),  # (not in pairs)
+    ],
+)
+def test_a_last_digit_alone_stays_with_its_number(text: str, fixed: str) -> None:
+    assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
+    assert joined(asyncio.run(arun(ASYNC_GUARD, [text[:-1], text[-1:]]))) == fixed
