@@ -648,9 +648,15 @@ def label_open(text: str) -> bool:
     """Whether ``text`` ends with a label of personal data that a number
     after it (on the same line) would read as its context: a phone, card,
     SSN or address label, possibly followed by filler words and marks
-    (``Cell.``, ``Call me``, ``Phone (work):``).  Reads the last
-    :data:`CONTEXT` characters only."""
-    last = _TOKEN.findall(text[-CONTEXT:].rsplit(None, 1)[-1] if text.strip() else "")
+    (``Cell.``, ``Call me``, ``Phone (work):``, ``\u96fb\u8a71\u3002``).  Read as the
+    detectors read text (invisible characters passed over, :data:`FOLD` and
+    its readings), its last :data:`CONTEXT` characters only."""
+    shown = _without_invisible(text)[0][-CONTEXT:]
+    return any(_ends_with_label(reading) for reading in _readings(shown))
+
+
+def _ends_with_label(text: str) -> bool:
+    last = _TOKEN.findall(text.rsplit(None, 1)[-1] if text.strip() else "")
     if not last:
         return False
     word = _words(last[-1])[-1]

@@ -151,7 +151,7 @@ class WordGaps(OneCut):
 
 
 def _no_label_before(text: str, p: int) -> bool:
-    return not label_open(text[max(0, p - CONTEXT) : p])
+    return not label_open(text[max(0, p - 4 * CONTEXT) : p])
 
 
 class EntityCuts(OneCut):
@@ -279,6 +279,9 @@ class _LabelJoinScanner(Scanner):
         self._text = StreamText()
         self._start: int | None = None  # start of the chunk held, if any
         self._end = 0  # where the chunk held ends
+        # Where a label is read from: CONTEXT characters before the chunk
+        # (its text, then, in which invisible characters may stand).
+        self._from = 0
 
     def feed(self, delta: str) -> list[Cut]:
         self._text.parts.append(delta)
@@ -289,12 +292,13 @@ class _LabelJoinScanner(Scanner):
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start = cut.start if self._start is None else self._start
-        if label_open(self._text(max(0, cut.end - CONTEXT), cut.end)):
+        if label_open(self._text(self._from, cut.end)):
             self._start, self._end = start, cut.end  # held: joined with the next chunk
         else:
             out.append(Cut(start, cut.end, cut.stop))
             self._start = None
-        self._text.drop_before(max(0, cut.end - CONTEXT))
+        self._from = max(0, cut.end - CONTEXT)
+        self._text.drop_before(self._from)
 
     def settled(self) -> bool:
         # A chunk held follows the last cut given out: that cut's separator is over.

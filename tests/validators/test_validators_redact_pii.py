@@ -907,3 +907,20 @@ def test_a_label_and_its_period_share_the_numbers_chunk(
 def test_a_last_digit_alone_stays_with_its_number(text: str, fixed: str) -> None:
     assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
     assert joined(asyncio.run(arun(ASYNC_GUARD, [text[:-1], text[-1:]]))) == fixed
+
+
+# A label whose period is an ideographic or full-width full stop, or that
+# holds an invisible character, read by the detectors as a label and a
+# period: the chunk held back with a label was read as written, so the
+# sentence chunker's cut after it stayed and the number was released.
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("**\u96fb\u8a71\u3002612345678 ok.", "**\u96fb\u8a71\u3002<PHONE> ok."),
+        ("Cell\uff0e 612 345 678", "Cell\uff0e <PHONE>"),
+        ("Ph\u200bone. 612 345 678", "Ph\u200bone. <PHONE>"),
+    ],
+)
+def test_a_label_held_back_is_read_as_the_detectors_read_it(text: str, fixed: str) -> None:
+    assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
+    assert joined(asyncio.run(arun(ASYNC_GUARD, [text[:4], text[4:]]))) == fixed
