@@ -239,3 +239,56 @@ def test_a_word_gap_cut_never_falls_after_a_label(window: Any) -> None:
         if n % 20 == 0:
             deltas = [text[i : i + 7] for i in range(0, len(text), 7)]
             assert joined(run(guard, deltas)) == result.fix_value, n
+
+
+#: Labels and the numbers only they make entities, and entities of every kind.
+_LABELLED = [
+    ("Cell. ", "612 345 678"),
+    ("Call me. ", "2147483647"),
+    ("Phone (work): ", "347 123 4567"),
+    ("Tel. ", "+49 30 12 34 56 7"),
+    ("Card. ", "4222222222222"),
+    ("SSN. ", "078051120"),
+    ("Host. ", "6.1.7.1"),
+    ("\u96fb\u8a71\u3002", "2147483647"),
+]
+_SENTENCES = ["It is fine.", "See Dr. Smith at the U.S. office!", "Done", "- item one", "# Notes"]
+_CHUNKERS = [
+    None,
+    "sentence",
+    "sentence-simple",
+    "line",
+    "paragraph",
+    limit("sentence", max_chars=400),
+]
+_GUARDS: dict[int, Any] = {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_SENTENCES),
+            st.sampled_from([*ENTITIES[:4], "4111 1111 1111 1111", "+44 20 7946 0958"]),
+            st.sampled_from(_LABELLED).map("".join),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.lists(st.sampled_from([" ", "\n", "\n\n", "  "]), min_size=6, max_size=6),
+    st.integers(0, len(_CHUNKERS) - 1),
+    st.data(),
+)
+def test_no_entity_of_the_whole_text_leaks_under_any_chunker(
+    parts: list[str], gaps: list[str], chunker: int, data: st.DataObject
+) -> None:
+    # Every entity the detectors find in the whole text (read as one chunk) is
+    # redacted under each chunker RedactPII accepts, at once and streamed.
+    text = "".join(p + g for p, g in zip(parts, gaps, strict=False))
+    guard = _GUARDS.get(chunker)
+    if guard is None:
+        guard = _GUARDS[chunker] = guard_with(RedactPII(chunker=_CHUNKERS[chunker], on_fail="fix"))
+    once = guard.validate(text).validated_output
+    for e in find_entities(text):
+        assert text[e.start : e.end] not in once
+    assert joined(run(guard, data.draw(slicings(text, max_deltas=8)))) == once
