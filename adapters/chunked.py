@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Coroutine
 from contextvars import ContextVar
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_ai.types import FailResult, PassResult, ValidationResult
@@ -46,10 +46,27 @@ from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import StreamRuns, merge_results
 
-__all__ = ["ChunkedValidator", "merge_results"]
+__all__ = ["ChunkedValidator", "OwnJoins", "merge_results", "without_own_joins"]
+
+_C = TypeVar("_C")
 
 #: The per-stream state of the stream whose chunk ``_validate`` is looking at.
 _STATE: ContextVar[Any] = ContextVar("chunkwise_stream_state", default=None)
+
+
+class OwnJoins(ChunkingStrategy):
+    """A validator's own wrapper of the chunker it was given (``inner``), such
+    as ``BannedPhrases``' joins across its phrases: tied to that validator,
+    it has no spec.  A :class:`ChunkedValidator` given one (a chunker taken
+    from another validator) records and wraps ``inner`` instead, so
+    ``Guard.to_dict()`` can write it."""
+
+    inner: ChunkingStrategy | SplitFlush
+
+
+def without_own_joins(chunker: _C) -> _C | ChunkingStrategy | SplitFlush:
+    """``chunker``, or the chunker an :class:`OwnJoins` wraps."""
+    return chunker.inner if isinstance(chunker, OwnJoins) else chunker
 
 
 #: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
@@ -103,7 +120,7 @@ class ChunkedValidator(Validator):
         check_on_fail(on_fail)
         if isinstance(chunker, ChunkerArg):
             chunker = chunker.given
-        given = self.default_chunker if chunker is None else chunker
+        given = self.default_chunker if chunker is None else without_own_joins(chunker)
         strategy = resolve_chunker(given)
         record = chunker is not None or _default_differs(type(self))
         if record:
@@ -132,6 +149,7 @@ class ChunkedValidator(Validator):
         the validator recorded one before (given ``chunker=``); otherwise call
         this before ``use``.
         """
+        chunker = without_own_joins(chunker)
         strategy = resolve_chunker(chunker)
         self._use(strategy)  # (first: a chunker it refuses is not recorded)
         entry = self._kwargs.get("chunker")

@@ -52,11 +52,9 @@ from __future__ import annotations
 
 import re
 
+from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
 from guardrails_ai.chunkwise.chunkers import (
-    Bounded,
     ChunkingStrategy,
-    Grouped,
-    Sized,
     SpecError,
     SplitFlush,
 )
@@ -66,7 +64,7 @@ from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 from ._normalize import SPACELESS_LETTERS, fold, is_ignorable_or_mark
 from ._phrase_cuts import splits_nothing
 from ._phrases import PhraseMatcher
-from ._windows import last_cut, size_limit
+from ._windows import last_cut, wrap_units
 
 __all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
 
@@ -82,47 +80,14 @@ EAGER = 64
 def phrase_joined(
     strategy: ChunkingStrategy | SplitFlush, matcher: PhraseMatcher
 ) -> ChunkingStrategy:
-    """``strategy`` with no chunk boundary inside a phrase of ``matcher``.
-
-    A size limit keeps its ceiling and its fallback chain: its units are its
-    inner chunker's chunks joined by :class:`PhraseJoins`, and a joined unit
-    longer than the window is cut by that chain (phrase-safe once
-    :func:`~._phrase_cuts.phrase_safe` has replaced it).
-    """
-    limited = size_limit(strategy)
-    if limited is None:
-        return PhraseJoins(_unjoined(strategy), matcher)
-    s = limited.strategy
-    if isinstance(s, Bounded):
-        return Bounded(PhraseJoins(_unjoined(s.inner), matcher), s.max_chars, fallback=s.fallback)
-    if isinstance(s, Grouped):
-        assert isinstance(s.units, Bounded) and s.max_chars is not None  # (size_limit)
-        return Grouped(
-            PhraseJoins(_unjoined(s.inner), matcher),
-            s.chunk_size,
-            max_chars=s.max_chars,
-            overlap=s.overlap,
-            fallback=s.units.fallback,
-        )
-    assert isinstance(s, Sized)
-    return Sized(
-        PhraseJoins(_unjoined(s.inner), matcher),
-        s.limit,
-        length=s.measure,
-        fill=s.fill,
-        overlap=s.overlap,
-        fallback=s.fallback,
-        param=s._param,
-    )
+    """``strategy`` with no chunk boundary inside a phrase of ``matcher``
+    (:func:`~._windows.wrap_units`: a size limit's inner chunker joined, its
+    ceiling and fallback chain kept; that chain is phrase-safe once
+    :func:`~._phrase_cuts.phrase_safe` has replaced it)."""
+    return wrap_units(strategy, lambda inner: PhraseJoins(inner, matcher))
 
 
-def _unjoined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy | SplitFlush:
-    """``strategy`` without a join of another validator's phrases (a chunker
-    taken from another ``BannedPhrases``, or given back to the same one)."""
-    return strategy.inner if isinstance(strategy, PhraseJoins) else strategy
-
-
-class PhraseJoins(ChunkingStrategy):
+class PhraseJoins(OwnJoins):
     """``inner``'s chunks, with no boundary inside a phrase (see the module docstring).
 
     Its ``repr`` counts the phrases and never shows them (they may be

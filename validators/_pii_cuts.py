@@ -71,11 +71,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
 from guardrails_ai.chunkwise.chunkers import (
-    Bounded,
     ChunkingStrategy,
-    Grouped,
-    Sized,
     SpecError,
     SplitFlush,
 )
@@ -83,7 +81,7 @@ from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
 from ._pii import CONTEXT, ENTITIES, LONGEST_ENTITY, find_entities, label_open, label_start
-from ._windows import OneCut, size_limit, window_cut
+from ._windows import OneCut, size_limit, window_cut, wrap_units
 
 __all__ = [
     "GAP_BETWEEN_WORDS",
@@ -203,46 +201,14 @@ def _check_window(param: str, value: int, fits: bool) -> None:
 
 
 def label_joined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy:
-    """``strategy`` with no cut between a label and what follows it (:class:`LabelJoins`).
-
-    A size limit keeps its ceiling and its fallback chain: its units are its
-    inner chunker's chunks joined by :class:`LabelJoins`, and a joined unit
-    longer than the window is cut by that chain (see :func:`entity_safe`).
-    """
-    limited = size_limit(strategy)
-    if limited is None:
-        return LabelJoins(_unjoined(strategy))
-    s = limited.strategy
-    if isinstance(s, Bounded):
-        return Bounded(LabelJoins(_unjoined(s.inner)), s.max_chars, fallback=s.fallback)
-    if isinstance(s, Grouped):
-        assert isinstance(s.units, Bounded) and s.max_chars is not None  # (size_limit)
-        return Grouped(
-            LabelJoins(_unjoined(s.inner)),
-            s.chunk_size,
-            max_chars=s.max_chars,
-            overlap=s.overlap,
-            fallback=s.units.fallback,
-        )
-    assert isinstance(s, Sized)
-    return Sized(
-        LabelJoins(_unjoined(s.inner)),
-        s.limit,
-        length=s.measure,
-        fill=s.fill,
-        overlap=s.overlap,
-        fallback=s.fallback,
-        param=s._param,
-    )
+    """``strategy`` with no cut between a label and what follows it
+    (:class:`LabelJoins`; :func:`~._windows.wrap_units`: a size limit's inner
+    chunker joined, its ceiling and fallback chain kept, see
+    :func:`entity_safe`)."""
+    return wrap_units(strategy, LabelJoins)
 
 
-def _unjoined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy | SplitFlush:
-    """``strategy`` without its :class:`LabelJoins` (a chunker taken from another
-    ``RedactPII``, or given back to the same one)."""
-    return strategy.inner if isinstance(strategy, LabelJoins) else strategy
-
-
-class LabelJoins(ChunkingStrategy):
+class LabelJoins(OwnJoins):
     """``inner``'s chunks, a chunk that ends with a label joined with the next one.
 
     A chunk whose last words read as a label of personal data

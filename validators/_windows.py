@@ -17,13 +17,14 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from guardrails_ai.chunkwise.adapters.chunked import OwnJoins, without_own_joins
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.fallback import levels_below
 from guardrails_ai.chunkwise.chunkers.fences import closed_to_cuts
 from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
 
-__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit", "window_cut"]
+__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit", "window_cut", "wrap_units"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,42 @@ def size_limit(strategy: ChunkingStrategy | SplitFlush) -> SizeLimit | None:
         default = chain == levels_below(strategy.inner)
         return SizeLimit(strategy, name, strategy.limit, strategy.measure, chain, default)
     return None
+
+
+def wrap_units(
+    strategy: ChunkingStrategy | SplitFlush,
+    wrap: Callable[[ChunkingStrategy | SplitFlush], OwnJoins],
+) -> ChunkingStrategy:
+    """``strategy`` with ``wrap`` (a validator's joins) around its units.
+
+    A size limit keeps its ceiling and its fallback chain: ``wrap`` goes
+    around its inner chunker, and a joined unit longer than the window is cut
+    by that chain.  Joins already there (a chunker taken from another
+    validator, or given back to the same one) are taken off first."""
+    limited = size_limit(strategy)
+    if limited is None:
+        return wrap(without_own_joins(strategy))
+    s = limited.strategy
+    if isinstance(s, Bounded):
+        return Bounded(wrap(without_own_joins(s.inner)), s.max_chars, fallback=s.fallback)
+    if isinstance(s, Grouped):
+        assert isinstance(s.units, Bounded) and s.max_chars is not None  # (size_limit)
+        return Grouped(
+            wrap(without_own_joins(s.inner)),
+            s.chunk_size,
+            max_chars=s.max_chars,
+            overlap=s.overlap,
+            fallback=s.units.fallback,
+        )
+    return Sized(
+        wrap(without_own_joins(s.inner)),
+        s.limit,
+        length=s.measure,
+        fill=s.fill,
+        overlap=s.overlap,
+        fallback=s.fallback,
+        param=s._param,
+    )
 
 
 def last_cut(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -15,7 +16,7 @@ import guardrails_ai.chunkwise as hub
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise._pii_cuts import LabelJoins
-from guardrails_ai.chunkwise.adapters import ChunkedValidator
+from guardrails_ai.chunkwise.adapters import ChunkedValidator, with_chunker
 from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker, limit
 
 #: Class, its registered name, and keyword arguments that build one.
@@ -114,6 +115,24 @@ def test_chunker_alias_instance_and_default(
         cls(**kwargs, chunker="nope")
     with pytest.raises(TypeError, match="chunker"):
         cls(**kwargs, chunker=42)
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+def test_a_chunker_taken_from_another_validator_is_written_without_its_joins(
+    cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
+) -> None:
+    # (BannedPhrases and RedactPII wrap the chunker they are given in joins of
+    # their own, which have no spec: to_dict() raised for a guard that reused one.)
+    other = cls(**kwargs, chunker="paragraph").chunker
+    for validator in (cls(**kwargs, chunker=other), with_chunker(cls(**kwargs), other)):
+        guard = Guard().use(validator)
+        data = json.loads(json.dumps(guard.to_dict()))
+        rebuilt = Guard.from_dict(data)
+        assert rebuilt is not None
+        (again,) = rebuilt.get_validators("output")
+        assert isinstance(again, ChunkedValidator)
+        assert isinstance(unjoined(again.chunker), ParagraphChunker)
+        assert isinstance(unjoined(validator.chunker), ParagraphChunker)
 
 
 def test_one_guard_uses_them_all() -> None:
