@@ -58,13 +58,13 @@ from guardrails_ai.chunkwise.chunkers import (
     SpecError,
     SplitFlush,
 )
-from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
 from ._normalize import SPACELESS_LETTERS, fold, is_ignorable_or_mark
 from ._phrase_cuts import splits_nothing
 from ._phrases import PhraseMatcher
-from ._windows import last_cut, wrap_units
+from ._windows import JoinScanner, last_cut, wrap_units
 
 __all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
 
@@ -156,13 +156,12 @@ def _apart(text: str, p: int) -> bool:
     return not _glued(text, p)
 
 
-class _JoinScanner(Scanner):
+class _JoinScanner(JoinScanner):
     def __init__(
         self, inner: Scanner, matcher: PhraseMatcher, words: int, most: int, eager: int
     ) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._matcher = matcher
-        self._text = StreamText()
         # Where reading starts: the end of the last chunk given out, or the
         # beginning carried on (never a separator's end: it may depend on the slicing).
         self._base = 0
@@ -172,13 +171,6 @@ class _JoinScanner(Scanner):
         self._checked = 0  # how much held text was read when it was last held whole
         self._most = most  # held whole with no cut allowed: at most this, then cut
         self._eager = eager  # held text up to this long is read again at every cut
-
-    def feed(self, delta: str) -> list[Cut]:
-        self._text.parts.append(delta)
-        out: list[Cut] = []
-        for cut in self._inner.feed(delta):
-            self._take(cut, out)
-        return out
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         # Read up to the chunk's end only: where its separator ends may
@@ -287,10 +279,7 @@ class _JoinScanner(Scanner):
         self._start = going_on
 
     def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
-        cuts, span = self._inner.close()
-        out: list[Cut] = []
-        for cut in cuts:
-            self._take(cut, out)
+        out, span = self._closed()
         start = self._start
         if start is None:
             return out, span

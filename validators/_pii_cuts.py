@@ -77,11 +77,11 @@ from guardrails_ai.chunkwise.chunkers import (
     SpecError,
     SplitFlush,
 )
-from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
 from ._pii import CONTEXT, ENTITIES, LONGEST_ENTITY, find_entities, label_open, label_start
-from ._windows import OneCut, size_limit, window_cut, wrap_units
+from ._windows import JoinScanner, OneCut, size_limit, window_cut, wrap_units
 
 __all__ = [
     "GAP_BETWEEN_WORDS",
@@ -239,22 +239,14 @@ class LabelJoins(OwnJoins):
         )
 
 
-class _LabelJoinScanner(Scanner):
+class _LabelJoinScanner(JoinScanner):
     def __init__(self, inner: Scanner) -> None:
-        self._inner = inner
-        self._text = StreamText()
+        super().__init__(inner)
         self._start: int | None = None  # start of the chunk held, if any
         self._end = 0  # where the chunk held ends
         # Where a label is read from: CONTEXT characters before the chunk
         # (its text, then, in which invisible characters may stand).
         self._from = 0
-
-    def feed(self, delta: str) -> list[Cut]:
-        self._text.parts.append(delta)
-        out: list[Cut] = []
-        for cut in self._inner.feed(delta):
-            self._take(cut, out)
-        return out
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start = cut.start if self._start is None else self._start
@@ -271,10 +263,7 @@ class _LabelJoinScanner(Scanner):
         return self._start is not None or self._inner.settled()
 
     def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
-        cuts, span = self._inner.close()
-        out: list[Cut] = []
-        for cut in cuts:
-            self._take(cut, out)
+        out, span = self._closed()
         if self._start is None:
             return out, span
         return out, (self._start, self._end if span is None else span[1])

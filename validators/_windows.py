@@ -19,12 +19,20 @@ from dataclasses import dataclass
 
 from guardrails_ai.chunkwise.adapters.chunked import OwnJoins, without_own_joins
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
-from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
+from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.fallback import levels_below
 from guardrails_ai.chunkwise.chunkers.fences import closed_to_cuts
 from guardrails_ai.chunkwise.chunkers.limits import fallback_chain
 
-__all__ = ["OneCut", "SizeLimit", "last_cut", "size_limit", "window_cut", "wrap_units"]
+__all__ = [
+    "JoinScanner",
+    "OneCut",
+    "SizeLimit",
+    "last_cut",
+    "size_limit",
+    "window_cut",
+    "wrap_units",
+]
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,35 @@ def wrap_units(
         fallback=s.fallback,
         param=s._param,
     )
+
+
+class JoinScanner(Scanner):
+    """The scanner of a validator's joins (:class:`OwnJoins`): it reads the
+    inner scanner's cuts one by one (:meth:`_take`) and keeps the text they
+    are read from (``_text``; a subclass drops what it no longer reads)."""
+
+    def __init__(self, inner: Scanner) -> None:
+        self._inner = inner
+        self._text = StreamText()
+
+    def feed(self, delta: str) -> list[Cut]:
+        self._text.parts.append(delta)
+        out: list[Cut] = []
+        for cut in self._inner.feed(delta):
+            self._take(cut, out)
+        return out
+
+    def _closed(self) -> tuple[list[Cut], tuple[int, int] | None]:
+        """The inner scanner closed: its last cuts taken, and its fragment."""
+        cuts, span = self._inner.close()
+        out: list[Cut] = []
+        for cut in cuts:
+            self._take(cut, out)
+        return out, span
+
+    @abstractmethod
+    def _take(self, cut: Cut, out: list[Cut]) -> None:
+        """Read the inner chunker's next ``cut``; append the cuts it decides to ``out``."""
 
 
 def last_cut(
