@@ -11,12 +11,20 @@ from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
 from guardrails_ai.chunkwise.adapters import ChunkedValidator
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ParagraphChunker
+from guardrails_ai.chunkwise.chunkers import (
+    ChunkerSpec,
+    ChunkingStrategy,
+    LineChunker,
+    ParagraphChunker,
+    SplitFlush,
+)
 from guardrails_ai.chunkwise.chunkers.markdown import FENCE_LINE, Fence, closes_fence, opened_fence
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker
+from ._fence_joins import FenceJoins
 from ._normalize import fold
+from ._windows import wrap_units
 
 __all__ = ["NoRepetition"]
 
@@ -139,6 +147,17 @@ class NoRepetition(ChunkedValidator):
             self.chunker = UNITS[unit]
             self._kwargs.pop("chunker", None)  # (a with_chunker subclass's default)
         self.max_repeats = limit
+
+    def _fit_chunker(
+        self, strategy: ChunkingStrategy | SplitFlush
+    ) -> ChunkingStrategy | SplitFlush:
+        """``strategy`` with a chunk that a fence's marks follow on the same
+        line joined with it (:class:`~._fence_joins.FenceJoins`: such marks
+        open no code block); as it is when it cuts only at line breaks
+        (paragraphs, lines), where every chunk begins a line."""
+        if isinstance(strategy, (ParagraphChunker, LineChunker)):
+            return strategy
+        return wrap_units(strategy, FenceJoins)
 
     def record_chunker(self, chunker: ChunkerSpec) -> None:
         """As :meth:`ChunkedValidator.record_chunker`; the chunker replaces ``unit``."""

@@ -17,6 +17,7 @@ from guardrails_ai.lowercase import LowerCase
 from helpers.guardrails import guard_with, joined, run
 
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
+from guardrails_ai.chunkwise._fence_joins import FenceJoins
 from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
 from guardrails_ai.chunkwise.adapters import with_chunker
 from guardrails_ai.chunkwise.chunkers import limit
@@ -83,6 +84,11 @@ def test_our_validators_take_the_same_window(make: Any) -> None:
         chunker = validator.chunker
         assert (chunker.limit, chunker.measure) == (window.limit, window.measure)
         assert chunker.inner == PhraseJoins(window.inner, validator._matcher)
+    elif isinstance(validator, NoRepetition):
+        # Its units are sentences joined with fence marks later on their line.
+        chunker = validator.chunker
+        assert (chunker.limit, chunker.measure) == (window.limit, window.measure)
+        assert chunker.inner == FenceJoins(window.inner)
     else:
         assert validator.chunker is window
     deltas = [TEXT[i : i + 7] for i in range(0, len(TEXT), 7)]

@@ -14,9 +14,8 @@ from guardrails.validator_base import Validator, validators_registry
 
 import guardrails_ai.chunkwise as hub
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
-from guardrails_ai.chunkwise._phrase_joins import PhraseJoins
-from guardrails_ai.chunkwise._pii_cuts import LabelJoins
 from guardrails_ai.chunkwise.adapters import ChunkedValidator, with_chunker
+from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
 from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker, limit
 
 #: Class, its registered name, and keyword arguments that build one.
@@ -94,9 +93,9 @@ def test_every_on_fail_accepted(
 
 
 def unjoined(chunker: Any) -> Any:
-    """The chunker given, without the boundary check BannedPhrases adds (or
-    RedactPII's join of a label with its number)."""
-    return chunker.inner if isinstance(chunker, (PhraseJoins, LabelJoins)) else chunker
+    """The chunker given, without the joins a validator adds (BannedPhrases'
+    phrases, RedactPII's labels, NoRepetition's fence marks)."""
+    return chunker.inner if isinstance(chunker, OwnJoins) else chunker
 
 
 @pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from guardrails_ai.types import FailResult, PassResult
+from helpers.chunking import sliced
 from helpers.guardrails import (
     MESSAGES,
     arun,
@@ -20,11 +21,19 @@ from helpers.guardrails import (
 )
 from helpers.prose import PROSE
 from helpers.validator_checks import assert_fix_within_spans, assert_verdict, texts_and_deltas
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import NoRepetition
+from guardrails_ai.chunkwise import _fence_joins as fence_joins
 from guardrails_ai.chunkwise.adapters import async_guarded_stream, guarded_stream, with_chunker
-from guardrails_ai.chunkwise.chunkers import ParagraphChunker
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkingStrategy,
+    ChunkStream,
+    ParagraphChunker,
+    limit,
+)
 
 FIX = NoRepetition(on_fail="fix")
 GUARD = guard_with(FIX)
@@ -261,6 +270,15 @@ Then run it."""
         ("Same.\n```\nx\n```\nSame.\n", "Same.\n```\nx\n```\n\n"),
         ("Use ```x```. Use ```x```.", "Use ```x```. "),
         ("Same.\n***\nSame.\n***\n", "Same.\n***\n\n***\n"),
+        # Fence marks partway along a line open no block (a fence begins its
+        # line): before, every repeat after them passed as code.
+        (
+            "Type it. ``` opens a block. Loop. Loop.\nLoop.",
+            "Type it. ``` opens a block. Loop. \n",
+        ),
+        ("Done. ~~~ marks it.\nAgain. Again.", "Done. ~~~ marks it.\nAgain. "),
+        # (... nor close one: the code after them is still code, kept whole.)
+        ("```\nx = 1\nDone. ```\nx = 1\nx = 1\n```\n", None),
     ],
 )
 def test_fenced_code_and_markdown_structure_are_no_units(text: str, fixed: str | None) -> None:
@@ -300,3 +318,89 @@ def test_a_list_marker_is_not_part_of_the_sentence(text: str, fixed: str | None)
     assert_verdict(check(text), fixed)
     deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
     assert joined(run(GUARD, deltas)) == (text if fixed is None else fixed)
+
+
+_FENCE_TEXTS = st.lists(
+    st.sampled_from(["Loop.", "```", "~~~", "``", "x = 1", " ", "\n", "\r\n", "  ", "a", ". "]),
+    max_size=30,
+).map("".join)
+
+
+@pytest.mark.parametrize(
+    "chunker", [None, "word", "line", "sentence-simple", limit("sentence", max_chars=40)]
+)
+@settings(max_examples=150, deadline=None)
+@given(case=sliced(_FENCE_TEXTS))
+def test_no_chunk_opens_with_fence_marks_inside_a_line(
+    chunker: Any, case: tuple[str, list[str]]
+) -> None:
+    text, deltas = case
+    strategy = NoRepetition(chunker=chunker).chunker
+    assert isinstance(strategy, ChunkingStrategy)
+    stream = ChunkStream(strategy)
+    pieces = [p for d in deltas for p in stream.feed(d)] + stream.close()
+    assert [p.chunk for p in pieces if p.chunk is not None] == strategy.split_text(text)
+    assert "".join(p.segment for p in pieces) == text
+    for piece in pieces if not isinstance(chunker, Bounded) else ():  # (a ceiling cuts)
+        before = text[: piece.chunk_start].rstrip(" \t")
+        if piece.chunk is not None and before:
+            assert not piece.chunk.startswith(("```", "~~~")) or before[-1] in "\r\n", piece
+
+
+@pytest.mark.parametrize("unit", ["Loop. ", "Go. ``` a. ", " " * 50 + "Go. ", "Go.\n`` "])
+def test_fence_joins_read_linear_work(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The whitespace after a chunk is read once, and a chunk waits for three
+    # characters after it: streamed a unit at a time or all at once.
+    read = [0]
+    init = fence_joins._FenceJoinScanner.__init__
+
+    class Counted:
+        def __init__(self, text: Any) -> None:
+            self.text = text
+
+        def __call__(self, a: int, b: int) -> str:
+            read[0] += b - a
+            return self.text(a, b)  # type: ignore[no-any-return]
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.text, name)
+
+    def counted(self: Any, inner: Any) -> None:
+        init(self, inner)
+        self._text = Counted(self._text)
+
+    monkeypatch.setattr(fence_joins._FenceJoinScanner, "__init__", counted)
+    strategy = NoRepetition().chunker
+    for whole in (False, True):
+        totals = []
+        for n in (1_000, 2_000):
+            read[0] = 0
+            stream = ChunkStream(strategy)
+            for delta in [unit * n] if whole else [unit] * n:
+                stream.feed(delta)
+            stream.close()
+            totals.append(read[0])
+        assert 0 < totals[0] and totals[1] <= 2.2 * totals[0] + 100, totals
+        assert totals[1] <= 4 * len(unit) * 2_000, totals
+
+
+def test_every_guard_path_reads_fence_marks_inside_a_line_as_text() -> None:
+    # guard(llm, stream=True) under the opt-in, sync and async, each rebuilt
+    # from to_dict(): the rebuilt validator joins its chunks too.
+    import json
+
+    from guardrails import AsyncGuard, Guard
+
+    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
+
+    text = "Type it. ``` opens a block. Loop. Loop.\nLoop."
+    deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
+    data = json.loads(json.dumps(GUARD.to_dict()))
+    enable_validated_streaming()
+    try:
+        plain = joined(run(Guard.from_dict(data), deltas, guarded=False))
+        awaited = joined(asyncio.run(arun(AsyncGuard.from_dict(data), deltas, guarded=False)))
+    finally:
+        disable_validated_streaming()
+    streamed = joined(asyncio.run(arun(ASYNC_GUARD, deltas)))
+    assert plain == awaited == streamed == "Type it. ``` opens a block. Loop. \n"
