@@ -41,6 +41,7 @@ from guardrails_ai.types import FailResult, PassResult, ValidationResult
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkStream, Piece, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
+from guardrails_ai.chunkwise.chunkers.specs import SpecError
 
 from .chunker_arg import ChunkerArg
 from .contract import chunking_function
@@ -62,6 +63,20 @@ class OwnJoins(ChunkingStrategy):
     ``Guard.to_dict()`` can write it."""
 
     inner: ChunkingStrategy | SplitFlush
+
+    def __init__(self, inner: ChunkingStrategy | SplitFlush) -> None:
+        self.inner = inner
+
+    def _params(self) -> dict[str, object]:
+        return {"inner": self.inner}
+
+    def spec(self) -> dict[str, object]:
+        """Always ``SpecError``: write ``inner.spec()`` instead (the validator
+        given that chunker joins it again)."""
+        raise SpecError(
+            f"chunker={self!r} is a validator's own join and has no spec of its own; "
+            "write its inner chunker (chunker.inner.spec()): the validator joins it again"
+        )
 
 
 def without_own_joins(chunker: _C) -> _C | ChunkingStrategy | SplitFlush:

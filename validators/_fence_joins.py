@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections import deque
 
 from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
-from guardrails_ai.chunkwise.chunkers import ChunkingStrategy, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
@@ -46,14 +45,8 @@ class FenceJoins(OwnJoins):
     """``inner``'s chunks, a chunk joined with the next when that one begins
     with a fence's marks on the same line (see the module docstring)."""
 
-    def __init__(self, inner: ChunkingStrategy | SplitFlush) -> None:
-        self.inner = inner
-
     def scanner(self) -> Scanner:
         return _FenceJoinScanner(scanner_for(self.inner))
-
-    def _params(self) -> dict[str, object]:
-        return {"inner": self.inner}
 
 
 class _FenceJoinScanner(JoinScanner):

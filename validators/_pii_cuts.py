@@ -74,7 +74,6 @@ from collections.abc import Iterable
 from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
 from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
-    SpecError,
     SplitFlush,
 )
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
@@ -221,22 +220,8 @@ class LabelJoins(OwnJoins):
     the chunk held is joined with the fragment, or is the fragment.
     """
 
-    def __init__(self, inner: ChunkingStrategy | SplitFlush) -> None:
-        self.inner = inner
-
     def scanner(self) -> Scanner:
         return _LabelJoinScanner(scanner_for(self.inner))
-
-    def _params(self) -> dict[str, object]:
-        return {"inner": self.inner}
-
-    def spec(self) -> dict[str, object]:
-        """Always ``SpecError``: the joins belong to ``RedactPII``; write
-        ``inner.spec()`` instead (``RedactPII`` joins its labels again)."""
-        raise SpecError(
-            f"chunker={self!r} is RedactPII's join of labels and has no spec of its own; "
-            "write its inner chunker (chunker.inner.spec()): RedactPII joins labels again"
-        )
 
 
 class _LabelJoinScanner(JoinScanner):

@@ -197,6 +197,22 @@ def joined(outcomes: Iterable[Any]) -> str:
     return "".join(o.validated_output or "" for o in outcomes)
 
 
+def rebuilt_opt_in_outputs(guard: Any, deltas: Sequence[Any]) -> tuple[str, str]:
+    """The text ``guard(llm, stream=True)`` releases under the opt-in, from a
+    ``Guard`` and an ``AsyncGuard`` each rebuilt from ``guard``'s
+    ``to_dict()`` (through JSON)."""
+    import json
+
+    data = json.loads(json.dumps(guard.to_dict()))
+    chunkwise.enable_validated_streaming()
+    try:
+        plain = joined(run(Guard.from_dict(data), deltas, guarded=False))
+        awaited = joined(asyncio.run(arun(AsyncGuard.from_dict(data), deltas, guarded=False)))
+    finally:
+        chunkwise.disable_validated_streaming()
+    return plain, awaited
+
+
 def verdicts_by_release(outcomes: Sequence[Any]) -> dict[int, bool]:
     """Each outcome but the last: released length so far -> its ``validation_passed``."""
     verdicts, released = {}, 0

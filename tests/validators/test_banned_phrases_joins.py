@@ -310,23 +310,12 @@ def test_padding_held_is_read_again_only_once_it_doubles(monkeypatch: pytest.Mon
 def test_every_guard_path_joins_across_a_line_break() -> None:
     # guard(llm, stream=True) under the opt-in, sync and async, each rebuilt
     # from to_dict(): the rebuilt validator joins its chunks too.
-    import asyncio
-    import json
-
-    from guardrails import AsyncGuard, Guard
-    from helpers.guardrails import arun
-
-    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
+    from helpers.guardrails import rebuilt_opt_in_outputs
 
     text = "Offers:\nGet FREE\n  MONEY now.\nBye."
     deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
-    data = json.loads(json.dumps(guard_with(BannedPhrases(PHRASES, on_fail="fix")).to_dict()))
-    enable_validated_streaming()
-    try:
-        plain = joined(run(Guard.from_dict(data), deltas, guarded=False))
-        awaited = joined(asyncio.run(arun(AsyncGuard.from_dict(data), deltas, guarded=False)))
-    finally:
-        disable_validated_streaming()
+    guard = guard_with(BannedPhrases(PHRASES, on_fail="fix"))
+    plain, awaited = rebuilt_opt_in_outputs(guard, deltas)
     assert plain == awaited == "Offers:\n*** ****\n  ***** now.\nBye."
 
 

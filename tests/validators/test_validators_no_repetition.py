@@ -16,6 +16,7 @@ from helpers.guardrails import (
     guard_with,
     joined,
     llm,
+    rebuilt_opt_in_outputs,
     run,
     validated_and_streamed,
 )
@@ -386,21 +387,9 @@ def test_fence_joins_read_linear_work(unit: str, monkeypatch: pytest.MonkeyPatch
 
 def test_every_guard_path_reads_fence_marks_inside_a_line_as_text() -> None:
     # guard(llm, stream=True) under the opt-in, sync and async, each rebuilt
-    # from to_dict(): the rebuilt validator joins its chunks too.
-    import json
-
-    from guardrails import AsyncGuard, Guard
-
-    from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
-
+    # from to_dict(), and async_guarded_stream: each joins the marks too.
     text = "Type it. ``` opens a block. Loop. Loop.\nLoop."
     deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
-    data = json.loads(json.dumps(GUARD.to_dict()))
-    enable_validated_streaming()
-    try:
-        plain = joined(run(Guard.from_dict(data), deltas, guarded=False))
-        awaited = joined(asyncio.run(arun(AsyncGuard.from_dict(data), deltas, guarded=False)))
-    finally:
-        disable_validated_streaming()
+    plain, awaited = rebuilt_opt_in_outputs(GUARD, deltas)
     streamed = joined(asyncio.run(arun(ASYNC_GUARD, deltas)))
     assert plain == awaited == streamed == "Type it. ``` opens a block. Loop. \n"
