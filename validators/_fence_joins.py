@@ -38,7 +38,7 @@ __all__ = ["FENCE_MARKS", "FenceJoins"]
 
 #: What a code fence begins with (CommonMark: three backticks or three tildes).
 FENCE_MARKS = ("```", "~~~")
-_LINE_BREAKS = "\n\r\u2028\u2029\x0b\x0c\x1c\x1d\x1e\x85"
+_LINE_BREAKS = "\n\r"  # (CommonMark's line endings: a fence begins after one of these only)
 
 
 class FenceJoins(OwnJoins):

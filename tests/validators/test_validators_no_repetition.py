@@ -278,6 +278,12 @@ Then run it."""
             "Type it. ``` opens a block. Loop. \n",
         ),
         ("Done. ~~~ marks it.\nAgain. Again.", "Done. ~~~ marks it.\nAgain. "),
+        # (A line separator or a form feed is no line ending of CommonMark's.)
+        (
+            "Type it.\u2028``` opens a block. Loop. Loop.",
+            "Type it.\u2028``` opens a block. Loop. ",
+        ),
+        ("Type it.\x0c~~~ opens. Loop. Loop.", "Type it.\x0c~~~ opens. Loop. "),
         # (... nor close one: the code after them is still code, kept whole.)
         ("```\nx = 1\nDone. ```\nx = 1\nx = 1\n```\n", None),
     ],
