@@ -630,6 +630,23 @@ def test_a_phrase_across_a_line_break_is_caught_when_served(
     assert "Get ****\n  ***** now." in streamed and "john@example.com" not in streamed
 
 
+LABELLED = "Cell. 612 345 678 is mine. Fone. (11) 2345-6789 works too."
+
+
+def test_a_label_cut_off_its_number_is_joined_when_served(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # The sentence chunker cuts after "Cell."; RedactPII joins the label with
+    # its number in the guard the server rebuilds from its config too.
+    want = expected(guards["fix"], LABELLED)
+    streamed, _ = stream(servers.serve, "fix", LABELLED)
+    whole = client(servers.serve, "fix").chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": LABELLED}]
+    )
+    assert streamed == whole.choices[0].message.content == want.text
+    assert streamed == "Cell. <PHONE> is mine. Fone. <PHONE> works too."
+
+
 def test_exception_ends_the_stream_with_one_error_event(
     servers: Servers, guards: dict[str, Any]
 ) -> None:
