@@ -616,35 +616,29 @@ def test_quoted_dialogue_is_released_as_in_process(
 ACROSS_LINES = "Offers:\nGet FREE\n  MONEY now.\nMail john@example.com today."
 
 
-def test_a_phrase_across_a_line_break_is_caught_when_served(
-    servers: Servers, guards: dict[str, Any]
-) -> None:
-    # The server rebuilds the guard from its config (to_dict) and streams
-    # through an AsyncGuard: BannedPhrases joins the two sentences there too.
-    want = expected(guards["fix"], ACROSS_LINES)
-    streamed, _ = stream(servers.serve, "fix", ACROSS_LINES)
-    whole = client(servers.serve, "fix").chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": ACROSS_LINES}]
-    )
-    assert streamed == whole.choices[0].message.content == want.text
-    assert "Get ****\n  ***** now." in streamed and "john@example.com" not in streamed
-
-
 LABELLED = "Cell. 612 345 678 is mine. Fone. (11) 2345-6789 works too."
 
 
-def test_a_label_cut_off_its_number_is_joined_when_served(
-    servers: Servers, guards: dict[str, Any]
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (ACROSS_LINES, "Offers:\nGet ****\n  ***** now.\nMail <EMAIL> today."),
+        (LABELLED, "Cell. <PHONE> is mine. Fone. <PHONE> works too."),
+    ],
+)
+def test_chunks_joined_by_a_validator_are_joined_when_served(
+    servers: Servers, guards: dict[str, Any], text: str, shown: str
 ) -> None:
-    # The sentence chunker cuts after "Cell."; RedactPII joins the label with
-    # its number in the guard the server rebuilds from its config too.
-    want = expected(guards["fix"], LABELLED)
-    streamed, _ = stream(servers.serve, "fix", LABELLED)
+    # The server rebuilds the guard from its config (to_dict) and streams
+    # through an AsyncGuard: BannedPhrases joins the two sentences a phrase
+    # runs across, and RedactPII a label with its number ("Cell." ends a
+    # sentence), there too.
+    want = expected(guards["fix"], text)
+    streamed, _ = stream(servers.serve, "fix", text)
     whole = client(servers.serve, "fix").chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": LABELLED}]
+        model=MODEL, messages=[{"role": "user", "content": text}]
     )
-    assert streamed == whole.choices[0].message.content == want.text
-    assert streamed == "Cell. <PHONE> is mine. Fone. <PHONE> works too."
+    assert streamed == whole.choices[0].message.content == want.text == shown
 
 
 def test_exception_ends_the_stream_with_one_error_event(
