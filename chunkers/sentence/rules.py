@@ -114,7 +114,8 @@ starters and the ordinal rule below.
 * A single ``.`` looks at the word before it:
 
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
-    bullet or a Markdown heading marker: ``## 1. Title``) does not end it;
+    bullet, a Markdown heading marker or block-quote markers: ``## 1. Title``,
+    ``> 1. Item``) does not end it;
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
     capitalised word that is not a title (``Mr.``) or, after a time that does
@@ -370,6 +371,8 @@ _LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+\Z")
 _DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+\Z")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
+#: Markdown block-quote markers before a list marker (``> 1.``, ``> > - 2.``).
+_QUOTE_LEAD = re.compile(f"(?:>[ \\t]?)+(?:[{re.escape(''.join(sorted(BULLETS)))}][ \\t]+)?")
 _ITEM_OPENING = re.compile(
     f"(?:([{re.escape(''.join(sorted(ITEM_BULLETS)))}]) ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?|\\))\\s"
 )
@@ -1344,9 +1347,10 @@ class SentenceRules:
 
     def _word_before(self, at: int) -> tuple[str, bool, bool, tuple[int, int] | None]:
         """The word before offset ``at`` (openers stripped), whether it opens
-        the chunk (after an optional bullet or a Markdown heading marker:
-        ``## 1. Title``), whether ``at`` is the last dot of a spaced ellipsis,
-        and the inline list item it numbers (:func:`_inline_item`)."""
+        the chunk (after an optional bullet, a Markdown heading marker or
+        block-quote markers: ``## 1. Title``, ``> 1. Item``), whether ``at``
+        is the last dot of a spaced ellipsis, and the inline list item it
+        numbers (:func:`_inline_item`)."""
         if self._word_offset == at:
             return self._word_read
         buf = self._buf
@@ -1376,6 +1380,7 @@ class SentenceRules:
             and (
                 (start - chunk <= 4 and _BULLET_LEAD.fullmatch(buf, *lead) is not None)
                 or _HEADING.fullmatch(buf, *lead) is not None  # ("## 1. Title")
+                or _QUOTE_LEAD.fullmatch(buf, *lead) is not None  # ("> 1. Item")
             )
         )
         self._word_offset = at

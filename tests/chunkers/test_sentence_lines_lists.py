@@ -88,6 +88,23 @@ def test_a_numbered_heading_keeps_its_number() -> None:
         assert_streamed_as_the_rules_decide(list(part))
 
 
+def test_a_numbered_item_in_a_block_quote_keeps_its_number() -> None:
+    # "> 1. Item" is a list inside a quote: the marker after the quote marks
+    # opens the chunk as after a bullet, at any depth and after a bullet.
+    text = "> 1. Check the key.\n> 2. Retry. It works.\n> > b. Nested item\n> - 3. Last"
+    assert ACCURATE.split_text(text) == [
+        "> 1. Check the key.",
+        "> 2. Retry.",
+        "It works.",
+        "> > b. Nested item",
+        "> - 3. Last",
+    ]
+    # A ">" inside a sentence opens nothing.
+    assert ACCURATE.split_text("Load > 1. Then stop.") == ["Load > 1.", "Then stop."]
+    for part in (text, "> 1. Check the key.\r\n>\t2) Go"):
+        assert_streamed_as_the_rules_decide(list(part))
+
+
 def test_a_table_row_keeps_the_cells_that_end_a_sentence() -> None:
     # A terminator before a cell's "|" ends nothing: the row is one chunk.
     row = "| accurate | Slower. | Keeps quotes! |"
