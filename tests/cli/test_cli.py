@@ -754,6 +754,10 @@ def test_guard_options_from_flags_and_files(
     toml.write_text("max_repeats = 3\n")
     status, out, _ = guard_main(capfd, tmp_path, text, *args, "--options", str(toml))
     assert (status, out) == (0, "Spam. Spam. Spam.  Eggs")
+    # Later settings win: the file, then each --option in the order given.
+    later = ["--options", str(toml), "-o", "no_repetition:max_repeats=1", "-o", "max_repeats=2"]
+    status, out, _ = guard_main(capfd, tmp_path, text, *args, *later)
+    assert (status, out) == (0, "Spam. Spam.   Eggs")
     js = tmp_path / "opts.json"
     js.write_text('{"phrases": ["eggs"], "mask": "#"}')
     status, out, _ = guard_main(capfd, tmp_path, text, "--options", str(js))
