@@ -115,7 +115,8 @@ starters and the ordinal rule below.
 
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
     bullet, a Markdown heading marker or block-quote markers: ``## 1. Title``,
-    ``> 1. Item``) does not end it;
+    ``> 1. Item``) does not end it, nor does a number of up to three digits
+    in a Markdown heading (``### Step 1. Install``: a heading is one line);
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
     capitalised word that is not a title (``Mr.``) or, after a time that does
@@ -1020,6 +1021,9 @@ class SentenceRules:
         ellipsis = ellipsis or spaced
         if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
+        if not (bang or ellipsis or closer) and word.isdigit() and len(word) <= 3:
+            if self._is_heading():
+                return False  # ("### Step 1. Install": a heading's number)
         if item is not None and not (bang or ellipsis):
             self._item = item  # "1. One 2. Two": the chunk ends before "2."
             return False

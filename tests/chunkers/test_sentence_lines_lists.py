@@ -88,6 +88,26 @@ def test_a_numbered_heading_keeps_its_number() -> None:
         assert_streamed_as_the_rules_decide(list(part))
 
 
+def test_a_number_inside_a_heading_ends_nothing() -> None:
+    # "### Step 1. Install" numbers a step in its title: the heading is one
+    # chunk up to its line's end, as "### 1. Install" is.
+    text = "### Step 1. Install the tool\nRun it. Then stop.\n## Part 12. Wrap up"
+    assert ACCURATE.split_text(text) == [
+        "### Step 1. Install the tool",
+        "Run it.",
+        "Then stop.",
+        "## Part 12. Wrap up",
+    ]
+    # Outside a heading the number still ends the sentence; so do a year, a
+    # "!" and a word in a heading.
+    assert ACCURATE.split_text("Step 1. Install it.") == ["Step 1.", "Install it."]
+    assert ACCURATE.split_text("## In 2024. Now") == ["## In 2024.", "Now"]
+    assert ACCURATE.split_text("## Top 10! Next") == ["## Top 10!", "Next"]
+    assert ACCURATE.split_text("# 2. Usage. It is short.") == ["# 2. Usage.", "It is short."]
+    for part in (text, "## Step 2. Go\r\n# Tip 3.\tUse it"):
+        assert_streamed_as_the_rules_decide(list(part))
+
+
 def test_a_numbered_item_in_a_block_quote_keeps_its_number() -> None:
     # "> 1. Item" is a list inside a quote: the marker after the quote marks
     # opens the chunk as after a bullet, at any depth and after a bullet.
