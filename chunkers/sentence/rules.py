@@ -139,7 +139,10 @@ starters and the ordinal rule below.
     is that abbreviation (``language="de"``: ``Hauptstr. 5`` is ``str.``),
     and a label before a number (``Hauptstr. 12. Komm`` ends after ``12.``);
   - a word of one to three letters before a number is a label
-    (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``) and does not end it;
+    (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``) and does not end it,
+    unless it closes a quantity and a capital follows its first letter: a
+    unit symbol, which takes no period (``Use 4 GB. 8 GB``, ``5 mL. 3``;
+    ``§ 5 Abs. 3`` and ``5 ft. 3 in.`` go on);
   - a number of one or two digits before a capitalised word is an ordinal
     that does not end it: before a month name or its abbreviation in every
     language (``am 12. Juni``, ``am 3. Okt.``, ``am Mo. 5. Mai``), and
@@ -1074,7 +1077,11 @@ class SentenceRules:
             elif "." in word and _DOTTED.fullmatch(word):
                 kind = MEDIAL
             elif cat == _DIGIT and len(word) <= 3 and word.rstrip("\u00b0\u00ba").isalpha():
-                return False  # "Rs. 500", "N°. 5": a unit or label before a number
+                # "Rs. 500", "N°. 5": a unit or label before a number goes on;
+                # a unit symbol closing a quantity ends it when a capital
+                # follows its first letter ("Use 4 GB. 8 GB", "5 mL. 3": a
+                # symbol takes no period; "§ 5 Abs. 3" is an abbreviation).
+                return not (word.islower() or word.istitle()) and self._after_number(at - len(word))
             elif len(word) <= 2 and word.isdigit() and cat == _UPPER:
                 return not self._ordinal(buf, j, at - len(word))  # "am 12. Juni" goes on
             elif len(word) <= 2 and word.isdigit() and cat == _DIGIT:

@@ -91,6 +91,23 @@ def test_decimals_versions_money_and_times() -> None:
     check(CASES["numbers"])
 
 
+def test_a_unit_symbol_closes_its_quantity() -> None:
+    # A symbol with a capital after its first letter takes no period, so one
+    # after "4 GB" ends the sentence before a number; an abbreviation there
+    # ("ft.", "Abs.") or a label before the number ("Rs.") goes on.
+    for text, chunks in [
+        ("Use 4 GB. 8 GB is better.", ["Use 4 GB.", "8 GB is better."]),
+        ("Add 5 mL. 3 mL more is too much.", ["Add 5 mL.", "3 mL more is too much."]),
+        ("It runs at 3 GHz. 4 cores help.", ["It runs at 3 GHz.", "4 cores help."]),
+        ("It is 5 ft. 3 in. tall.", ["It is 5 ft. 3 in. tall."]),
+        ("Nach § 5 Abs. 3 gilt das.", ["Nach § 5 Abs. 3 gilt das."]),
+        ("Pay Rs. 500 now.", ["Pay Rs. 500 now."]),
+        ("Buy GB. 8 of them.", ["Buy GB. 8 of them."]),
+    ]:
+        assert ACCURATE.split_text(text) == chunks
+        assert streamed(ACCURATE, text) == chunks
+
+
 def test_email_addresses_and_urls() -> None:
     check(CASES["addresses"])
 
