@@ -148,12 +148,22 @@ async def _async_released(
 def _checked_delta(delta: object, index: int) -> object:
     """``delta`` as Guardrails takes it: a ``str``, an OpenAI-style chunk object,
     or a chunk given as a dict (``{"choices": [{"delta": {"content": ...}}]}``,
-    as ``chunk.model_dump()`` gives it) turned into attribute form.  Anything
+    as ``chunk.model_dump()`` gives it, or as the API sends it, a delta
+    without text having no ``content``) turned into attribute form.  Anything
     else raises ``TypeError`` naming its index and type (never its content)."""
     if isinstance(delta, str) or hasattr(delta, "choices"):
         return delta
     if isinstance(delta, dict) and "choices" in delta:
-        return _attributes(delta)
+        chunk = _attributes(delta)
+        # A delta without text has no "content" key in the API's JSON (``{}``
+        # ends every stream; ``model_dump(exclude_none=True)`` drops it too):
+        # no text, as the SDK reads it, not a chunk Guardrails refuses.
+        choices = getattr(chunk, "choices", None)
+        for choice in choices if isinstance(choices, list) else ():
+            inner = getattr(choice, "delta", None)
+            if isinstance(inner, SimpleNamespace) and not hasattr(inner, "content"):
+                inner.content = None
+        return chunk
     hint = " (decode bytes first)" if isinstance(delta, (bytes, bytearray)) else ""
     raise TypeError(
         f"delta #{index} from the LLM is {type(delta).__name__}; expected str or an "

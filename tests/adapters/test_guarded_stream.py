@@ -288,6 +288,37 @@ def test_openai_style_chunks_as_dicts() -> None:
     assert joined(asyncio.run(collect())) == "One ***. Two. Three ***"
 
 
+def _wire_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """An OpenAI chunk as the API sends it (parsed JSON): a delta without text
+    has no ``content`` key (``{}`` ends every stream), as ``model_dump(exclude_none=True)``
+    gives it too."""
+    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    return {"object": "chat.completion.chunk", "choices": [choice]}
+
+
+def test_openai_wire_chunks_as_dicts_without_content() -> None:
+    chunks = [
+        _wire_chunk({"role": "assistant"}),
+        *(_wire_chunk({"content": delta}) for delta in DELTAS),
+        _wire_chunk({"tool_calls": []}),
+        _wire_chunk({}, "stop"),
+    ]
+    v = Ban("bad", on_fail="fix")
+    outcomes = run(guard_with(v), chunks)
+    assert joined(outcomes) == "One ***. Two. Three ***"
+    assert [s.strip() for s in v.seen] == ["One bad.", "Two.", "Three bad"]
+    stream = async_guarded_stream(
+        guard_with(Ban("bad", on_fail="fix"), asynchronous=True),
+        async_llm(chunks),
+        messages=MESSAGES,
+    )
+
+    async def collect() -> list[Any]:
+        return [o async for o in stream]
+
+    assert joined(asyncio.run(collect())) == "One ***. Two. Three ***"
+
+
 def test_openai_style_chunks_async() -> None:
     v = Ban("bad", on_fail="fix")
     guard = guard_with(v, asynchronous=True)
