@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+from guardrails.validator_base import Validator, split_sentence_word_tokenizers_jl_separator
 
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkingStrategy, Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.params import described
@@ -82,6 +82,19 @@ def chunking_function(chunker: ChunkerSpec) -> ChunkingFunction:
 #: holding no other bracket (no other rule of it looks further).
 LOOKAHEAD = 320
 
+#: Guardrails' default splitter answers ``[]`` for a text holding none of
+#: these (its first test: a ``.``, ``!`` or ``?`` before whitespace or the end).
+_DEFAULT_SPLITTER_ENDS = re.compile(r"[.!?]")
+
+
+def _is_guardrails_default(function: ChunkingFunction) -> bool:
+    """Whether ``function`` is Guardrails' default splitter, or a validator's
+    ``_chunking_function`` that Guardrails' ``Validator`` defines as it."""
+    return (
+        function is split_sentence_word_tokenizers_jl_separator
+        or getattr(function, "__func__", None) is Validator._chunking_function
+    )
+
 
 class _ChunkingFunctionScanner(Scanner):
     """Rescanning scanner over a Guardrails-style chunking function.
@@ -100,19 +113,32 @@ class _ChunkingFunctionScanner(Scanner):
     (else the window doubles, up to the whole pending text): a text holding k
     segments costs O(k * (segment + LOOKAHEAD)) calls' worth of characters,
     not O(k * len(text)); a delta that completes no segment costs
-    O(len(pending)), as Guardrails itself pays.  The answer is the one the
-    whole pending text would give unless the function reads further than
-    ``LOOKAHEAD`` past a segment's end (Guardrails' default: a bracket that
-    closes further on), as it would have when streamed in small deltas.
+    O(len(pending)), as Guardrails itself pays, except with Guardrails'
+    default splitter, which is not asked while the pending text holds no
+    ``.``, ``!`` or ``?`` (it would answer ``[]``): a response without them
+    (code, a list, Chinese or Japanese) costs O(len(delta)) a delta.  The
+    answer is the one the whole pending text would give unless the function
+    reads further than ``LOOKAHEAD`` past a segment's end (Guardrails'
+    default: a bracket that closes further on), as it would have when
+    streamed in small deltas.
     """
 
     def __init__(self, function: ChunkingFunction) -> None:
         self._function = function
         self._pending = ""
         self._base = 0
+        self._ends = _DEFAULT_SPLITTER_ENDS if _is_guardrails_default(function) else None
+        self._no_end = 0  # (the pending text holds no _ends before this offset)
 
     def feed(self, delta: str) -> list[Cut]:
         pending = self._pending + delta
+        if self._ends is not None:
+            found = self._ends.search(pending, self._no_end)
+            if found is None:
+                self._no_end = len(pending)
+                self._pending = pending
+                return []
+            self._no_end = found.start()
         cuts: list[Cut] = []
         pos = 0
         width = 2 * LOOKAHEAD
@@ -139,6 +165,7 @@ class _ChunkingFunctionScanner(Scanner):
             width = 2 * LOOKAHEAD
         self._base += pos
         self._pending = pending[pos:]
+        self._no_end = max(self._no_end - pos, 0)
         return cuts
 
     def _span(self, answer: object, text: str) -> tuple[int, int]:

@@ -244,6 +244,29 @@ def test_guardrails_chunker_work_grows_linearly_in_one_delta() -> None:
     assert small <= 500 * 2 * contract.LOOKAHEAD
 
 
+@settings(max_examples=150)
+@given(data=st.data(), text=texts)
+def test_guardrails_splitter_skipped_only_where_it_would_find_nothing(
+    data: st.DataObject, text: str
+) -> None:
+    # The default splitter is not asked while the pending text holds no ".",
+    # "!" or "?"; the same function behind a wrapper is asked at every delta:
+    # the chunks are the same in any slicing, for the function and for a
+    # validator's own _chunking_function (Guardrails' Validator method).
+    def asked_always(text: str) -> list[str]:
+        return split_sentence_word_tokenizers_jl_separator(text)
+
+    deltas = data.draw(slicings(text, max_deltas=30))
+
+    def streamed(strategy: Any) -> list[str]:
+        stream = ChunkStream(strategy)
+        return [c for d in deltas for c in stream.feed(d)] + stream.close()
+
+    expected = streamed(GuardrailsChunker(asked_always))
+    assert streamed(GuardrailsChunker()) == expected
+    assert streamed(GuardrailsChunker(PlainBan()._chunking_function)) == expected
+
+
 def test_a_validators_own_chunking_function_as_a_strategy() -> None:
     validator = with_chunker(PlainBan(), "word")
     strategy = GuardrailsChunker(validator._chunking_function)
