@@ -66,7 +66,7 @@ from ._phrase_cuts import splits_nothing
 from ._phrases import PhraseMatcher
 from ._windows import JoinScanner, last_cut, wrap_units
 
-__all__ = ["HOLD", "PhraseJoins", "phrase_joined"]
+__all__ = ["HOLD", "PhraseJoins", "most_words", "open_in_last_words", "phrase_joined"]
 
 _SPACELESS = re.compile(f"[{SPACELESS_LETTERS}]")
 #: Characters (at least) held before a chunk with no position to cut at is cut
@@ -97,7 +97,7 @@ class PhraseJoins(OwnJoins):
         self.inner = inner
         self.matcher = matcher
         # (Once per chunker, not per stream: a list may hold thousands of phrases.)
-        self._words = max(len(phrase.split(" ")) for phrase in matcher.folded)
+        self._words = most_words(matcher)
         longest = max(map(len, matcher.folded))
         self._most = max(HOLD, 4 * longest)
         self._eager = max(EAGER, 2 * longest)
@@ -154,6 +154,30 @@ def _glued(text: str, p: int) -> bool:
 def _apart(text: str, p: int) -> bool:
     """A cut before ``text[p]`` that splits no word (see :func:`_glued`)."""
     return not _glued(text, p)
+
+
+def open_in_last_words(matcher: PhraseMatcher, held: str, words: int) -> int | None:
+    """:meth:`~._phrases.PhraseMatcher.open_at` of ``held``, read in its last
+    words only: a beginning of a phrase of ``words`` words spans at most
+    that many runs of non-whitespace that fold to something (a phrase
+    starts after a boundary, and whitespace always is one)."""
+    k = words
+    while True:
+        parts = held.rsplit(None, k)
+        if len(parts) <= k:
+            start = 0
+            break
+        if sum(1 for part in parts[1:] if fold(part).text.strip()) >= words:
+            start = len(parts[0])
+            break
+        k *= 2
+    opened = matcher.open_at(held[start:])
+    return None if opened is None else start + opened
+
+
+def most_words(matcher: PhraseMatcher) -> int:
+    """The most words a phrase of ``matcher`` has."""
+    return max(len(phrase.split(" ")) for phrase in matcher.folded)
 
 
 class _JoinScanner(JoinScanner):
@@ -255,22 +279,7 @@ class _JoinScanner(JoinScanner):
         return Cut(start, self._base + len(held[:at].rstrip()), going_on)
 
     def _open_at(self, held: str) -> int | None:
-        """:meth:`~._phrases.PhraseMatcher.open_at` of ``held``, read in its last
-        words only: a beginning of a phrase of ``_words`` words spans at most
-        that many runs of non-whitespace that fold to something (a phrase
-        starts after a boundary, and whitespace always is one)."""
-        k = self._words
-        while True:
-            parts = held.rsplit(None, k)
-            if len(parts) <= k:
-                start = 0
-                break
-            if sum(1 for part in parts[1:] if fold(part).text.strip()) >= self._words:
-                start = len(parts[0])
-                break
-            k *= 2
-        opened = self._matcher.open_at(held[start:])
-        return None if opened is None else start + opened
+        return open_in_last_words(self._matcher, held, self._words)
 
     def _release(self, end: int, going_on: int | None) -> None:
         """Chunks up to ``end`` are given out; the chunk held starts at ``going_on``."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from guardrails.types.on_fail import OnFailAction
 from guardrails.validator_base import register_validator
 from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationResult
 
@@ -14,14 +16,24 @@ from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker, str_list
 from ._phrase_cuts import phrase_safe
-from ._phrase_joins import phrase_joined
-from ._phrases import PhraseMatcher, fold_phrase, group_matches
+from ._phrase_joins import most_words, open_in_last_words, phrase_joined
+from ._phrases import PhraseMatch, PhraseMatcher, fold_phrase, group_matches
 
 __all__ = ["BannedPhrases"]
 
 
 #: Text around a phrase when checking that a chunker keeps it whole.
 _AROUND = (("", ""), ("", " and more."), ("So ", " More."))
+
+
+@dataclass
+class _Released:
+    """Per response, under ``on_fail="filter"``: the beginning of a phrase
+    that the text released so far ends with (``""``: none), and where in it
+    the last chunk was filtered (``None``: after none of it)."""
+
+    open: str = ""
+    drop: int | None = None
 
 
 @register_validator(name="chunkwise/banned_phrases", data_type="string")
@@ -85,6 +97,10 @@ class BannedPhrases(ChunkedValidator):
     (padded with invisible characters, or many tokens a letter) is cut: its
     halves pass.
 
+    Under ``on_fail="filter"``, a chunk that would complete a phrase with
+    the text released before a filtered chunk (``get`` and ``free`` once the
+    line between them is dropped) fails too: filtering never joins a phrase.
+
     Args:
         phrases: The phrases to block (non-empty strings).
         mask: The character a fix writes over each character of a match.
@@ -124,6 +140,7 @@ class BannedPhrases(ChunkedValidator):
         super().__init__(chunker=chunker, on_fail=on_fail, phrases=items, mask=mask)
         self.mask = mask
         self._index = {phrase: i for i, phrase in reversed(list(enumerate(items)))}
+        self._words = most_words(self._matcher)
 
     def _fit_chunker(
         self, strategy: ChunkingStrategy | SplitFlush
@@ -162,8 +179,42 @@ class BannedPhrases(ChunkedValidator):
         """The phrases by position in ``phrases=`` (a phrase may be confidential)."""
         return ", ".join(f"phrases[{self._index[p]}]" for p in phrases)
 
+    def new_stream_state(self) -> _Released:
+        return _Released()
+
+    def _filtered_joins(self, value: str, matches: list[PhraseMatch]) -> list[PhraseMatch]:
+        """Under ``on_fail="filter"``: ``matches``, or when there are none,
+        the phrases that ``value`` completes with the text released before it
+        across a filtered chunk (as in ``value``, from its start).  Notes
+        what this chunk leaves released."""
+        state = self.stream_state
+        if not isinstance(state, _Released) or self.on_fail_descriptor != OnFailAction.FILTER:
+            return matches
+        # The chunks filtered leave whitespace at most (the pipeline's
+        # bridge), which any run matches as one space; a phrase counts only
+        # if it runs across the place of one.
+        held = state.open + " " + value if state.open else value
+        offset = len(held) - len(value)
+        if not matches and state.drop is not None:
+            drop = state.drop
+            matches = [
+                PhraseMatch(0, m.end - offset, m.phrase)
+                for m in self._matcher.find(held)
+                if m.start < drop and m.end > offset
+            ]
+        if matches:
+            state.drop = len(state.open) if state.open else None
+            return matches
+        opened = open_in_last_words(self._matcher, held, self._words)
+        if opened is None:
+            state.open, state.drop = "", None
+        else:
+            state.open = held[opened:]
+            state.drop = None if state.drop is None or state.drop <= opened else state.drop - opened
+        return matches
+
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
-        matches = self._matcher.find(value)
+        matches = self._filtered_joins(value, self._matcher.find(value))
         if not matches:
             return PassResult()
         fixed = list(value)

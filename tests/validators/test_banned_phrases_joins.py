@@ -260,6 +260,56 @@ def test_filter_drops_the_phrase_not_the_words_after_it(text: str, kept: str) ->
         assert joined(run(guard, deltas)).split() == kept.split(), deltas
 
 
+@pytest.mark.parametrize(
+    ("chunker", "text", "kept"),
+    [
+        # The line between "Get" and "FREE" is filtered: "Get\nFREE" would be released.
+        ("line", "Get\nsecret sauce here\nFREE stuff", "Get\n"),
+        (None, "Take it free\nThe secret sauce!\nMONEY back. Ok.", "Take it free\nOk."),
+        ("word", "Free secret sauce money today", "Free today"),
+        ("line", "act now\nsecret sauce\nnow\nnow", "act now\n"),
+        # A chunk kept after the filtered one, and then the rest of the phrase.
+        ("line", "act\nsecret sauce\nnow\nnow", "act\nnow\n"),
+        # Nothing released before the filtered chunk: nothing to join.
+        ("line", "secret sauce\nfree money\nok", "ok"),
+        # Text after the filtered chunk that completes no phrase stays.
+        ("line", "Get\nsecret sauce\nfreebies\nfree\nok", "Get\nfreebies\nfree\nok"),
+    ],
+)
+def test_filtering_a_chunk_never_joins_a_phrase(chunker: Any, text: str, kept: str) -> None:
+    # Before: the chunks on either side of a filtered one were released
+    # together, and their words could spell a phrase ("Get\nFREE").
+    phrases = ["secret sauce", "free money", "get free", "act now now"]
+    guard = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="filter"))
+    assert guard.validate(text).validated_output is None  # (Guardrails filters it whole)
+    matcher = PhraseMatcher(phrases)
+    for deltas in ([text], [text[:5], text[5:]], list(text)):
+        released = joined(run(guard, deltas))
+        assert released == kept, deltas
+        assert not matcher.find(released)
+    # "fix" masks in place: nothing is dropped, so nothing is joined either.
+    fixing = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="fix"))
+    assert joined(run(fixing, list(text))) == fixing.validate(text).validated_output
+
+
+@pytest.mark.parametrize(
+    "unit", ["free\nsecret sauce\n", "act\nsecret sauce\nnow\n", "free money\nsecret sauce\n"]
+)
+def test_filtered_joins_read_linear_work(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a filtered chunk leaves open is read in its last words only.
+    reads = Reads()
+    reads.patch(monkeypatch, PhraseMatcher, "find", 1)
+    reads.patch(monkeypatch, PhraseMatcher, "open_at", 1)
+    phrases = ["secret sauce", "free money", "act now now"]
+    validator = BannedPhrases(phrases, chunker="line", on_fail="filter")
+    totals = []
+    for n in (1_000, 2_000):
+        reads.count = 0
+        validator.validate(unit * n, {})
+        totals.append(reads.count)
+    assert 0 < totals[0] and totals[1] <= 2.2 * totals[0], totals
+
+
 def test_at_the_end_flush_gives_the_phrase_held_and_the_fragment_apart() -> None:
     chunker = BannedPhrases(["secret sauce"], chunker="word").chunker
     text = "Try the secret sauce today"
