@@ -75,6 +75,8 @@ _WORDS = re.compile(f"\\s+|(?<={_WORD_CHAR})[{_HYPHENS}]\\s*(?={_WORD_CHAR})")
 _MARKERS = "*_~`"
 _SPACE = object()  # trie key for a whitespace run
 _BLANKS = re.compile(f"[{BLANK_LETTERS}]")
+_GAP_RE = re.compile(_GAP)
+_AFTER_RE = re.compile(_AFTER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,11 +185,24 @@ class PhraseMatcher:
         # letters costs milliseconds to compile, each time it is written.
         self._regex = re.compile(f"(?={_BEFORE}({_pattern(root)}){_AFTER})")
         self._partial = re.compile(f"{_BEFORE}({_pattern(root, partial=True)})")
+        #: Per phrase, the shorter phrases it begins with, as their lengths
+        #: in it ("free" in "free money"): the pattern reports the longest.
+        self._shorter: dict[str, list[int]] = {}
+        for key in self.folded:
+            node, ends = root, []
+            for i, token in enumerate(key[:-1], 1):
+                node = node.children[_SPACE if token == " " else token]
+                if node.terminal:
+                    ends.append(i)
+            if ends:
+                self._shorter[key] = ends
 
     def find(self, text: str) -> list[PhraseMatch]:
         """Every phrase occurrence, by start offset in ``text`` (overlaps included).
 
-        From each position the longest phrase is reported.
+        From each position the longest phrase is reported, and the shorter
+        ones it begins with that end a word there too (``free`` in ``free
+        money``).
         """
         found = self._find(fold(text))
         if text.isascii() or not _BLANKS.search(text):
@@ -205,8 +220,34 @@ class PhraseMatcher:
             if start == last:
                 continue  # (found from the "_" before it, and again next to a spaceless letter)
             last = start
-            phrase = self.folded[_words_of(m.group(1))]
-            found.append(PhraseMatch(*folded.source_span(start, end), phrase))
+            key = _words_of(m.group(1))
+            found.append(PhraseMatch(*folded.source_span(start, end), self.folded[key]))
+            if key in self._shorter:
+                found += self._shorter_at(folded, start, key)
+        return found
+
+    def _shorter_at(self, folded: Folded, start: int, key: str) -> list[PhraseMatch]:
+        """The shorter phrases that ``key``, found at ``start``, begins with
+        and that end a word there too (O(len(match)))."""
+        text, found = folded.text, []
+        ends = iter(self._shorter[key])
+        at, pos = next(ends), start
+        for i, token in enumerate(key, 1):
+            if token == " ":
+                gap = _GAP_RE.match(text, pos)
+                pos = pos + 1 if gap is None else gap.end()  # (the match has one)
+            else:
+                pos += 1
+            if i != at:
+                continue
+            end = pos
+            if token != " " and _AFTER_RE.match(text, end) is not None:
+                # (Emphasis markers after a word are no part of it.)
+                phrase = self.folded[key[:i]]
+                found.append(PhraseMatch(*folded.source_span(start, end), phrase))
+            at = next(ends, 0)
+            if not at:
+                break
         return found
 
     def open_at(self, text: str) -> int | None:

@@ -24,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guardrails_ai.chunkwise import BannedPhrases
+from guardrails_ai.chunkwise._phrases import PhraseMatcher
 from guardrails_ai.chunkwise.adapters import guarded_stream
 from guardrails_ai.chunkwise.chunkers import limit
 
@@ -221,6 +222,36 @@ def test_overlapping_phrases_one_span() -> None:
     [span] = result.error_spans
     assert (span.start, span.end) == (2, 13)
     assert span.reason == "banned phrase: phrases[0], phrases[1]"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Get FREE money now!", [1, 0, 2]),
+        ("Get **free** money.", [1, 0, 2]),
+        ("Get free-money.", [1, 0, 2]),
+        ("这是免费的钱。", [4, 3]),
+        # A shorter phrase that does not end a word there is no match.
+        ("Get freebies money.", [2]),
+        ("So free now.", [0]),
+    ],
+)
+def test_a_phrase_another_begins_with_is_reported_too(text: str, found: list[int]) -> None:
+    # Before: from each position only the longest phrase was reported, so
+    # "free" went unnamed wherever "free money" was found.
+    validator = BannedPhrases(["free", "free money", "money", "免费", "免费的钱"])
+    result = validator.validate(text, {})
+    assert isinstance(result, FailResult)
+    names = ", ".join(f"phrases[{i}]" for i in found)
+    assert result.error_message == f"Text contains banned phrases: {names}"
+    # Each phrase alone finds the same spans.
+    spans = {(m.start, m.end, m.phrase) for m in validator._matcher.find(text)}
+    alone = {
+        (m.start, m.end, m.phrase)
+        for phrase in validator.phrases
+        for m in PhraseMatcher([phrase]).find(text)
+    }
+    assert spans == alone
 
 
 def test_no_false_positives_on_prose() -> None:
