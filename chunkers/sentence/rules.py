@@ -124,8 +124,10 @@ starters and the ordinal rule below.
     stayed``; ``At 5 a.m. Mr. Smith left`` goes on), ``MEDIAL`` before a
     capitalised sentence starter (``The``, ``It``...) that is not itself an
     initial (``I.``); a word is looked up without an elision before an
-    apostrophe (``l'Avv.``; a contraction such as ``isn't`` is a word), and
-    a hyphenated title by its last part (``Dipl.-Ing.``);
+    apostrophe (``l'Avv.``; a contraction such as ``isn't`` is a word),
+    a hyphenated title by its last part (``Dipl.-Ing.``), and a word glued
+    to a kana or ideograph by what follows the last one when that is an
+    abbreviation or a dotted form (``他叫Dr. Wang``, ``在U.S. Army``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
     periods, each with its combining marks: Hindi ``बी.ए``) and single
     letters (initials such as ``J. R. R. Tolkien``) are
@@ -229,6 +231,7 @@ from .marks import (
     QUOTES,
     TERMINATORS,
     TITLE_CLOSERS,
+    UNSPACED_LETTERS,
     UNSPACED_SCRIPT_TERMINATORS,
     WORD_OPENERS,
 )
@@ -354,6 +357,10 @@ _ITEM_BULLETS = frozenset(ITEM_BULLETS)
 #: arithmetic or emphasis): one before a marker opens a list item anywhere.
 _LIST_BULLETS = frozenset(ITEM_BULLETS) - frozenset("-*+")
 _WORD_END = re.compile(r"(?<!\S)\S+\Z")
+#: The end of a word after its last kana or ideograph: Chinese and Japanese
+#: set a Latin word after one with no space (``他叫Dr. Wang``).  (Linear: a
+#: match starts only after a kana or ideograph and stops at the next one.)
+_AFTER_UNSPACED = re.compile(f"(?<=[{UNSPACED_LETTERS}])[^{UNSPACED_LETTERS}]+\\Z")
 # (A letter and its marks: the vowel sign of Hindi "बी.ए", "ई.पू".)
 _MARKED_LETTER = f"[^\\W\\d_][{LETTER_MARKS}]*"
 _DOTTED = re.compile(f"(?:{_MARKED_LETTER}){{1,2}}(?:\\.(?:{_MARKED_LETTER}){{1,2}})+")
@@ -1057,6 +1064,17 @@ class SentenceRules:
         if kind is None and ".-" in word:
             word = word.rsplit(".-", 1)[1]  # "Dipl.-Ing.", "Dr.-Ing.": the last title
             kind = self._abbreviations.get(word.lower())
+        if kind is None and not word.isascii():
+            # "他叫Dr. Wang", "在U.S. Army": a word of the tables or a dotted
+            # form right after a kana or ideograph is that abbreviation.
+            found = _AFTER_UNSPACED.search(word)
+            if found is not None:
+                tail = found.group()
+                glued = self._abbreviations.get(tail.lower())
+                if glued is None and "." in tail and _DOTTED.fullmatch(tail):
+                    glued = MEDIAL
+                if glued is not None:
+                    word, kind = tail, glued
         if kind is None and self._compounds:
             kind = self._compound_kind(word)  # "Hauptstr. 5"
         if kind is None:

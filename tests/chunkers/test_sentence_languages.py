@@ -393,6 +393,16 @@ EXAMPLES = [
     # A lower-case word starts a sentence only after a plain word ("npm").
     ("auto", "Wear a hat, e.g. a wide one. Use npm. npm is great.",
      ["Wear a hat, e.g. a wide one.", "Use npm.", "npm is great."]),
+    # Chinese and Japanese set a Latin word right after a kana or ideograph:
+    # an abbreviation glued so is still one ("叫Dr. Wang" goes on); a word of
+    # the tables only, not a letter ("是B. 然后" ends) nor a plain word.
+    ("zh", "我们采访了Dr. Wang，他很忙。参见Fig. 3的数据。",
+     ["我们采访了Dr. Wang，他很忙。", "参见Fig. 3的数据。"]),
+    ("auto", "他在U.S. Army服役。然后回国了。", ["他在U.S. Army服役。", "然后回国了。"]),
+    ("ja", "昨日はMr. Tanakaに会った。彼は元気だ。",
+     ["昨日はMr. Tanakaに会った。", "彼は元気だ。"]),
+    ("auto", "答案是B. 然后看下一题。使用mkdir. Then go.",
+     ["答案是B.", "然后看下一题。", "使用mkdir.", "Then go."]),
 ]  # fmt: skip
 
 
