@@ -122,8 +122,10 @@ _SPECS: dict[str, _Spec] = {
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
         " d.h u.a z.t o.ä u.ä abs gem fa gebr dt hl mind zw allg bes insb"
-        " urspr zit abt kfm",
-        final="usw etc nr bzgl usf",
+        " urspr zit abt kfm"
+        # Prepositions, which govern the noun after them ("bzgl. Ihrer Frage").
+        " bzgl exkl ggü",
+        final="usw etc nr usf",
         medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez anm aufl ausg bearb"
         " hbf kap geb gest verh verw abschn anh ff",
         compounds="str",

@@ -110,6 +110,13 @@ EXAMPLES = [
     ("de", "Ich kaufe Obst, z. B. Äpfel und Birnen. Fertig.",
      ["Ich kaufe Obst, z. B. Äpfel und Birnen.", "Fertig."]),
     ("de", "Wir nehmen Brot bzw. Kuchen mit.", ["Wir nehmen Brot bzw. Kuchen mit."]),
+    # Prepositions written short govern the noun after them: no sentence ends
+    # there (as after "inkl.", "zzgl.").
+    ("de", "Ich melde mich bzgl. Ihrer Frage. Der Preis gilt exkl. Versand. Er stieg ggü. Mai.",
+     ["Ich melde mich bzgl. Ihrer Frage.", "Der Preis gilt exkl. Versand.",
+      "Er stieg ggü. Mai."]),
+    ("auto", "Ich melde mich bzgl. Ihrer Frage. Gut.",
+     ["Ich melde mich bzgl. Ihrer Frage.", "Gut."]),
     ("da", "Vi handlede hos Jensen & Co. Det var billigt.",
      ["Vi handlede hos Jensen & Co.", "Det var billigt."]),
     ("da", "Mødet er kl. 10 i morgen.", ["Mødet er kl. 10 i morgen."]),
