@@ -514,6 +514,9 @@ _RUN_AGAIN = frozenset(CJK_TERMINATORS + TERMINATORS)
 
 #: Most digits of a list marker ended by a full-width full stop (``\uff11\uff12\uff0e``).
 _LIST_DIGITS_MAX = 2
+#: The numerals that number a Chinese or Japanese list (``\u4e00\uff0e``,
+#: ``\u5341\u4e8c\uff0e``), as digits do.
+_CHINESE_NUMERALS = frozenset("\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341")
 
 
 def _full_width_capital(c: str) -> bool:
@@ -870,8 +873,8 @@ class SentenceRules:
         closers followed right away by another terminator (which decides); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
-        (``\uff2e\uff0e\uff39\uff0e``), or after one or two digits that open the
-        chunk (a list marker: ``\uff11\uff0e``)."""
+        (``\uff2e\uff0e\uff39\uff0e``), or after one or two digits or Chinese
+        numerals that open the chunk (a list marker: ``\uff11\uff0e``, ``\u4e00\uff0e``)."""
         buf, base = self._buf, self._base
         i, a = at - base, run_end - base
         b = closers_end - base
@@ -916,13 +919,15 @@ class SentenceRules:
 
     def _list_number(self, i: int) -> bool:
         """Whether the full-width full stop at ``buf[i]`` ends the marker of
-        a numbered list item: one or two digits, ASCII or full-width, that
-        open the chunk (``\uff11\uff0e``, ``\uff11\uff12\uff0e``, ``1\uff0e``)."""
+        a numbered list item: one or two digits, ASCII or full-width, or
+        Chinese numerals (``_CHINESE_NUMERALS``), that open the chunk
+        (``\uff11\uff0e``, ``\uff11\uff12\uff0e``, ``1\uff0e``, ``\u4e00\uff0e``)."""
         if self._start is None:
             return False
         j = self._start - self._base
         return 1 <= i - j <= _LIST_DIGITS_MAX and all(
-            "0" <= c <= "9" or "\uff10" <= c <= "\uff19" for c in self._buf[j:i]
+            "0" <= c <= "9" or "\uff10" <= c <= "\uff19" or c in _CHINESE_NUMERALS
+            for c in self._buf[j:i]
         )
 
     def _full_width_initial(self, buf: str, j: int) -> bool:

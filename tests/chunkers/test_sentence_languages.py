@@ -43,6 +43,10 @@ EXAMPLES = [
     ("zh", "步骤如下。１．准备材料。１２．开始做。",
      ["步骤如下。", "１．准备材料。", "１２．开始做。"]),
     ("ja", "1．準備する\n2． 実行する", ["1．準備する", "2． 実行する"]),
+    # ... or one or two Chinese numerals opening the chunk, not after other text.
+    ("zh", "一．准备材料。\n十二．开始做。", ["一．准备材料。", "十二．开始做。"]),
+    ("ja", "一．概要\n二．手順", ["一．概要", "二．手順"]),
+    ("zh", "答案是一．然后继续。", ["答案是一．", "然后继续。"]),
     ("zh", "２０２４．新年快乐。我有３．", ["２０２４．", "新年快乐。", "我有３．"]),
     # ... before a capital too after "@" and a domain, and invisible characters
     # around the dot are read past; the ideographic full stop goes on in a domain only.
