@@ -865,12 +865,15 @@ class SentenceRules:
         full-width forms; one before a capital ends, unless it follows ``@``
         and a domain: ``JO@EX.COM``), an ideographic full stop (U+3002)
         between Latin letters or digits after ``@`` and a domain with no dot
-        yet (``jo@example\u3002com``), invisible characters around the dot
-        read past (at most ``_INVISIBLE_MAX`` on each side), a run closed by
-        a title mark (U+300B, U+3009: ``《...》``), or a quotation closed by
-        U+300D, U+300F, U+201D, ``"`` or U+FF09 (``PARTICLE_CLOSERS``) before a particle of
-        ``QUOTE_PARTICLES`` (U+3068...), or
-        closers followed right away by another terminator (which decides); a
+        yet (``jo@example\u3002com``) or before the rest of a local part that
+        runs to an ``@`` within ``_LATIN_LOCAL_AFTER`` characters
+        (``taro\u3002yamada@example.jp``, which the PII detectors read as one
+        address; undecided, so no end, where the text ends first), invisible
+        characters around the dot read past (at most ``_INVISIBLE_MAX`` on
+        each side), a run closed by a title mark (U+300B, U+3009: ``《...》``),
+        or a quotation closed by U+300D, U+300F, U+201D, ``"`` or U+FF09
+        (``PARTICLE_CLOSERS``) before a particle of ``QUOTE_PARTICLES``
+        (U+3068...), or closers followed right away by another terminator (which decides); a
         full-width full stop after a full-width capital that opens the chunk
         (a label: ``\uff31\uff0e``) or is one of dotted initials
         (``\uff2e\uff0e\uff39\uff0e``), or after one or two digits or Chinese
@@ -890,8 +893,10 @@ class SentenceRules:
                 if before.isdigit() and after.isdigit() and _digit_groups(buf, i) >= 3:
                     return True
                 domain = _domain_before(buf, i, _IDEOGRAPHIC_DOMAIN)
+                if domain is None:  # (a local part's dot: taro\u3002yamada@example.jp)
+                    return _latin_local_part(buf, a)
                 # (Before a capital, only a domain's first dot: jo@example\u3002Com.)
-                return domain is not None and (not after.isupper() or "\u3002" not in domain)
+                return not after.isupper() or "\u3002" not in domain
             if before.isdigit() and after.isdigit():
                 return True
             # (The read ahead first: while it waits, the read back is not redone.)

@@ -52,7 +52,7 @@ EXAMPLES = [
     # around the dot are read past; the ideographic full stop goes on in a domain only.
     ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
     ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
-    ("auto", "Mail jo@example。com now。Next", ["Mail jo@example。com now。", "Next"]),
+    ("auto", "Mail jo@example。com now。Next one", ["Mail jo@example。com now。", "Next one"]),
     ("auto", "Mail jo@example.com。Thanks a lot.", ["Mail jo@example.com。", "Thanks a lot."]),
     # ... every dot of a domain written with ideographic full stops, the first
     # one only before a capital; a full-width dot in a local part before a
@@ -62,6 +62,11 @@ EXAMPLES = [
     ("auto", "Mail jo@example。com。Thanks", ["Mail jo@example。com。", "Thanks"]),
     ("auto", "Mail Jo．Ann@Example．COM now.", ["Mail Jo．Ann@Example．COM now."]),
     ("auto", "Mail Jo｡Ann@example.com now.", ["Mail Jo｡Ann@example.com now."]),
+    # ... and an ideographic full stop in a local part, before the "@" arrives.
+    ("auto", "Mail taro。yamada@example。co。jp now.", ["Mail taro。yamada@example。co。jp now."]),
+    ("auto", "Mail Jo。Ann@example.com now。Next one",
+     ["Mail Jo。Ann@example.com now。", "Next one"]),
+    ("zh", "我用Python。numpy很好。", ["我用Python。", "numpy很好。"]),
     ("auto", "Mail jo@ex\u200b\u200b．COM now.", ["Mail jo@ex\u200b\u200b．COM now."]),
     ("auto", "Tel 415。555。0123 now.", ["Tel 415。555。0123 now."]),
     ("auto", "Server 192。168。10。20 is up.", ["Server 192。168。10。20 is up."]),

@@ -145,6 +145,8 @@ CJK_DOTTED = [
     "Jo\uff0eAnn@Example\uff0eCOM",
     "jo@mail\u3002example\u3002co\u3002uk",
     "Jo\uff61Ann@example.com",
+    "taro\u3002yamada@example\u3002co\u3002jp",
+    "Jo\u3002Ann@example.com",
     "192\u3002168\u300210\u300220",
     "415\u3002555\u30020123",
     "::ffff:192\u3002168\u30021\u30021",
