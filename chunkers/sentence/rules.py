@@ -584,13 +584,17 @@ _IDEOGRAPHIC_DOMAIN = "-\u3002\uff0d"
 #: ideographic full stop between digits (an IPv4 address has 4 groups, a
 #: phone number 3 to 5).
 _GROUPS_MAX, _GROUP_MAX = 5, 5
+#: What may join those groups besides the ideographic full stop: every dot the
+#: detectors of personal data read as ``.`` (``192.168\u300210.20`` is an address).
+_GROUP_DOTS = ".\u2024\u3002\ufe52\uff0e\uff61"
 
 
 def _digit_groups(buf: str, i: int) -> int:
-    """How many groups of digits the ideographic full stops around
-    ``buf[i]`` (one, between digits) join, reading at most ``_GROUPS_MAX``
-    groups of at most ``_GROUP_MAX`` digits each way (a longer run ends the
-    count).  Raises ``IndexError`` when ``buf`` ends first, going forward."""
+    """How many groups of digits the ideographic full stop at ``buf[i]``
+    (between digits) and the dots around it (:data:`_GROUP_DOTS`) join,
+    reading at most ``_GROUPS_MAX`` groups of at most ``_GROUP_MAX`` digits
+    each way (a longer run ends the count).  Raises ``IndexError`` when
+    ``buf`` ends first, going forward."""
     groups = 0
     for step in (-1, 1):
         j = i
@@ -602,7 +606,7 @@ def _digit_groups(buf: str, i: int) -> int:
                 break
             groups += 1
             j += step * (n + 1)
-            if j < 0 or buf[j] != "\u3002":
+            if j < 0 or buf[j] not in _GROUP_DOTS:
                 break
     return groups
 

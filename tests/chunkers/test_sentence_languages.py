@@ -70,6 +70,8 @@ EXAMPLES = [
     ("auto", "Mail jo@ex\u200b\u200b．COM now.", ["Mail jo@ex\u200b\u200b．COM now."]),
     ("auto", "Tel 415。555。0123 now.", ["Tel 415。555。0123 now."]),
     ("auto", "Server 192。168。10。20 is up.", ["Server 192。168。10。20 is up."]),
+    ("auto", "Server 192.168。10.20 is up.", ["Server 192.168。10.20 is up."]),
+    ("auto", "Tel 415。555.0123 now.", ["Tel 415。555.0123 now."]),
     ("zh", "第1章。2023年完成。", ["第1章。", "2023年完成。"]),
     # A period glued to a capital inside an address's local part, in other scripts.
     ("ru", "Пишите на иван.Петров@почта.рф сегодня.", ["Пишите на иван.Петров@почта.рф сегодня."]),

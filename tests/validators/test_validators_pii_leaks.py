@@ -149,6 +149,8 @@ CJK_DOTTED = [
     "Jo\u3002Ann@example.com",
     "192\u3002168\u300210\u300220",
     "415\u3002555\u30020123",
+    "192.168\u300210.20",  # (ideographic and ASCII dots mixed)
+    "415\u3002555.0123",
     "::ffff:192\u3002168\u30021\u30021",
     "jo@example" + "\u200b" * 8 + "\uff0eCOM",
 ]
