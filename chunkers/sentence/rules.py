@@ -887,7 +887,15 @@ class SentenceRules:
         b = closers_end - base
         if a - i == 1 and b == a and buf[i] == "\uff0e" and self._list_number(i):
             return True  # (a list marker: "\uff11\uff0e" opening its chunk)
-        if a - i == 1 and b == a == space_end - base and buf[i] in _DOTS:
+        # (A joiner or variation selector after the dot reads as a closer: read
+        # past, as the other invisible characters are, before a Latin letter or digit.)
+        unseen = 0 < b - a <= _INVISIBLE_MAX and all(map(_unseen, buf[a:b]))
+        if (
+            a - i == 1
+            and b == space_end - base
+            and buf[i] in _DOTS
+            and (b == a or (unseen and _latin_alnum(_shown(buf, b, 1))))
+        ):
             if buf[i] == "\uff0e" and self._full_width_initial(buf, i - 1):
                 return True  # (a label or initials: "Q." and "N.Y." in full-width forms)
             before, after = _shown(buf, i - 1, -1), _shown(buf, a, 1)

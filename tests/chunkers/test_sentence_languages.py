@@ -52,6 +52,9 @@ EXAMPLES = [
     # around the dot are read past; the ideographic full stop goes on in a domain only.
     ("auto", "Mail ＪＯ＠ＥＸ．ＣＯＭ now. Next.", ["Mail ＪＯ＠ＥＸ．ＣＯＭ now.", "Next."]),
     ("auto", "Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200bｃｏｍ now."]),
+    # (a joiner or a variation selector too, which a CJK run reads as a closer)
+    ("auto", "Mail ｊｏ＠ｅｘ．\u200dｃｏｍ now.", ["Mail ｊｏ＠ｅｘ．\u200dｃｏｍ now."]),
+    ("auto", "Host 192．168．\ufe0f10.20 now.", ["Host 192．168．\ufe0f10.20 now."]),
     ("auto", "Mail jo@example。com now。Next one", ["Mail jo@example。com now。", "Next one"]),
     ("auto", "Mail jo@example.com。Thanks a lot.", ["Mail jo@example.com。", "Thanks a lot."]),
     # ... every dot of a domain written with ideographic full stops, the first

@@ -153,6 +153,8 @@ CJK_DOTTED = [
     "415\u3002555.0123",
     "::ffff:192\u3002168\u30021\u30021",
     "jo@example" + "\u200b" * 8 + "\uff0eCOM",
+    "jo@example\uff0e\u200dcom",  # (a joiner after the dot: read as a closer)
+    "192\uff0e168\uff0e\ufe0f10.20",
 ]
 
 
