@@ -145,9 +145,11 @@ def spans(matcher: PhraseMatcher, text: str) -> list[tuple[str, str]]:
 
 def test_phrases_whole_word_case_insensitive() -> None:
     m = PhraseMatcher(["bad", "bad word", "C++"])
+    # (Overlapping phrases are all reported: "bad" in "BAD word" too.)
     assert spans(m, "Bad, BAD word; badly abad bad_x x_bad c++ c++x") == [
         ("Bad", "bad"),
         ("BAD word", "bad word"),
+        ("BAD", "bad"),
         ("c++", "C++"),
     ]
 
@@ -179,9 +181,13 @@ def test_phrases_overlapping_all_reported() -> None:
     assert group_matches(found) == [(0, 11, ["a", "b"]), (20, 23, ["a", "c"])]
 
 
-def test_phrases_longest_from_each_start() -> None:
+def test_phrases_longest_from_each_start_then_those_it_begins_with() -> None:
     m = PhraseMatcher(["new", "new york", "new york city"])
-    assert spans(m, "new york city") == [("new york city", "new york city")]
+    assert spans(m, "new york city") == [
+        ("new york city", "new york city"),
+        ("new", "new"),
+        ("new york", "new york"),
+    ]
     assert spans(m, "new yorkshire") == [("new", "new")]
 
 
