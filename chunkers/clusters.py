@@ -8,7 +8,9 @@ and its LF.  :func:`cluster_start` moves such a cut back to the start of the
 cluster, with the standard library's ``unicodedata`` only: the rules of
 Unicode's extended grapheme clusters (UAX #29) that keep marks, joiners,
 variation selectors, emoji modifiers and tags with what they follow, CR LF
-together, regional indicators in pairs, and an Indic conjunct whole (a
+together, regional indicators in pairs, an emoji ZWJ sequence whole (a ZWJ
+joins an emoji to an emoji before it, and a letter to a virama: any other
+character after a ZWJ starts a cluster), and an Indic conjunct whole (a
 letter after a virama).  Left out: Hangul jamo sequences (models write
 precomposed syllables) and prepended concatenation marks.
 
@@ -45,6 +47,29 @@ def _joins_conjunct(before: str, after: str) -> bool:
     return unicodedata.combining(before) == 9 and unicodedata.category(after) == "Lo"
 
 
+def _emoji(char: str) -> bool:
+    """Whether ``char`` may be an emoji (an Extended_Pictographic character):
+    a symbol, or a code point this Python's tables do not know yet (a newer
+    emoji); a regional indicator is none."""
+    if char >= "\U0001f000":
+        return not _regional(char)
+    return unicodedata.category(char) in ("So", "Cn")
+
+
+def _after_zwj(text: str, zwj: int, lo: int) -> bool:
+    """Whether the ZWJ at ``zwj`` joins the character after it to its cluster
+    (UAX #29): an emoji after an emoji (marks, variation selectors, modifiers
+    between the first and the ZWJ), or a letter after a virama (a half form).
+    Any other ZWJ ends its cluster.  Reads back to ``lo`` at most."""
+    after = text[zwj + 1]
+    if not _emoji(after):
+        return zwj > lo and _joins_conjunct(text[zwj - 1], after)
+    i = zwj - 1
+    while i >= lo and _extends(text[i]):
+        i -= 1
+    return i >= lo and _emoji(text[i])
+
+
 def _regional(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
 
@@ -62,7 +87,7 @@ def cluster_start(text: str, end: int, lo: int = 0) -> int:
         before, after = text[cut - 1], text[cut]
         if (
             (before == "\r" and after == "\n")
-            or before == _ZWJ
+            or (before == _ZWJ and _after_zwj(text, cut - 1, lo))
             or _extends(after)
             or _joins_conjunct(before, after)
         ):

@@ -519,6 +519,34 @@ def test_hard_cuts_keep_grapheme_clusters_whole(
 
 
 @pytest.mark.parametrize(
+    ("text", "max_chars", "expected"),
+    [
+        # A ZWJ that joins no emoji to an emoji, nor a letter to a virama, ends
+        # its cluster: the cut after it keeps the cluster after it whole.
+        ("\u200da\u0323\u0301", 3, ["\u200d", "a\u0323\u0301"]),
+        ("_\u200d-\u0301", 3, ["_\u200d", "-\u0301"]),
+        ("\u200d\u0915\u094d\u0937", 3, ["\u200d", "\u0915\u094d\u0937"]),
+        ("a\u200d\U0001f600\u0301", 3, ["a\u200d", "\U0001f600\u0301"]),
+        ("\u200d\u200d\U0001f1eb\U0001f1f7", 3, ["\u200d\u200d", "\U0001f1eb\U0001f1f7"]),
+        # Joined: an emoji ZWJ sequence, a half form (virama, ZWJ, consonant).
+        ("x\U0001f468\u200d\U0001f469", 3, ["x", "\U0001f468\u200d\U0001f469"]),
+        ("x\u0915\u094d\u200d\u0937", 4, ["x", "\u0915\u094d\u200d\u0937"]),
+    ],
+)
+def test_a_zwj_joins_only_what_it_joins_in_a_cluster(
+    text: str, max_chars: int, expected: list[str]
+) -> None:
+    # Was broken: a ZWJ joined whatever followed it, so a stray one before a
+    # letter made the cluster look longer than the chunk and the hard cut fell
+    # inside the letter's accents or conjunct ('\u200da\u0323' | '\u0301').
+    for level in ("word", "line"):
+        for fill in (False, True):
+            chunker = limit(level, max_chars=max_chars, fill=fill)
+            assert chunker.split_text(text) == expected, (level, fill)
+            check_stream(chunker, text, list(text), max_chars)
+
+
+@pytest.mark.parametrize(
     "unit",
     ["e" + "\u0301" * 200, "\U0001f1eb", "\U0001f468\u200d", "\r\n", "\u0915\u094d"],
     ids=["marks", "regional-indicators", "zwj-chain", "crlf", "conjuncts"],
