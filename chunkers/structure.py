@@ -406,8 +406,15 @@ def _check_phrases(phrases: Iterable[str] | None) -> tuple[str, ...]:
         )
     out = []
     for i, phrase in enumerate(phrases):
-        if not isinstance(phrase, str) or not phrase.strip():
-            raise ValueError(f"transition_phrases must hold non-empty strings, got {phrase!r:.80}")
+        if not isinstance(phrase, str):
+            raise TypeError(
+                f"transition_phrases[{i}] must be a str, got {type(phrase).__name__}: "
+                f"{phrase!r:.80}"
+            )
+        if not phrase.strip():
+            raise ValueError(
+                f"transition_phrases[{i}] must be a non-empty string, got {phrase!r:.80}"
+            )
         if "\n" in phrase.strip():
             raise ValueError(
                 f"transition_phrases[{i}]={phrase!r:.80} holds a line break; a transition "

@@ -206,14 +206,15 @@ def test_structure_crlf_lines() -> None:
             ("transition_phrases", "str"),
         ),
         (
-            {"split_on_transitions": True, "transition_phrases": ["  "]},
+            {"split_on_transitions": True, "transition_phrases": ["So,", "  "]},
             ValueError,
-            ("transition_phrases", "'  '"),
+            ("transition_phrases[1]", "'  '"),
         ),
+        # (A phrase that is no string is a TypeError naming its index.)
         (
-            {"split_on_transitions": True, "transition_phrases": [3]},
-            ValueError,
-            ("transition_phrases", "3"),
+            {"split_on_transitions": True, "transition_phrases": ["So,", 3]},
+            TypeError,
+            ("transition_phrases[1]", "int", "3"),
         ),
         (
             {"split_on_transitions": True, "transition_phrases": {"So,": 1}},
