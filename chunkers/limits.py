@@ -7,8 +7,8 @@ at the next smaller boundary, down a *fallback chain* that ends in a hard cut::
     structure -> paragraph -> line -> sentence -> word -> (whitespace) -> hard cut
 
 The chain starts below the inner chunker's own level (a paragraph chunker falls
-back to sentences, a sentence chunker to words; a chunker of unknown level to
-sentences).  Inside an over-long unit the cut is made at the *last* boundary of
+back to lines, a sentence chunker to lines and then words; a chunker of unknown
+level to sentences).  Inside an over-long unit the cut is made at the *last* boundary of
 the first level that has one within reach, so the pieces are as long as the
 ceiling allows and nothing is cut below the level it needs: no word is cut
 unless a single word is longer than ``max_chars``.  A fenced code block that
