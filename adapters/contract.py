@@ -225,7 +225,9 @@ class GuardrailsChunker(ChunkingStrategy):
     default is Guardrails' own sentence splitter
     (``split_sentence_word_tokenizers_jl_separator``), registered as the alias
     ``"guardrails"`` for side-by-side comparison.  Rescanning: O(n) per delta
-    that completes no segment (see ``LOOKAHEAD`` for one that completes many).
+    that completes no segment (see ``LOOKAHEAD`` for one that completes many),
+    but none for Guardrails' default while the pending text holds no ``.``,
+    ``!`` or ``?``.
     """
 
     alias = "guardrails"

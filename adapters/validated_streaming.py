@@ -10,7 +10,10 @@ AsyncGuard validates at ``"$"`` goes through chunkwise's pipeline
   guarantees: nothing is released before every validator passed or fixed it,
   every chunk is validated exactly once (the trailing fragment included), each
   on_fail is honoured, the output equals the input when everything passes,
-  concurrent streams never mix, and the cost is linear in the response;
+  concurrent streams never mix, and the cost is linear in the response (for
+  a validator left on Guardrails' splitter, see ``GuardrailsChunker``: it
+  rereads the pending text while it holds a ``.``, ``!`` or ``?`` that ends
+  no sentence);
 * ``guard.validate``, ``guard.parse``, non-streamed ``guard(llm)`` and their
   AsyncGuard forms run the same pipeline over the whole text (whichever
   validator service ``GUARDRAILS_RUN_SYNC`` selects), so streamed and at-once
