@@ -93,6 +93,10 @@ quoting_filter, quoting_exception = (
     for on_fail in ("filter", "exception")
 )
 reask = Guard(name="reask").use(RedactPII(on_fail="reask"))
+# Filtering a line must not join the lines around it into a banned phrase.
+phrases_filter = Guard(name="phrases_filter").use(
+    BannedPhrases(["get free", "secret sauce"], chunker="line", on_fail="filter")
+)
 handled = Guard(name="handled").use(RedactPII(on_fail=lambda value, result: "[mail]"))
 """
 OPTED_IN = (
@@ -186,7 +190,7 @@ class Expected:
 def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
-    return {name: namespace[name] for name in [*ON_FAIL, "quoting_filter"]}
+    return {name: namespace[name] for name in [*ON_FAIL, "quoting_filter", "phrases_filter"]}
 
 
 def expected(guard: Any, text: str) -> Expected:
@@ -639,6 +643,17 @@ def test_chunks_joined_by_a_validator_are_joined_when_served(
         model=MODEL, messages=[{"role": "user", "content": text}]
     )
     assert streamed == whole.choices[0].message.content == want.text == shown
+
+
+def test_filtering_a_line_joins_no_phrase_when_served(
+    servers: Servers, guards: dict[str, Any]
+) -> None:
+    # The validator's per-stream memory of what it released works in the
+    # AsyncGuard the server rebuilds from its config, streamed and whole.
+    text = "Get\nthe secret sauce here\nFREE stuff\nok"
+    want = expected(guards["phrases_filter"], text)
+    streamed, _ = stream(servers.serve, "phrases_filter", text)
+    assert streamed == want.text == "Get\nok"
 
 
 def test_exception_ends_the_stream_with_one_error_event(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from helpers.chunking import sliced
 from helpers.cost import Reads
-from helpers.guardrails import guard_with, joined, run
+from helpers.guardrails import guard_with, joined, rebuilt_opt_in_outputs, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -287,6 +287,10 @@ def test_filtering_a_chunk_never_joins_a_phrase(chunker: Any, text: str, kept: s
         released = joined(run(guard, deltas))
         assert released == kept, deltas
         assert not matcher.find(released)
+    # So under the opt-in, from a Guard and an AsyncGuard rebuilt from to_dict()
+    # (of a fresh guard: Guardrails writes the history's Filter outcomes too).
+    fresh = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="filter"))
+    assert rebuilt_opt_in_outputs(fresh, list(text)) == (kept, kept)
     # "fix" masks in place: nothing is dropped, so nothing is joined either.
     fixing = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="fix"))
     assert joined(run(fixing, list(text))) == fixing.validate(text).validated_output
@@ -360,8 +364,6 @@ def test_padding_held_is_read_again_only_once_it_doubles(monkeypatch: pytest.Mon
 def test_every_guard_path_joins_across_a_line_break() -> None:
     # guard(llm, stream=True) under the opt-in, sync and async, each rebuilt
     # from to_dict(): the rebuilt validator joins its chunks too.
-    from helpers.guardrails import rebuilt_opt_in_outputs
-
     text = "Offers:\nGet FREE\n  MONEY now.\nBye."
     deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
     guard = guard_with(BannedPhrases(PHRASES, on_fail="fix"))
