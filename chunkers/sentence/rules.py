@@ -381,9 +381,10 @@ _HEADING = re.compile(r"#{1,6}[ \t]")
 _LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+\Z")
 _DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+\Z")
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
-_BULLET_LEAD = re.compile(f"[{re.escape(''.join(sorted(BULLETS)))}]\\s+")
+_BULLET = f"[{re.escape(''.join(sorted(BULLETS)))}]"
+_BULLET_LEAD = re.compile(f"{_BULLET}\\s+")
 #: Markdown block-quote markers before a list marker (``> 1.``, ``> > - 2.``).
-_QUOTE_LEAD = re.compile(f"(?:>[ \\t]?)+(?:[{re.escape(''.join(sorted(BULLETS)))}][ \\t]+)?")
+_QUOTE_LEAD = re.compile(f"(?:>[ \\t]?)+(?:{_BULLET}[ \\t]+)?")
 _ITEM_OPENING = re.compile(
     f"(?:([{re.escape(''.join(sorted(ITEM_BULLETS)))}]) ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?|\\))\\s"
 )
@@ -1053,9 +1054,13 @@ class SentenceRules:
         ellipsis = ellipsis or spaced
         if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
-        if not (bang or ellipsis or closer) and word.isdigit() and len(word) <= 3:
-            if self._is_heading():
-                return False  # ("### Step 1. Install": a heading's number)
+        if (
+            not (bang or ellipsis or closer)
+            and len(word) <= 3
+            and word.isdigit()
+            and self._is_heading()
+        ):
+            return False  # ("### Step 1. Install": a heading's number)
         if item is not None and not (bang or ellipsis):
             self._item = item  # "1. One 2. Two": the chunk ends before "2."
             return False
