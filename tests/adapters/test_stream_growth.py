@@ -164,9 +164,10 @@ def test_memory_grows_by_a_small_multiple_of_the_text(path: str, kind: str) -> N
     assert len(guard.history.last.iterations) == 1
 
 
+@pytest.mark.parametrize("body", ["一段没有句号的回答\uff0c", "x\n  \t     "])
 @pytest.mark.parametrize("path", list(PATHS))
 def test_guardrails_splitter_reads_a_response_without_ends_once(
-    path: str, monkeypatch: pytest.MonkeyPatch
+    path: str, body: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A validator left on Guardrails' splitter: a response with no ".", "!" or
     # "?" (code, a list, Chinese) was shown to the splitter whole at every
@@ -182,7 +183,8 @@ def test_guardrails_splitter_reads_a_response_without_ends_once(
         return splitter(text)
 
     monkeypatch.setattr(validator_base, "split_sentence_word_tokenizers_jl_separator", counting)
-    _, stream = _streamer(path, "own chunking", "一段没有句号的回答\uff0c", tail="Done. Bye.")
+    # (Each body is 10 characters: whitespace runs end many 4-character deltas.)
+    _, stream = _streamer(path, "own chunking", body, tail="Done. Bye.")
 
     def shown_per_character(n: int) -> float:
         shown.clear()
