@@ -24,12 +24,9 @@ used).  API:
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 __all__ = [
     "GENERATORS",
@@ -188,18 +185,13 @@ def fmt_size(n: int) -> str:
 def offline() -> None:
     """Keep Guardrails off the network: call before ``import guardrails``.
 
-    Points ``HOME`` at a fresh temporary directory whose ``.guardrailsrc``
-    disables metrics and remote inference, and makes litellm use its bundled
-    price map instead of downloading one.
+    The command's own :func:`~guardrails_ai.chunkwise.cli.offline.go_offline`:
+    a private ``HOME`` (removed at exit) whose ``.guardrailsrc`` disables
+    metrics, unless the user's already does, and litellm's bundled price map.
     """
-    home = Path(tempfile.mkdtemp(prefix="chunkwise-bench-home-"))
-    (home / ".guardrailsrc").write_text(
-        "id=chunkwise-bench\nenable_metrics=false\nuse_remote_inferencing=false\n",
-        encoding="utf-8",
-    )
-    os.environ["HOME"] = str(home)
-    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+    from guardrails_ai.chunkwise.cli.offline import go_offline
+
+    go_offline()
 
 
 def package_readmes(size: int, seed: int = 0) -> str:

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -181,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     go_offline()
     folder = Path(tempfile.mkdtemp(prefix="chunkwise-served-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     (folder / "config.py").write_text(CONFIG, encoding="utf-8")
     upstream, upstream_port = start_upstream(args.delay_ms)
     env = server_env(upstream_port)

@@ -23,9 +23,11 @@ Usage: ``python benchmarks/validated_stream_cost.py [--sizes 1MB,4MB]
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib.util
 import json
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -55,7 +57,9 @@ def _old_guarded_stream(commit: str) -> Any:
         capture_output=True,
         text=True,
     ).stdout
-    path = Path(tempfile.mkdtemp()) / "guarded_before.py"
+    folder = tempfile.mkdtemp(prefix="chunkwise-bench-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = Path(folder) / "guarded_before.py"
     path.write_text(source, encoding="utf-8")
     name = "guardrails_ai.chunkwise.adapters._guarded_before"
     spec = importlib.util.spec_from_file_location(name, path)

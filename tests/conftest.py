@@ -8,8 +8,10 @@ for this process and every subprocess it starts, before any test module runs.
 
 from __future__ import annotations
 
+import atexit
 import faulthandler
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 _HOME = Path(tempfile.mkdtemp(prefix="chunkwise-test-home-"))
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 (_HOME / ".guardrailsrc").write_text(
     "id=chunkwise-tests\nenable_metrics=false\nuse_remote_inferencing=false\n",
     encoding="utf-8",
