@@ -114,7 +114,9 @@ def register_alias(
     a class, or a ``functools.partial`` whose defaults are keywords.  A name
     that is registered already (``"sentence"``, ``"bounded"``...) is refused
     with a ``ValueError`` unless ``replace=True``; a ``factory`` that is not
-    callable with a ``TypeError``.
+    callable with a ``TypeError``.  What the factory returns must be a
+    ``ChunkingStrategy`` or an object with ``split``/``flush``: anything else
+    is a ``TypeError`` naming the alias where it is resolved.
     """
     _register(_FACTORIES, name, factory, replace)
 
@@ -157,7 +159,7 @@ def resolve_chunker(
                 f"choose one of {', '.join(map(repr, aliases()))}, or pass a "
                 "ChunkingStrategy or any object with split()/flush()"
             )
-        return factory()
+        return _made(factory(), param, chunker)
     if isinstance(chunker, ChunkingStrategy):
         return chunker
     if isinstance(chunker, Mapping):
@@ -167,7 +169,7 @@ def resolve_chunker(
             f"{param}={chunker.__name__} is a class; pass an instance such as "
             f"{chunker.__name__}() or one of {', '.join(map(repr, aliases()))}"
         )
-    if callable(getattr(chunker, "split", None)) and callable(getattr(chunker, "flush", None)):
+    if _splits(chunker):
         return chunker
     raise TypeError(
         f"{param} must be one of {', '.join(map(repr, aliases()))}, a "
@@ -176,7 +178,7 @@ def resolve_chunker(
     )
 
 
-def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
+def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy | SplitFlush:
     """Build the chunker ``spec`` describes; nested specs are built first."""
     kind = spec.get(KIND)
     if not isinstance(kind, str):
@@ -200,13 +202,34 @@ def _from_spec(spec: Mapping[str, object], param: str) -> ChunkingStrategy:
         str(name): _decode(value, f"{param}.{name}") for name, value in spec.items() if name != KIND
     }
     try:
-        return factory(**params)
+        made = factory(**params)
     except TypeError as exc:
         if "argument" not in str(exc):  # a parameter's own check: already names it
             raise
         raise TypeError(
             f"{param} spec {KIND}={kind!r}: {exc} (parameters given: {sorted(params)})"
         ) from None
+    return _made(made, param, kind)
+
+
+def _splits(chunker: object) -> bool:
+    return callable(getattr(chunker, "split", None)) and callable(getattr(chunker, "flush", None))
+
+
+def _made(made: object, param: str, name: str) -> ChunkingStrategy | SplitFlush:
+    """What a registered factory returned, refused unless it is a chunker.
+
+    Checked here, where the registered name is known, rather than as an
+    ``AttributeError`` at the first ``split``.
+    """
+    if isinstance(made, ChunkingStrategy):
+        return made
+    if isinstance(made, SplitFlush) and not isinstance(made, type):
+        return made
+    raise TypeError(
+        f"{param}={name!r:.80}: its registered factory returned a "
+        f"{type(made).__name__}, not a ChunkingStrategy or an object with split()/flush()"
+    )
 
 
 def _decode(value: object, path: str) -> object:

@@ -605,6 +605,23 @@ def test_a_bad_registration_raises_naming_the_parameter(
         register_alias(name, factory)
 
 
+@pytest.mark.parametrize("made", [None, "word", WordChunker, 5])
+def test_a_factory_that_makes_no_chunker_is_refused_where_its_name_is_used(made: Any) -> None:
+    # Before: the alias resolved to whatever its factory returned, and the
+    # validator failed later with an AttributeError at its first split.
+    from guardrails_ai.chunkwise.chunkers import register_alias, register_kind, resolve_chunker
+
+    register_alias("test-makes-nothing", lambda: made, replace=True)
+    register_kind("test-kind-makes-nothing", lambda **_: made, replace=True)
+    words = r"chunker='test-makes-nothing': its registered factory returned a \w+, not a"
+    with pytest.raises(TypeError, match=words):
+        resolve_chunker("test-makes-nothing")
+    with pytest.raises(TypeError, match=words):
+        BannedPhrases(["x"], chunker="test-makes-nothing")
+    with pytest.raises(TypeError, match="chunker='test-kind-makes-nothing': its registered"):
+        resolve_chunker({"chunker": "test-kind-makes-nothing", "size": 3})
+
+
 def _foreign_words() -> SplitFlushOnly:
     return SplitFlushOnly(WordChunker())
 
