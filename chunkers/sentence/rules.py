@@ -114,9 +114,10 @@ starters and the ordinal rule below.
 * A single ``.`` looks at the word before it:
 
   - a list marker opening its chunk (``1.``, ``b.``, ``iv.``, after an optional
-    bullet, a Markdown heading marker or block-quote markers: ``## 1. Title``,
-    ``> 1. Item``) does not end it, nor does a number of up to three digits
-    in a Markdown heading (``### Step 1. Install``: a heading is one line);
+    bullet, a Markdown heading marker or block-quote markers, a space after
+    them or not: ``## 1. Title``, ``> 1. Item``, ``>1. Item``) does not end
+    it, nor does a number of up to three digits in a Markdown heading
+    (``### Step 1. Install``: a heading is one line);
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
     capitalised word that is not a title (``Mr.``) or, after a time that does
@@ -1430,6 +1431,12 @@ class SentenceRules:
         if 0 <= start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
             word = buf[chunk - base : k]
             start = chunk
+        if start == chunk and word.startswith(">"):
+            # Block-quote markers glued to a list marker (">1. Item",
+            # ">>2. Item"): a lead, as "> 1." has.
+            marker = word.lstrip(">")
+            start += len(word) - len(marker)
+            word = marker
         lead = (chunk - base, start - base)
         at_start = start == chunk or (
             0 < start - chunk <= 7

@@ -121,7 +121,16 @@ def test_a_numbered_item_in_a_block_quote_keeps_its_number() -> None:
     ]
     # A ">" inside a sentence opens nothing.
     assert ACCURATE.split_text("Load > 1. Then stop.") == ["Load > 1.", "Then stop."]
-    for part in (text, "> 1. Check the key.\r\n>\t2) Go"):
+    # Markdown needs no space after ">": the markers glued to the number are
+    # a lead too.
+    tight = ">1. Pick a region\n>2. Save it. Then wait.\n>>3. Deeper item"
+    assert ACCURATE.split_text(tight) == [
+        ">1. Pick a region",
+        ">2. Save it.",
+        "Then wait.",
+        ">>3. Deeper item",
+    ]
+    for part in (text, tight, "> 1. Check the key.\r\n>\t2) Go"):
         assert_streamed_as_the_rules_decide(list(part))
 
 
