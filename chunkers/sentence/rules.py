@@ -145,7 +145,9 @@ starters and the ordinal rule below.
     (``Rs. 500``, ``Gr. 5``, ``N°. 5``, ``l'art. 12``) and does not end it,
     unless it closes a quantity and a capital follows its first letter: a
     unit symbol, which takes no period (``Use 4 GB. 8 GB``, ``5 mL. 3``;
-    ``§ 5 Abs. 3`` and ``5 ft. 3 in.`` go on);
+    ``§ 5 Abs. 3`` and ``5 ft. 3 in.`` go on), or it is a sentence starter
+    of two letters or more in lower case, a whole word (``I ran it. 3
+    failed``, ``That is all. 42 passed``);
   - a number of one or two digits before a capitalised word is an ordinal
     that does not end it: before a month name or its abbreviation in every
     language (``am 12. Juni``, ``am 3. Okt.``, ``am Mo. 5. Mai``), and
@@ -1127,6 +1129,10 @@ class SentenceRules:
                 # a unit symbol closing a quantity ends it when a capital
                 # follows its first letter ("Use 4 GB. 8 GB", "5 mL. 3": a
                 # symbol takes no period; "§ 5 Abs. 3" is an abbreviation).
+                # A sentence starter in lower case is a whole word, no label
+                # ("I tried it. 3 failed", "That is all. 42 passed").
+                if len(word) > 1 and word.islower() and word in self._starters:
+                    return True
                 return not (word.islower() or word.istitle()) and self._after_number(at - len(word))
             elif len(word) <= 2 and word.isdigit() and cat == _UPPER:
                 return not self._ordinal(buf, j, at - len(word))  # "am 12. Juni" goes on

@@ -108,6 +108,22 @@ def test_a_unit_symbol_closes_its_quantity() -> None:
         assert streamed(ACCURATE, text) == chunks
 
 
+def test_a_common_word_before_a_number_is_no_label(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A short lower-case word before a period and a number may be a label
+    # ("pag. 5"), but not one that opens sentences ("it", "all", "now"): the
+    # sentence after it starts with a digit.
+    cases = [
+        ("I ran it. 3 checks failed.", ["I ran it.", "3 checks failed."]),
+        ("That is all. 42 files changed.", ["That is all.", "42 files changed."]),
+        ("Ship it now. 10 users wait.", ["Ship it now.", "10 users wait."]),
+        ("Read ch. 3 and pag. 12 first.", ["Read ch. 3 and pag. 12 first."]),
+        ("Pay Rs. 500 now.", ["Pay Rs. 500 now."]),
+    ]
+    check(cases)
+    rules_only_in(monkeypatch)
+    check(cases, SentenceChunker())
+
+
 def test_email_addresses_and_urls() -> None:
     check(CASES["addresses"])
 
