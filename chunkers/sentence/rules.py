@@ -117,7 +117,9 @@ starters and the ordinal rule below.
     bullet, a Markdown heading marker or block-quote markers, a space after
     them or not: ``## 1. Title``, ``> 1. Item``, ``>1. Item``) does not end
     it, nor does a number of up to three digits in a Markdown heading
-    (``### Step 1. Install``: a heading is one line);
+    (``### Step 1. Install``: a heading is one line) or in a label that
+    emphasis opening the chunk (``*``, ``**``, ``_``, ``__``, after an
+    optional bullet) closes right after the period (``**Step 1.** Install``);
   - a known abbreviation (see :mod:`.abbreviations`) ends it by its kind:
     ``PREFIX`` never, ``FINAL`` before a capitalised word, ``TIME`` before a
     capitalised word that is not a title (``Mr.``) or, after a time that does
@@ -388,6 +390,9 @@ _BULLET = f"[{re.escape(''.join(sorted(BULLETS)))}]"
 _BULLET_LEAD = re.compile(f"{_BULLET}\\s+")
 #: Markdown block-quote markers before a list marker (``> 1.``, ``> > - 2.``).
 _QUOTE_LEAD = re.compile(f"(?:>[ \\t]?)+(?:{_BULLET}[ \\t]+)?")
+#: Markdown emphasis opening a chunk, after an optional bullet (``**``,
+#: ``- _``): the mark (see ``SentenceRules._emphasis_label``).
+_EMPHASIS_LEAD = re.compile(f"(?:{_BULLET}[ \\t]+)?(\\*\\*?|__?)(?=[^\\s*_])")
 _ITEM_OPENING = re.compile(
     f"(?:([{re.escape(''.join(sorted(ITEM_BULLETS)))}]) ?)?(\\d{{1,3}}|[A-Za-z])(\\.\\)?|\\))\\s"
 )
@@ -1058,12 +1063,12 @@ class SentenceRules:
         if not (bang or ellipsis) and self._opens_list_item(at):
             return False  # "1." or "b.)" opening a list item
         if (
-            not (bang or ellipsis or closer)
+            not (bang or ellipsis)
             and len(word) <= 3
             and word.isdigit()
-            and self._is_heading()
+            and (self._emphasis_label(k) if closer else self._is_heading())
         ):
-            return False  # ("### Step 1. Install": a heading's number)
+            return False  # ("### Step 1. Install", "**Step 1.** Install": a label's number)
         if item is not None and not (bang or ellipsis):
             self._item = item  # "1. One 2. Two": the chunk ends before "2."
             return False
@@ -1460,6 +1465,26 @@ class SentenceRules:
             item = _inline_item(buf, base, at, chunk)
         self._word_read = (word, at_start, spaced, item)
         return self._word_read
+
+    def _emphasis_label(self, k: int) -> bool:
+        """Whether the closers right after the period at ``buf[k]`` are the
+        emphasis mark (``*``, ``**``, ``_`` or ``__``) that opens the current
+        chunk, after an optional bullet, and no other closer follows them
+        (``**Step 1.** Install``, ``- __1.__ Open``): the period is a
+        label's.  Reads the chunk within ``LOOKBEHIND`` of the period."""
+        if self._start is None:
+            return False
+        buf, lo = self._buf, self._start - self._base
+        if lo < 0 or k - lo > LOOKBEHIND:
+            return False
+        lead = _EMPHASIS_LEAD.match(buf, lo, k)
+        if lead is None:
+            return False
+        mark = lead.group(1)
+        end = k + 1 + len(mark)
+        return (
+            buf[k + 1 : end] == mark and buf[end].isspace() and mark[0] not in buf[lead.end() : k]
+        )
 
     def _is_heading(self) -> bool:
         """Whether the current chunk opens with a Markdown heading marker."""

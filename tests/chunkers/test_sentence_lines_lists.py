@@ -108,6 +108,35 @@ def test_a_number_inside_a_heading_ends_nothing() -> None:
         assert_streamed_as_the_rules_decide(list(part))
 
 
+def test_a_number_inside_a_bold_label_ends_nothing() -> None:
+    # "**Step 1.** Install" numbers a step in a label: the emphasis that opens
+    # the chunk closes right after the number's period, as a heading's line
+    # ends after it.
+    text = (
+        "**Phase 2.** Copy the files. Check them.\n"
+        "- __Task 14.__ Sign in.\n"
+        "Done. *Round 3.* Start over."
+    )
+    assert ACCURATE.split_text(text) == [
+        "**Phase 2.** Copy the files.",
+        "Check them.",
+        "- __Task 14.__ Sign in.",
+        "Done.",
+        "*Round 3.* Start over.",
+    ]
+    # A label that is no number, a bold sentence, or emphasis opened
+    # elsewhere still ends its sentence.
+    for other, chunks in [
+        ("**Careful.** Back up first.", ["**Careful.**", "Back up first."]),
+        ("We got 3 **of 5.** Next round.", ["We got 3 **of 5.**", "Next round."]),
+        ("**Rule 5.**) Then go.", ["**Rule 5.**)", "Then go."]),
+        ("**Rule** number 5.** Then go.", ["**Rule** number 5.**", "Then go."]),
+    ]:
+        assert ACCURATE.split_text(other) == chunks
+    for part in (text, "**Rule 5.**) Then go.", "* _Item 7._\tGo"):
+        assert_streamed_as_the_rules_decide(list(part))
+
+
 def test_a_numbered_item_in_a_block_quote_keeps_its_number() -> None:
     # "> 1. Item" is a list inside a quote: the marker after the quote marks
     # opens the chunk as after a bullet, at any depth and after a bullet.
