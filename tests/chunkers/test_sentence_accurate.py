@@ -464,6 +464,12 @@ ADVERSARIAL = {
     "emphasis closing": "**A.** ",
     "emphasis then spaces": ".* ",
     "emphasis around quotations": '**"a."** ',
+    # A label's number closed by the emphasis opening its chunk, block-quote
+    # markers glued to a list marker, a common word before a number.
+    "bold labels": "**Step 1.** ",
+    "bold labels unclosed": "**" + "a " * 18 + "1.** ",
+    "glued quote markers": ">>1. A. ",
+    "common words before numbers": "it. 3 ",
     # Rules that read ahead or back a bounded way: a glued period before the
     # rest of a local part (up to 64 characters), a full-width dot after "@"
     # and a domain (up to 32 back), invisible characters around a full-width dot.
