@@ -18,7 +18,7 @@ from guardrails_ai.chunkwise.chunkers import (
     ParagraphChunker,
     SplitFlush,
 )
-from guardrails_ai.chunkwise.chunkers.markdown import FENCE_LINE, Fence, closes_fence, opened_fence
+from guardrails_ai.chunkwise.chunkers.markdown import Fence, closes_fence, opened_fence
 from guardrails_ai.chunkwise.chunkers.params import check_int
 
 from ._args import check_on_fail, reject_unknown, sentence_chunker
@@ -34,6 +34,10 @@ UNITS: dict[str, ChunkerSpec] = {"sentence": "sentence", "paragraph": ParagraphC
 #: A list item's marker opening a folded unit (CommonMark: a bullet, or 1-9
 #: digits and ``.`` or ``)``; the space after it).  Anchored, no nesting: linear.
 _LIST_MARKER = re.compile(r"(?:[-*+\u2022]|[0-9]{1,9}[.)]) ")
+#: A fence line (``FENCE_LINE`` of ``chunkers.markdown``, same groups), in a
+#: block quote too: its ``>`` markers (``> ```py``, ``> > ~~~``) come first.
+#: Possessive and anchored at a line start: linear.
+_FENCE_LINE = re.compile(r"^(?:[ \t]*+>)*+([ \t]*+)(`{3,}+|~{3,}+)([^\n]*+)\n", re.MULTILINE)
 
 
 @dataclass
@@ -46,9 +50,10 @@ class Seen:
 
     def read_fences(self, unit: str) -> bool:
         """Follow the fence lines of ``unit``, the next unit; whether any of
-        its lines is code (in a fenced block, or a fence line).  O(len(unit))."""
+        its lines is code (in a fenced block, or a fence line; in a block
+        quote too).  O(len(unit))."""
         code = self.fence is not None
-        for line in FENCE_LINE.finditer(unit + "\n"):
+        for line in _FENCE_LINE.finditer(unit + "\n"):
             if self.fence is None:
                 self.fence = opened_fence(line)
                 code = code or self.fence is not None
@@ -84,8 +89,9 @@ class NoRepetition(ChunkedValidator):
     text.  Dropped repeats still count; the fix removes the repeated unit
     only, so the whitespace around it stays (``"Yes. Yes. No."`` -> ``"Yes.  No."``).
     Code is not compared: a unit with a line of a fenced code block in it (a
-    fence line included) is no unit, nor is a line of Markdown structure
-    alone (a thematic break, ``---``; a table's delimiter row, ``|---|:-:|``).
+    fence line included; in a block quote too: ``> ```py``) is no unit, nor
+    is a line of Markdown structure alone (a thematic break, ``---``; a
+    table's delimiter row, ``|---|:-:|``).
     Code repeats lines by design (a closing brace, ``return 0;``), and
     dropping one would change the program or leave the rest of the answer
     inside a code block.

@@ -77,6 +77,8 @@ RUNS = {
     "qualifiers in parentheses": "Phone (work) ((home)) (- 612 345 678 ",
     "polish calls": "zadzwo\u0144 do nas pod pod do nas pod nr 600 123 456 ",
     "abbreviated labels": "Cel.: cel.:: Cel. 612 345 678 ",
+    "quote markers": "> >\t>>",
+    "quoted fences": "> ```\n> x\n>> ~~~ ``\n",
 }
 
 

@@ -286,6 +286,13 @@ Then run it."""
         ("Type it.\x0c~~~ opens. Loop. Loop.", "Type it.\x0c~~~ opens. Loop. "),
         # (... nor close one: the code after them is still code, kept whole.)
         ("```\nx = 1\nDone. ```\nx = 1\nx = 1\n```\n", None),
+        # Fenced code in a block quote is code too.  Before: its closing fence
+        # repeated the opening one and was dropped, and the code after it.
+        ("> ```\n> x = 1\n> ```\n", None),
+        ("> Run:\n> ```sh\n> make\n> ```\n> Then:\n> ```sh\n> make\n> ```\n", None),
+        ("> > ~~~\n> > a\n> > a\n> > ~~~\n", None),
+        ("1. Build:\n   > ```\n   > go\n   > ```\n2. Test:\n   > ```\n   > go\n   > ```\n", None),
+        ("> Same.\n> Same.\n", "> Same.\n\n"),  # (quoted prose is compared)
     ],
 )
 def test_fenced_code_and_markdown_structure_are_no_units(text: str, fixed: str | None) -> None:
@@ -399,3 +406,13 @@ def test_every_guard_path_reads_fence_marks_inside_a_line_as_text() -> None:
     plain, awaited = rebuilt_opt_in_outputs(GUARD, deltas)
     streamed = joined(asyncio.run(arun(ASYNC_GUARD, deltas)))
     assert plain == awaited == streamed == "Type it. ``` opens a block. Loop. \n"
+
+
+def test_every_guard_path_reads_quoted_fences_as_code() -> None:
+    # Before: the closing fence of a quoted code block repeated its opening
+    # one and was dropped, on every path.
+    text = "> ```\n> x = 1\n> x = 1\n> ```\nDone."
+    deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
+    plain, awaited = rebuilt_opt_in_outputs(GUARD, deltas)
+    streamed = joined(asyncio.run(arun(ASYNC_GUARD, deltas)))
+    assert plain == awaited == streamed == text
