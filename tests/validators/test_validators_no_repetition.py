@@ -293,6 +293,11 @@ Then run it."""
         ("> > ~~~\n> > a\n> > a\n> > ~~~\n", None),
         ("1. Build:\n   > ```\n   > go\n   > ```\n2. Test:\n   > ```\n   > go\n   > ```\n", None),
         ("> Same.\n> Same.\n", "> Same.\n\n"),  # (quoted prose is compared)
+        # A blank quoted line (between two quoted paragraphs) is structure.
+        # Before: the second was dropped, which split the quote in two.
+        ("> One.\n>\n> Two.\n>\n> Three.\n", None),
+        ("> > A.\n> >\n> > B.\n> >  \n> > C.\n", None),
+        ("> Part one.\n>\n> ---\n>\n> Part two.\n>\n> ---\n", None),
     ],
 )
 def test_fenced_code_and_markdown_structure_are_no_units(text: str, fixed: str | None) -> None:
