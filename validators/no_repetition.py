@@ -91,8 +91,8 @@ class NoRepetition(ChunkedValidator):
     Code is not compared: a unit with a line of a fenced code block in it (a
     fence line included; in a block quote too: ``> ```py``) is no unit, nor
     is a line of Markdown structure alone (a thematic break, ``---``; a
-    table's delimiter row, ``|---|:-:|``; a block quote's ``>`` alone,
-    or before one of those).
+    table's delimiter row, ``|---|:-:|``; a setext heading's underline,
+    ``===``; a block quote's ``>`` alone, or before one of those).
     Code repeats lines by design (a closing brace, ``return 0;``), and
     dropping one would change the program or leave the rest of the answer
     inside a code block.
@@ -201,8 +201,9 @@ class NoRepetition(ChunkedValidator):
 
 def _markdown_structure(unit: str) -> bool:
     """Whether ``unit`` is one line of Markdown structure and nothing else: a
-    thematic break (three or more of one of ``*-_``), a table's delimiter
-    row (``|``, ``-`` and ``:`` only), or a block quote's markers alone
+    thematic break (three or more of one of ``*-_``), a setext heading's
+    underline (``=`` only), a table's delimiter row (``|``, ``-`` and ``:``
+    only), or a block quote's markers alone
     (``>``, the blank line between two quoted paragraphs) or before one of
     these.  Spaces and tabs around the marks do not count.  O(len(unit)),
     no pattern."""
@@ -212,6 +213,8 @@ def _markdown_structure(unit: str) -> bool:
     rest = line.lstrip("> \t")
     if not rest:
         return bool(line)  # (a blank quoted line)
+    if not rest.strip("="):
+        return True  # (a setext heading's underline: no space inside)
     marks = rest.replace(" ", "").replace("\t", "")
     if len(marks) >= 3 and len(set(marks)) == 1 and marks[0] in "*-_":
         return True

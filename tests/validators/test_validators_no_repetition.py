@@ -266,6 +266,11 @@ Then run it."""
         ("~~~\nA.\n~~~\n", None),
         ("  ```\r\n  make all\r\n  ```\r\n  ```\r\n  make all\r\n  ```\r\n", None),
         ("Part one.\n\n---\n\nPart two.\n\n---\n\nEnd.", None),
+        # A setext heading's underline.  Before: the second was dropped, and
+        # its title became a line of text.
+        ("Install\n=======\n\nRun it.\n\nUse\n=======\n\nCall it.\n", None),
+        ("A\n=\nB\n=\n> C\n> ===\n", None),
+        ("Set x = 1. = = =\n= = =\n", "Set x = 1. = = =\n\n"),  # (no underline)
         ("| a | b |\n|---|:-:|\n\nAnd:\n\n| c | d |\n| --- | :-: |\n", None),
         # Prose around code is still compared, and a one-line code span is no block.
         ("Same.\n```\nx\n```\nSame.\n", "Same.\n```\nx\n```\n\n"),
