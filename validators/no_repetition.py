@@ -129,6 +129,8 @@ class NoRepetition(ChunkedValidator):
         reject_unknown(self, kwargs)
         check_on_fail(on_fail)
         limit = check_int("max_repeats", max_repeats, 1)
+        if unit is not None and not isinstance(unit, str):
+            raise TypeError(f"unit must be a str, got {type(unit).__name__}: {unit!r:.80}")
         if language is not None and unit in (None, "sentence"):
             unit = None  # the sentence chunker of the language is the unit
             chunker = sentence_chunker(language, chunker)
@@ -137,8 +139,6 @@ class NoRepetition(ChunkedValidator):
                 f"language={language!r:.40} applies to sentences; unit={unit!r:.40} is not one"
             )
         if unit is not None:
-            if not isinstance(unit, str):
-                raise TypeError(f"unit must be a str, got {type(unit).__name__}: {unit!r:.80}")
             if unit not in UNITS:
                 raise ValueError(
                     f"unit={unit!r} is not a unit; choose one of {', '.join(map(repr, UNITS))}"

@@ -108,6 +108,8 @@ def test_no_false_positives_on_prose() -> None:
         ({"max_repeats": "2"}, TypeError, r"max_repeats must be an int, got str: '2'"),
         ({"unit": "word"}, ValueError, r"unit='word' is not a unit; choose one of 'sentence', "),
         ({"unit": True}, TypeError, r"unit must be a str, got bool: True"),
+        # (Before: a ValueError saying language= applies to sentences only.)
+        ({"unit": True, "language": "de"}, TypeError, r"unit must be a str, got bool: True"),
         (
             {"unit": "sentence", "chunker": "paragraph"},
             ValueError,
