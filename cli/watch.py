@@ -81,7 +81,7 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
     """
     strategy = getattr(validator, "chunker", None)
     tally = Tally(
-        name=validator.rail_alias or type(validator).__name__,
+        name=_validator_name(validator),
         on_fail=on_fail,
         chunker="guardrails default" if strategy is None else chunker_name(strategy),
     )
@@ -112,6 +112,18 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
 
     setattr(validator, name, counted)
     return tally
+
+
+def _validator_name(validator: Any) -> str:
+    """The id ``validator`` is registered under: for a ``with_chunker``
+    override (whose ``rail_alias`` is ``chunkwise/with_chunker``), the id of the
+    validator it overrides."""
+    from guardrails_ai.chunkwise.adapters.override import WITH_CHUNKER
+
+    alias = validator.rail_alias
+    if alias == WITH_CHUNKER:
+        alias = validator.get_args().get("validator", alias)
+    return str(alias or type(validator).__name__)
 
 
 #: What happened to a failing chunk's text, by on_fail action.

@@ -919,6 +919,20 @@ def test_guard_chunker_for_a_hub_validator(
     assert (status, out, err) == (0, "shout. quiet\n\nmore", "")
 
 
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize("sizing", [["--chunker", "paragraph"], ["--max-chars", "500"]])
+def test_guard_failure_names_a_hub_validator_given_a_chunker(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, sizing: list[str]
+) -> None:
+    # A hub validator given --chunker (or a window) runs under with_chunker,
+    # whose rail_alias is chunkwise/with_chunker: the failure line named that,
+    # not the validator the user chose.
+    args = ["--validator", "lowercase", *sizing, "--on-fail", "noop"]
+    status, _, err = guard_main(capfd, tmp_path, "SHOUT. quiet", *args)
+    assert_one_line_error(status, err, "guardrails/lowercase failed 1 of", status=1)
+    assert "with_chunker" not in err
+
+
 def test_guard_bad_options_files(tmp_path: Path) -> None:
     bad_toml = tmp_path / "bad.toml"
     bad_toml.write_text("max_repeats = = 2\n")
