@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+import sys
+import tarfile
 import tomllib
 import zipfile
 from collections.abc import Iterator
@@ -26,7 +30,17 @@ import pytest
 from guardrails.hub.validator_package_service import ValidatorPackageService
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_hub_types import Manifest, Tags
-from helpers.venvs import DIST, REPO, Venv, built_wheel, source_copy, venv_without_chunkwise
+from helpers.venvs import (
+    DIST,
+    REPO,
+    Venv,
+    built_wheel,
+    filled_wheelhouse,
+    offline_env,
+    run,
+    source_copy,
+    venv_without_chunkwise,
+)
 
 import guardrails_ai.chunkwise as chunkwise
 from guardrails_ai.chunkwise import post_install
@@ -311,6 +325,46 @@ def test_wheel_metadata(wheel: zipfile.ZipFile) -> None:
     urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
     assert urls == PROJECT["urls"]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel.namelist())
+
+
+# --- the source distribution ---------------------------------------------------------
+
+#: What setuptools adds to every sdist, beside the files it is given.
+_SDIST_GENERATED = ("PKG-INFO", "setup.cfg", f"{DIST.replace('-', '_')}.egg-info/")
+
+
+def _tracked_files() -> set[str]:
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: the files an sdist must hold are the tracked ones")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.decode()
+    return {name for name in listed.split("\0") if name and (REPO / name).is_file()}
+
+
+def test_sdist_holds_the_tracked_tree_and_nothing_else(tmp_path: Path) -> None:
+    # The sdist held the package, README, LICENSE and the seven tests/test_*.py
+    # that setuptools adds by default: no tests/conftest.py, tests/helpers/ or
+    # test folders (so its tests could not run), no manifest.json, no docs.
+    tracked = _tracked_files()
+    tree = tmp_path / "tree"
+    for name in tracked:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, tree / name)
+    backend, out = tmp_path / "backend", tmp_path / "out"
+    env = offline_env([filled_wheelhouse()])
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--target", backend]
+    run([*pip, *PYPROJECT["build-system"]["requires"]], env=env)
+    build = "import sys; from setuptools import build_meta as b; print(b.build_sdist(sys.argv[1]))"
+    done = run(
+        [sys.executable, "-c", build, out], env={**env, "PYTHONPATH": str(backend)}, cwd=tree
+    )
+    sdist = out / done.stdout.strip().splitlines()[-1]
+    with tarfile.open(sdist) as archive:
+        members = [m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()]
+    held = {n for n in members if not n.startswith(_SDIST_GENERATED)}
+    assert sorted(held - tracked) == []
+    assert sorted(tracked - held) == []
 
 
 # --- pip install . and pip install -e . in a fresh venv ------------------------------
