@@ -64,11 +64,11 @@ def split_document(
         if isinstance(chunker, (Grouped, Sized)) and chunker.overlap:
             # Overlapping chunks exist for whole documents only.
             text = "".join(block for block, _ in blocks)
-            spans = split_spans(chunker, text)
-            for index, (start, end) in enumerate(spans):
-                _write(out, fmt, index, text[start:end], start)
+            count = 0
+            for start, end in split_spans(chunker, text):
+                count = _write(out, fmt, count, text[start:end], start)
             flush_out(out)
-            return len(spans)
+            return count
         stream = ChunkStream(chunker)
         count = 0
         for block, _ in blocks:

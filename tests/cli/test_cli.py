@@ -170,6 +170,26 @@ def test_split_writes_no_chunk_of_whitespace_only(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "sizing",
+    [
+        ["--chunk-size", "2", "--overlap", "1", "--max-chars", "5"],
+        ["--max-chars", "9", "--overlap", "2"],
+    ],
+)
+def test_split_with_overlap_numbers_the_rows_it_writes(tmp_path: Path, sizing: list[str]) -> None:
+    # With --overlap (whole documents, split_spans) the index counted the
+    # whitespace-only chunks left out, so rows went 0, 3, 6 (without
+    # --overlap they go 0, 1, 2).
+    text = "alpha       alpha\n\n\n\n   \n beta"
+    path = tmp_path / "doc.txt"
+    path.write_text(text, encoding="utf-8")
+    rows = jsonl(run("split", str(path), *sizing, "--format", "jsonl").stdout)
+    assert [r["text"] for r in rows] == ["alpha", "alpha", "beta"]
+    assert [r["index"] for r in rows] == [0, 1, 2]
+    assert all(text[r["start"] : r["end"]] == r["text"] for r in rows)
+
+
 def test_split_fills_to_a_size_in_characters_or_tokens(tmp_path: Path) -> None:
     text = ("# Title\n\n" + "A sentence here, and more words. " * 30 + "\n\n") * 10
     path = tmp_path / "doc.md"
