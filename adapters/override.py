@@ -22,7 +22,7 @@ from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import chunker_of, streams_of
 
-__all__ = ["WITH_CHUNKER", "WithChunker", "with_chunker"]
+__all__ = ["WITH_CHUNKER", "WithChunker", "validator_id", "with_chunker"]
 
 #: The validator id under which ``Guard.to_dict()`` writes a validator this
 #: package did not write, given ``with_chunker``.
@@ -174,6 +174,15 @@ def _record(validator: Validator, given: Any, strategy: Any) -> None:
     }
     validator.get_args = MethodType(_wrapped_args, validator)  # type: ignore[method-assign]
     validator.rail_alias = WITH_CHUNKER
+
+
+def validator_id(validator: Validator) -> str:
+    """The id ``validator`` is registered under, for messages: its ``rail_alias``,
+    or for a ``with_chunker`` override (whose ``rail_alias`` is
+    :data:`WITH_CHUNKER`) the id of the validator it overrides."""
+    wrapped = vars(validator).get(_WRAPPED)
+    alias = wrapped["validator"] if wrapped is not None else validator.rail_alias
+    return str(alias or type(validator).__name__)
 
 
 def _wrapped_args(self: Validator) -> dict[str, Any]:

@@ -62,6 +62,7 @@ from guardrails_ai.types import ErrorSpan, FailResult, PassResult, ValidationRes
 from guardrails_ai.chunkwise.chunkers import ChunkStream, Piece
 
 from .chunked import ChunkedValidator
+from .override import validator_id
 from .streams import chunker_of
 
 __all__ = [
@@ -176,14 +177,14 @@ def check_streamable(validators: Sequence[Validator]) -> None:
     for validator in validators:
         if validator.on_fail_descriptor == OnFailAction.REASK:
             raise ValueError(
-                f"{validator.rail_alias} has on_fail='reask', which streaming cannot "
+                f"{validator_id(validator)} has on_fail='reask', which streaming cannot "
                 "honour; use fix, fix_reask, filter, refrain, noop or exception"
             )
         if validator.on_fail_descriptor == OnFailAction.CUSTOM and validator.on_fail_method is None:
             # (As a guard rebuilt from to_dict() carries it.  Guardrails raises
             # only once a chunk fails, mid-stream, after releasing text.)
             raise ValueError(
-                f"{validator.rail_alias} has on_fail='custom' without its callable "
+                f"{validator_id(validator)} has on_fail='custom' without its callable "
                 "(a callable does not survive to_dict()); give on_fail the callable, "
                 "or fix, fix_reask, filter, refrain, noop or exception"
             )
@@ -415,7 +416,7 @@ class Stage:
                 action = OnFailAction.FILTER
             else:
                 raise TypeError(
-                    f"the on_fail callable of {self.validator.rail_alias} returned "
+                    f"the on_fail callable of {validator_id(self.validator)} returned "
                     f"{type(value).__name__}; a streamed string needs a str, Refrain, "
                     "Filter or None"
                 )

@@ -79,17 +79,18 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
     ``timed=False`` leaves ``Tally.seconds`` empty (it holds one entry per
     chunk otherwise, so it grows with the stream).
     """
+    from guardrails_ai.chunkwise.adapters import ChunkedValidator  # (imports Guardrails)
+    from guardrails_ai.chunkwise.adapters.override import validator_id
+
     strategy = getattr(validator, "chunker", None)
     tally = Tally(
-        name=_validator_name(validator),
+        name=validator_id(validator),
         on_fail=on_fail,
         chunker="guardrails default" if strategy is None else chunker_name(strategy),
     )
     # The method the pipeline calls once per chunk: a ChunkedValidator's
     # ``_validate`` (through ``validate_chunk``), any other validator's
     # ``validate`` (some hub validators override it, not ``_validate``).
-    from guardrails_ai.chunkwise.adapters import ChunkedValidator  # (imports Guardrails)
-
     name = "_validate" if isinstance(validator, ChunkedValidator) else "validate"
     inner = getattr(validator, name)
 
@@ -112,18 +113,6 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
 
     setattr(validator, name, counted)
     return tally
-
-
-def _validator_name(validator: Any) -> str:
-    """The id ``validator`` is registered under: for a ``with_chunker``
-    override (whose ``rail_alias`` is ``chunkwise/with_chunker``), the id of the
-    validator it overrides."""
-    from guardrails_ai.chunkwise.adapters.override import WITH_CHUNKER
-
-    alias = validator.rail_alias
-    if alias == WITH_CHUNKER:
-        alias = validator.get_args().get("validator", alias)
-    return str(alias or type(validator).__name__)
 
 
 #: What happened to a failing chunk's text, by on_fail action.

@@ -572,6 +572,19 @@ def test_an_on_fail_streaming_cannot_honour_is_refused_before_the_llm_is_called(
     assert calls == []
 
 
+@pytest.mark.parametrize(("on_fail", "reason"), [("reask", "reask"), ("custom", "callable")])
+def test_a_refused_on_fail_names_the_validator_a_chunker_was_given_to(
+    on_fail: str, reason: str
+) -> None:
+    # with_chunker's rail_alias is chunkwise/with_chunker (for to_dict()): the
+    # message named that, not which of a guard's validators to change.
+    from guardrails_ai.lowercase import LowerCase
+
+    validator = with_chunker(LowerCase(on_fail=on_fail), "sentence")
+    with pytest.raises(ValueError, match=f"^guardrails/lowercase has on_fail=.*{reason}"):
+        guarded_stream(guard_with(validator), llm(["One. "]), messages=MESSAGES)
+
+
 def test_stream_false_is_refused() -> None:
     with pytest.raises(ValueError, match="stream=False"):
         guarded_stream(guard_with(Record()), llm(["x"]), messages=MESSAGES, stream=False)
