@@ -223,7 +223,8 @@ def split(
         name = "structure" if sized and chunk_size is None and fill is not False else "sentence"
     sizes = Sizes(max_chars, max_tokens, tokenizer, fill, chunk_size, overlap)
     strategy = limited(_chunker(name), sizes)
-    split_document(file, strategy, fmt.value, _stdout(), progress=sys.stderr.isatty())
+    progress = sys.stderr is not None and sys.stderr.isatty()  # (None: stderr closed, 2>&-)
+    split_document(file, strategy, fmt.value, _stdout(), progress=progress)
 
 
 @app.command()
@@ -417,6 +418,8 @@ def _discard_stdout() -> None:
 
 
 def _fail(message: str, code: int) -> int:
-    sys.stderr.write(f"chunkwise: error: {' '.join(message.split())}\n")
-    sys.stderr.flush()
+    """Write ``message`` as one line on stderr (unless it is closed, ``2>&-``); return ``code``."""
+    if sys.stderr is not None:
+        sys.stderr.write(f"chunkwise: error: {' '.join(message.split())}\n")
+        sys.stderr.flush()
     return code

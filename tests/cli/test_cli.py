@@ -360,6 +360,35 @@ def test_a_closed_stdout_or_stdin_is_one_line_not_a_traceback(
     assert_one_line_error(done.returncode, done.stderr.decode(), message, status=status)
 
 
+@pytest.mark.parametrize(
+    ("command", "out", "status"),
+    [
+        (["split"], b"One.\nTwo.\nThree\n", 0),
+        (["split", "--format", "jsonl", "--max-chars", "4"], b'"index": 2', 0),
+        (["guard", "--phrases", "zzz"], b"One. Two. Three", 0),
+        (["guard", "--phrases", "two", "--on-fail", "exception"], b"One. ", 1),
+        (["split", "--max-chars", "0"], b"", 2),  # the error has nowhere to go: its status
+    ],
+)
+def test_a_closed_stderr_changes_nothing_but_the_error_line(
+    tmp_path: Path, command: list[str], out: bytes, status: int
+) -> None:
+    # `chunkwise split doc.txt 2>&-` wrote nothing and exited 1: Python's
+    # sys.stderr is None then, and the progress bar's check raised AttributeError
+    # (so did writing an error line, which turned status 2 into 1).
+    path = tmp_path / "doc.txt"
+    path.write_text("One. Two. Three", encoding="utf-8")
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" 2>&-', SCRIPT, *command, str(path)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == status
+    assert out in done.stdout if out else done.stdout == b""
+
+
 def test_split_progress_bar_on_a_terminal_for_large_files(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     path.write_text(("Lorem ipsum dolor sit amet. " * 2000 + "\n\n") * 20, encoding="utf-8")
