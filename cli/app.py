@@ -121,6 +121,29 @@ def _chunker_from_json(spec: str) -> ChunkingStrategy | SplitFlush:
         raise CommandError(str(exc)) from None
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"chunkwise {version('guardrails-ai-chunkwise')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the installed version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Streaming validation for Guardrails AI that never loses, skips or leaks text."""
+
+
 @app.command()
 def demo(
     chunker: ChunkerOpt = None,

@@ -1172,6 +1172,15 @@ def test_guard_fits_the_validators_window_in_tokens() -> None:
     assert_one_line_error(bad.returncode, bad.stderr.decode(), "--max-tokens must be >= 1")
 
 
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    done = run("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == f"chunkwise {version('guardrails-ai-chunkwise')}\n"
+    assert "--version" in run("--help").stdout.decode()
+
+
 def test_help_states_the_exit_statuses() -> None:
     done = run("--help", env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
