@@ -11,6 +11,10 @@ that Unicode pairs with no ASCII prototype (Cyrillic ``\\u043f``, Greek
 imitate ``I`` (``\\u0406``, ``\\u04c0``, ``\\u0399``).  Values are one lower-case ASCII letter, so a
 mapped text keeps its length and offsets.  ASCII is never mapped (``l``, ``1``
 and ``I`` stay apart).  The table is data: no dependency at run time.
+
+The pairs are derived from Unicode data files: Copyright (c) 1991-2024 Unicode,
+Inc., distributed under the Unicode License v3
+(https://www.unicode.org/license.txt), which permits this use with this notice.
 """
 
 from __future__ import annotations
