@@ -151,13 +151,17 @@ class BannedPhrases(ChunkedValidator):
         (:func:`~._phrase_joins.phrase_joined`); refused if it still cuts a
         phrase in two, however it was given (``chunker=``, ``with_chunker``,
         the ``chunker`` setter)."""
+        given = strategy
         strategy = phrase_joined(phrase_safe(strategy, self._matcher), self._matcher)
         for i, phrase in enumerate(self.phrases):
-            self._check_whole(strategy, i, phrase)
+            self._check_whole(strategy, given, i, phrase)
         return strategy
 
     @staticmethod
-    def _check_whole(strategy: ChunkingStrategy | SplitFlush, index: int, phrase: str) -> None:
+    def _check_whole(
+        strategy: ChunkingStrategy | SplitFlush, given: object, index: int, phrase: str
+    ) -> None:
+        # The message names the chunker as given, not this validator's wrappers.
         # Matching ignores case and compatibility forms but a chunker may not
         # (is "Now" after "stop." a new sentence?): try the likely spellings,
         # alone and with text around (a sentence chunker ends "U.S. It" only
@@ -171,7 +175,7 @@ class BannedPhrases(ChunkedValidator):
                 if pieces > 1:
                     raise ValueError(
                         f"phrases[{index}] would be cut into {pieces} chunks by "
-                        f"chunker={strategy!r}, so it could never match; give the chunker "
+                        f"chunker={given!r:.200}, so it could never match; give the chunker "
                         "a size limit that holds it whole"
                     )
 

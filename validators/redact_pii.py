@@ -164,20 +164,23 @@ class RedactPII(ChunkedValidator):
         :data:`~._pii_cuts.MIN_WINDOW` characters, else ``ValueError``); any
         chunker but the default is then checked on probe texts, however it was
         given (``chunker=``, ``with_chunker``, the ``chunker`` setter)."""
-        default = strategy is RedactPII.default_chunker
+        given = strategy
         strategy = label_joined(entity_safe(strategy, self.entities))
-        if not default:
-            self._check_keeps_entities_whole(strategy)
+        if given is not RedactPII.default_chunker:
+            self._check_keeps_entities_whole(strategy, given)
         return strategy
 
-    def _check_keeps_entities_whole(self, strategy: ChunkingStrategy | SplitFlush) -> None:
-        """Refuse a chunker that cuts an entity of a probe text in two."""
+    def _check_keeps_entities_whole(
+        self, strategy: ChunkingStrategy | SplitFlush, given: object
+    ) -> None:
+        """Refuse a chunker (``strategy``, made of the user's ``given``) that
+        cuts an entity of a probe text in two; the message names ``given``."""
         for probe in _PROBES:
             spans = split_spans(strategy, probe)
             for entity in find_entities(probe, self.entities):
                 if not any(a <= entity.start and entity.end <= b for a, b in spans):
                     raise ValueError(
-                        f"chunker={strategy!r} cuts {_a(_NAMES[entity.name])} in two "
+                        f"chunker={given!r:.200} cuts {_a(_NAMES[entity.name])} in two "
                         "(in a probe text), so that part of it would never be redacted; "
                         "choose a chunker that keeps entities whole (the default: "
                         "sentences, cut only where no entity can be)"

@@ -185,6 +185,18 @@ def test_every_way_to_set_a_chunker_is_checked(build: Any, refused: Any, message
         with_chunker(type(validator), refused)(**validator.get_args())
 
 
+@pytest.mark.parametrize(("build", "refused", "message"), REFUSING)
+def test_a_refused_chunker_is_named_as_given(build: Any, refused: Any, message: str) -> None:
+    # Before: the message showed the validator's own wrappers around it
+    # ("chunker=LabelJoins(inner=WordChunker())", "PhraseJoins(...)").
+    from guardrails_ai.chunkwise.chunkers import resolve_chunker
+
+    with pytest.raises(ValueError, match=message) as raised:
+        build().chunker = refused
+    assert f"chunker={resolve_chunker(refused)!r}" in str(raised.value)
+    assert "Joins" not in str(raised.value)
+
+
 @pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
 def test_a_misspelt_argument_is_named(
     cls: type[ChunkedValidator], name: str, kwargs: dict[str, Any]
