@@ -33,6 +33,7 @@ import openai
 from guardrails import AsyncGuard
 from guardrails.classes.validation.validation_summary import ValidationSummary
 from guardrails.errors import ValidationError
+from guardrails.types import OnFailAction
 from guardrails_ai.types import FailResult
 
 from guardrails_ai.chunkwise.adapters import async_guarded_stream
@@ -90,6 +91,10 @@ class Verdicts:
 
     def __init__(self, *, raw: bool = False) -> None:
         self._failures: list[dict[str, Any]] = []
+        #: The failures of validators whose on_fail is ``exception``: each ends
+        #: the response with an error, which reports it (kept from the chunk
+        #: events the pipeline may still release before raising).
+        self._raising: list[dict[str, Any]] = []
         self._last: object = None
         self._raw = raw
         #: The text of the last failure noted, and of its error spans (what an
@@ -99,12 +104,21 @@ class Verdicts:
         self._runs: frozenset[str] = frozenset()
         _CURRENT.set(self)
 
-    def note(self, validator: str, result: object, value: object = None, at: int = 0) -> None:
+    def note(
+        self,
+        validator: str,
+        result: object,
+        value: object = None,
+        at: int = 0,
+        *,
+        raises: bool = False,
+    ) -> None:
         """Record ``result``, a verdict on ``value``, if it is a failure not noted
         yet (nested calls report once).  ``value`` starts at offset ``at`` of the
         text the validator validates (a chunk of it): the summary's error spans
-        are offsets in that text.  O(its message and spans), whatever was
-        noted before."""
+        are offsets in that text.  ``raises``: the validator's on_fail is
+        ``exception`` (the failure is held for the error: :meth:`take`).
+        O(its message and spans), whatever was noted before."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
             spans = result.error_spans or []
@@ -129,7 +143,7 @@ class Verdicts:
                 failureReason=self.scrub(result.error_message),
                 errorSpans=spans,
             )
-            self._failures.append(summary.model_dump())
+            (self._raising if raises else self._failures).append(summary.model_dump())
 
     def scrub(self, message: str) -> str:
         """``message`` with the text of the last failure noted (the longest
@@ -140,9 +154,14 @@ class Verdicts:
             message = message.replace(piece, WITHHELD)
         return _without_runs(message, self._runs)
 
-    def take(self) -> list[dict[str, Any]]:
-        """The summaries noted since the last call (``ValidationSummary.model_dump()``)."""
+    def take(self, *, last: bool = False) -> list[dict[str, Any]]:
+        """The summaries noted since the last call (``ValidationSummary.model_dump()``),
+        but for those of on_fail ``exception`` validators, which only the ``last``
+        call of a response (its error, or its end) takes: the pipeline may release
+        text that passed after such a failure and before raising it."""
         taken, self._failures = self._failures, []
+        if last:
+            taken, self._raising = taken + self._raising, []
         return taken
 
 
@@ -187,15 +206,16 @@ def watch(guard: AsyncGuard[Any]) -> None:
         for name in _WATCHED:
             method = getattr(validator, name, None)
             if callable(method) and not getattr(method, "_chunkwise_watched", False):
-                setattr(validator, name, _watched(validator.rail_alias, method))
+                setattr(validator, name, _watched(validator, validator.rail_alias, method))
 
 
-def _watched(validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
+def _watched(owner: object, validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
     def report(result: object, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         verdicts = _CURRENT.get()
         if verdicts is not None:
             value = args[0] if args else kwargs.get("value")
-            verdicts.note(validator, result, value, CHUNK_START.get())
+            raises = getattr(owner, "on_fail_descriptor", None) == OnFailAction.EXCEPTION
+            verdicts.note(validator, result, value, CHUNK_START.get(), raises=raises)
 
     if inspect.iscoroutinefunction(method):
 
@@ -355,7 +375,7 @@ def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any
     (its message scrubbed of the failing text: see :class:`Verdicts`)."""
     message = verdicts.scrub(str(exc))
     body = error_body(message, "guardrails_validation_error", "validation_failed")
-    body["guardrails"] = {"validation_summaries": verdicts.take()}
+    body["guardrails"] = {"validation_summaries": verdicts.take(last=True)}
     return body
 
 
@@ -408,10 +428,10 @@ async def stream_events(
             passed = bool(outcome.validation_passed)
             finish = (upstream.finish_reason or "stop") if upstream.done else None
             finished = finish is not None
-            shown = guardrails_field(outcome.model_dump(), verdicts.take(), raw=raw)
+            shown = guardrails_field(outcome.model_dump(), verdicts.take(last=finished), raw=raw)
             yield sse(chunk_event(upstream, outcome.validated_output or "", shown, finish))
         if not finished:  # refrained, or no final outcome
-            shown = {"validation_passed": passed, "validation_summaries": verdicts.take()}
+            shown = {"validation_passed": passed, "validation_summaries": verdicts.take(last=True)}
             yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
         if (usage := usage_event(upstream)) is not None:
             yield sse(usage)
@@ -443,4 +463,5 @@ async def complete(
     whole = collected[-1].model_dump()
     whole["validated_output"] = text
     whole["raw_llm_output"] = "".join(outcome.raw_llm_output or "" for outcome in collected)
-    return 200, completion_body(upstream, text, guardrails_field(whole, verdicts.take(), raw=raw))
+    summaries = verdicts.take(last=True)
+    return 200, completion_body(upstream, text, guardrails_field(whole, summaries, raw=raw))

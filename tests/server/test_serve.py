@@ -673,6 +673,29 @@ def test_exception_ends_the_stream_with_one_error_event(
     assert not any(pii in event for event in events for pii in PII)
 
 
+def test_the_error_event_reports_the_failure_that_raised(servers: Servers) -> None:
+    # Before: the pipeline may release the text before the failure after
+    # finding it, and that chunk event (validation_passed true) took the
+    # failure's summary: the error event said validation_summaries [].
+    for guard in ("exception", "quoting_exception"):
+        text = TEXT if guard == "exception" else "Hello there. This is FORBIDDEN text. Bye"
+        status, events = raw_events(servers.serve, guard, text)
+        payloads = [json.loads(event) for event in events[:-1]]
+        error, chunks = payloads[-1], payloads[:-1]
+        assert status == 200 and "error" in error
+        assert summaries([p["guardrails"] for p in chunks]) == []
+        whole = httpx.post(
+            f"http://127.0.0.1:{servers.serve}/guards/{guard}/openai/v1/chat/completions",
+            json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
+            timeout=60,
+        )
+        assert whole.status_code == 400
+        names = [s["validator_name"] for s in error["guardrails"]["validation_summaries"]]
+        assert names and names == [
+            s["validator_name"] for s in whole.json()["guardrails"]["validation_summaries"]
+        ]
+
+
 def test_exception_through_the_openai_client(servers: Servers) -> None:
     received = []
     with pytest.raises(openai.APIError, match="Validation failed"):
