@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
@@ -370,6 +371,16 @@ def whole_llm(upstream: Upstream) -> Callable[..., Any]:
     return llm
 
 
+def _content(validated: object) -> str:
+    """The ``content`` an OpenAI client gets for a validated output: the text, or
+    for a guard of a structured output (``Guard.for_pydantic``) its JSON."""
+    if validated is None:
+        return ""
+    if isinstance(validated, str):
+        return validated
+    return json.dumps(validated)
+
+
 def _validation_error(exc: ValidationError, verdicts: Verdicts) -> dict[str, Any]:
     """The error for an on_fail ``exception`` failure, with the failures' summaries
     (its message scrubbed of the failing text: see :class:`Verdicts`)."""
@@ -421,7 +432,7 @@ async def stream_events(
     upstream = Upstream(include_usage=bool(options.get("include_usage")))
     verdicts = Verdicts(raw=raw)
     finished = False
-    passed = True
+    passed: bool | None = None
     try:
         outcomes = async_guarded_stream(guard, streaming_llm(upstream), num_reasks=0, **payload)
         async for outcome in outcomes:
@@ -429,8 +440,10 @@ async def stream_events(
             finish = (upstream.finish_reason or "stop") if upstream.done else None
             finished = finish is not None
             shown = guardrails_field(outcome.model_dump(), verdicts.take(last=finished), raw=raw)
-            yield sse(chunk_event(upstream, outcome.validated_output or "", shown, finish))
+            yield sse(chunk_event(upstream, _content(outcome.validated_output), shown, finish))
         if not finished:  # refrained, or no final outcome
+            # (No outcome at all: a structured output that never parsed.)
+            passed = False if passed is None else passed
             shown = {"validation_passed": passed, "validation_summaries": verdicts.take(last=True)}
             yield sse(chunk_event(upstream, "", shown, upstream.finish_reason or "stop"))
         if (usage := usage_event(upstream)) is not None:
@@ -459,9 +472,18 @@ async def complete(
     except Exception as exc:
         log.error("guard %r: completion failed: %s", name, _what_failed(exc))
         return 502, _failure(exc)
-    text = "".join(outcome.validated_output or "" for outcome in collected)
-    whole = collected[-1].model_dump()
-    whole["validated_output"] = text
+    text = "".join(_content(outcome.validated_output) for outcome in collected)
+    # (No outcome: a structured output that never parsed, as Guardrails fails it.)
+    whole: dict[str, Any] = (
+        collected[-1].model_dump() if collected else {"validation_passed": False}
+    )
+    structured = [
+        o.validated_output for o in collected if isinstance(o.validated_output, (dict, list))
+    ]
+    if len(collected) == 1 and structured:  # (a dict or list, as Guardrails gives it)
+        whole["validated_output"] = structured[0]
+    else:
+        whole["validated_output"] = text
     whole["raw_llm_output"] = "".join(outcome.raw_llm_output or "" for outcome in collected)
     summaries = verdicts.take(last=True)
     return 200, completion_body(upstream, text, guardrails_field(whole, summaries, raw=raw))

@@ -98,6 +98,14 @@ phrases_filter = Guard(name="phrases_filter").use(
     BannedPhrases(["get free", "secret sauce"], chunker="line", on_fail="filter")
 )
 handled = Guard(name="handled").use(RedactPII(on_fail=lambda value, result: "[mail]"))
+
+# A structured output (README: a field of a pydantic model).
+from pydantic import BaseModel, Field
+
+class Reply(BaseModel):
+    answer: str = Field(json_schema_extra={"validators": [RedactPII(on_fail="fix")]})
+
+structured = Guard.for_pydantic(Reply, name="structured")
 """
 OPTED_IN = (
     CONFIG
@@ -775,6 +783,28 @@ def test_a_guard_the_route_cannot_serve_is_a_clear_error(
         )
     assert f"guard '{name}' cannot be served" in raised.value.response.text
     assert "cannot be served" in servers.logs[0].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_structured_output_is_served_as_json_text(servers: Servers, streamed: bool) -> None:
+    # Before: not streamed, an HTTP 500 and a traceback in the server log
+    # (the outputs, dicts, were joined as text); streamed, delta.content was
+    # a JSON object, which no OpenAI client takes for content.
+    ask = {
+        "model": MODEL,
+        "messages": [{"role": "user", "content": '{"answer": "mail jane@example.org now"}'}],
+    }
+    if streamed:
+        events = client(servers.serve, "structured").chat.completions.create(**ask, stream=True)
+        contents = [event.choices[0].delta.content for event in events]
+        assert all(isinstance(content, str) for content in contents)
+        content = "".join(contents)
+    else:
+        whole = client(servers.serve, "structured").chat.completions.create(**ask)
+        content = whole.choices[0].message.content or ""
+        field = (whole.model_extra or {})["guardrails"]
+        assert field["validated_output"] == {"answer": "mail <EMAIL> now"}
+    assert json.loads(content) == {"answer": "mail <EMAIL> now"}
 
 
 def test_all_pass_is_lossless(servers: Servers) -> None:
