@@ -35,6 +35,7 @@ from guardrails import AsyncGuard
 from guardrails.classes.validation.validation_summary import ValidationSummary
 from guardrails.errors import ValidationError
 from guardrails.types import OnFailAction
+from guardrails.validator_base import Validator
 from guardrails_ai.types import FailResult
 
 from guardrails_ai.chunkwise.adapters import async_guarded_stream
@@ -51,7 +52,7 @@ from .events import (
     usage_event,
 )
 
-__all__ = ["Verdicts", "complete", "stream_events", "watch"]
+__all__ = ["Verdicts", "complete", "output_validators", "stream_events", "watch"]
 
 log = logging.getLogger("guardrails_ai.chunkwise.server")
 
@@ -113,12 +114,14 @@ class Verdicts:
         at: int = 0,
         *,
         raises: bool = False,
+        path: str = "$",
     ) -> None:
         """Record ``result``, a verdict on ``value``, if it is a failure not noted
         yet (nested calls report once).  ``value`` starts at offset ``at`` of the
         text the validator validates (a chunk of it): the summary's error spans
         are offsets in that text.  ``raises``: the validator's on_fail is
-        ``exception`` (the failure is held for the error: :meth:`take`).
+        ``exception`` (the failure is held for the error: :meth:`take`);
+        ``path``: what it validates (``"$.answer"``: a field).
         O(its message and spans), whatever was noted before."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
@@ -140,7 +143,7 @@ class Verdicts:
             summary = ValidationSummary(
                 validatorName=validator,
                 validatorStatus="fail",
-                propertyPath="$",
+                propertyPath=path,
                 failureReason=self.scrub(result.error_message),
                 errorSpans=spans,
             )
@@ -197,26 +200,41 @@ def _without_runs(message: str, runs: frozenset[str]) -> str:
     return "".join(out)
 
 
+def output_validators(guard: AsyncGuard[Any]) -> list[Validator]:
+    """Every validator of ``guard``'s output: on the whole output (``"$"``) and,
+    for a structured output (``Guard.for_pydantic``), on each of its fields
+    (``"$.answer"``), which ``guard.get_validators("output")`` leaves out."""
+    return [validator for _, validator in _output_paths(guard)]
+
+
+def _output_paths(guard: AsyncGuard[Any]) -> list[tuple[str, Validator]]:
+    """:func:`output_validators` with the path each validates (``"$"``, ``"$.answer"``)."""
+    paths = guard._validator_map.items()
+    return [(path, v) for path, found in paths if path.startswith("$") for v in found]
+
+
 def watch(guard: AsyncGuard[Any]) -> None:
     """Make ``guard``'s output validators report their verdicts to the current response.
 
     Wraps ``validate_chunk`` (chunkwise's validators) and ``async_validate``
     (any validator) on each instance; called once per guard a worker builds.
     """
-    for validator in guard.get_validators("output"):
+    for path, validator in _output_paths(guard):
         for name in _WATCHED:
             method = getattr(validator, name, None)
             if callable(method) and not getattr(method, "_chunkwise_watched", False):
-                setattr(validator, name, _watched(validator, validator.rail_alias, method))
+                setattr(validator, name, _watched(validator, path, method))
 
 
-def _watched(owner: object, validator: str, method: Callable[..., Any]) -> Callable[..., Any]:
+def _watched(owner: Validator, path: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    validator = owner.rail_alias
+
     def report(result: object, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         verdicts = _CURRENT.get()
         if verdicts is not None:
             value = args[0] if args else kwargs.get("value")
             raises = getattr(owner, "on_fail_descriptor", None) == OnFailAction.EXCEPTION
-            verdicts.note(validator, result, value, CHUNK_START.get(), raises=raises)
+            verdicts.note(validator, result, value, CHUNK_START.get(), raises=raises, path=path)
 
     if inspect.iscoroutinefunction(method):
 

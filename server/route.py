@@ -38,7 +38,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from guardrails_ai.chunkwise.adapters.pipeline import check_streamable
 
-from .completions import complete, stream_events, watch
+from .completions import complete, output_validators, stream_events, watch
 from .events import error_body
 
 __all__ = ["PATH", "RAW_FLAG", "VALIDATE_PATH", "chat_completions", "install", "raw_allowed"]
@@ -266,7 +266,7 @@ async def chat_completions(id: str, request: Request) -> Response:
     payload["messages"] = messages
     guard = _request_guard(found)
     try:
-        check_streamable(guard.get_validators("output"))
+        check_streamable(output_validators(guard))
     except ValueError as exc:  # (its message names the validator, never user text)
         log.error("guard %r cannot be served: %s", name, exc)
         body = error_body(

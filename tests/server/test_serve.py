@@ -106,6 +106,11 @@ class Reply(BaseModel):
     answer: str = Field(json_schema_extra={"validators": [RedactPII(on_fail="fix")]})
 
 structured = Guard.for_pydantic(Reply, name="structured")
+
+class Reasked(BaseModel):
+    answer: str = Field(json_schema_extra={"validators": [RedactPII(on_fail="reask")]})
+
+structured_reask = Guard.for_pydantic(Reasked, name="structured_reask")
 """
 OPTED_IN = (
     CONFIG
@@ -769,7 +774,12 @@ def test_failure_messages_never_quote_withheld_text(servers: Servers) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     # A callable on_fail is lost in to_dict(), which each request's guard is rebuilt from.
-    [("reask", "on_fail='reask'"), ("handled", "on_fail='custom' without its callable")],
+    # A field's validator too (before: HTTP 502 "guard_failed" for structured_reask).
+    [
+        ("reask", "on_fail='reask'"),
+        ("handled", "on_fail='custom' without its callable"),
+        ("structured_reask", "on_fail='reask'"),
+    ],
 )
 @pytest.mark.parametrize("streamed", [False, True])
 def test_a_guard_the_route_cannot_serve_is_a_clear_error(
@@ -804,6 +814,7 @@ def test_a_structured_output_is_served_as_json_text(servers: Servers, streamed: 
         content = whole.choices[0].message.content or ""
         field = (whole.model_extra or {})["guardrails"]
         assert field["validated_output"] == {"answer": "mail <EMAIL> now"}
+        assert [s["property_path"] for s in field["validation_summaries"]] == ["$.answer"]
     assert json.loads(content) == {"answer": "mail <EMAIL> now"}
 
 
