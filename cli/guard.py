@@ -113,9 +113,12 @@ def find_validator(name: str) -> type[Any]:
     """The registered validator class called ``name``.
 
     ``name`` is a registered name (``chunkwise/banned_phrases``), its part
-    after the ``/`` (``banned_phrases``) or a class name (``BannedPhrases``).
-    A hub validator installed as ``guardrails_ai.<name>`` (``pip install
-    guardrails-ai-lowercase``: ``lowercase``) is imported, which registers it.
+    after the ``/`` (``banned_phrases``) or the class name of a registered
+    validator (``BannedPhrases``).  A hub validator installed as
+    ``guardrails_ai.<name>`` (``pip install guardrails-ai-lowercase``:
+    ``lowercase``) is imported, which registers it; its class name alone
+    (``LowerCase``) finds it only once it is imported, as a module's name
+    cannot be told from its class's.
     """
     import importlib
     import importlib.util
