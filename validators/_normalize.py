@@ -6,7 +6,10 @@ stream-safe text format, UAX #15, starts a new cluster after 30 non-starters;
 so does this fold, which keeps the cost of a run of marks linear).  Each
 cluster is decomposed (NFKD) and case-folded, its nonspacing and enclosing
 marks (accents, strike-through and slash overlays such as U+0336/U+0338, the
-dot of Turkish ``\\u0130``) are dropped, it is recomposed (NFKC), and letters that
+dot of Turkish ``\\u0130``) are dropped, but for the vowel signs and tones of
+the scripts that spell words with them, after a letter of their script
+(Devanagari to Sinhala, Thai, Lao, Tibetan, Myanmar, Khmer: see
+``_SPELLING_MARKS``), it is recomposed (NFKC), and letters that
 imitate an ASCII letter (Cyrillic ``\\u0430``, Greek ``\\u03bf``, small capital
 ``\\u1d07``;
 see :mod:`._confusables`) become that letter, and the apostrophes U+2019,
@@ -70,6 +73,19 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 #: The blank letters and the combining grapheme joiner: dropped by folding.
 _BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
+#: Scripts whose combining marks spell the word (vowel signs, tone marks,
+#: viramas: Devanagari to Sinhala, Thai, Lao, Tibetan, Myanmar, Khmer): such a
+#: mark after a letter of its own 128-character block is kept by folding, as
+#: dropping it makes other words (Thai \u0e02\u0e49\u0e32\u0e27 "rice",
+#: \u0e02\u0e48\u0e32\u0e27 "news").  Elsewhere, and after a letter of
+#: another block, a mark is an accent or an overlay: dropped.
+_SPELLING_MARKS = (
+    range(0x0900, 0x0E00),
+    range(0x0E00, 0x0F00),
+    range(0x0F00, 0x1000),
+    range(0x1000, 0x10A0),
+    range(0x1780, 0x1800),
+)
 #: Apostrophes written another way: the typographic U+2019, the left quote
 #: U+2018 used as one, the modifier letter U+02BC, and what is typed for one on
 #: keyboards without it: the acute accent U+00B4 (which compatibility
@@ -113,12 +129,29 @@ def _fold_cluster(cluster: str) -> str:
     decomposed = (
         unicodedata.normalize("NFKD", cluster.translate(_FIRST_FOLD)).translate(SKELETON).casefold()
     )
+    decomposed = unicodedata.normalize("NFKD", decomposed)
+    block = _own_marks_block(decomposed)
     bare = "".join(
         c
-        for c in unicodedata.normalize("NFKD", decomposed)
-        if unicodedata.category(c) not in _DROPPED_MARKS
+        for c in decomposed
+        if unicodedata.category(c) not in _DROPPED_MARKS or ord(c) >> 7 == block
     )
     return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
+
+
+def _spelling_mark(char: str) -> bool:
+    """Whether ``char`` is a combining mark of a script in :data:`_SPELLING_MARKS`."""
+    code = ord(char)
+    return any(code in r for r in _SPELLING_MARKS) and unicodedata.category(char) in _DROPPED_MARKS
+
+
+def _own_marks_block(cluster: str) -> int:
+    """The 128-character block whose marks ``cluster`` keeps: its letter's,
+    when that letter is of a script whose marks are vowels and tones
+    (:data:`_SPELLING_MARKS`: ``\u092a\u0941\u0932`` is not ``\u092a\u0932``);
+    else -1 (no mark is kept)."""
+    code = ord(cluster[0]) if cluster else 0
+    return code >> 7 if any(code in r for r in _SPELLING_MARKS) else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +257,9 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         stop = min(n, j + MAX_NON_STARTERS)
         while j < stop and unicodedata.combining(source[j]):
             j += 1
-        if reference is not None:
+        if _spelling_mark(first) and not (i > 0 and ord(source[i - 1]) >> 7 == ord(first) >> 7):
+            folded = ""  # (a vowel sign or tone after no letter of its script)
+        elif reference is not None:
             cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))
             folded = _fold_cluster(cluster) if cluster else ""
         elif j == i + 1:

@@ -116,6 +116,36 @@ def _on_every_path(fix: BannedPhrases, text: str, fixed: str | None) -> None:
 @pytest.mark.parametrize(
     ("text", "fixed"),
     [
+        # Before: every combining mark was dropped, so a Hindi or Thai phrase
+        # matched another word: "\u092a\u0932" (moment) for "\u092a\u0941\u0932"
+        # (bridge), Thai "\u0e02\u0e48\u0e32\u0e27" (news) for "\u0e02\u0e49\u0e32\u0e27" (rice).
+        ("\u092f\u0939 \u092a\u0932 \u0939\u0948\u0964", None),
+        (
+            "\u092f\u0939 \u092a\u0941\u0932 \u0939\u0948\u0964",
+            "\u092f\u0939 *** \u0939\u0948\u0964",
+        ),
+        ("\u0e09\u0e31\u0e19\u0e2d\u0e48\u0e32\u0e19\u0e02\u0e48\u0e32\u0e27", None),
+        (
+            "\u0e09\u0e31\u0e19\u0e01\u0e34\u0e19\u0e02\u0e49\u0e32\u0e27",
+            "\u0e09\u0e31\u0e19\u0e01\u0e34\u0e19****",
+        ),
+        # A mark of those scripts after a Latin letter is still no spelling.
+        ("Get fre\u0e48e money.", "Get ***** *****."),
+        ("Get fre\u0941e money.", "Get ***** *****."),
+    ],
+)
+def test_the_vowel_signs_and_tones_of_a_script_spell_its_words(
+    text: str, fixed: str | None
+) -> None:
+    fix = BannedPhrases(
+        ["\u092a\u0941\u0932", "\u0e02\u0e49\u0e32\u0e27", "free money"], on_fail="fix"
+    )
+    _on_every_path(fix, text, fixed)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
         # Before: the tatweel, a letter, split the word and hid the phrase.
         ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
         ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),

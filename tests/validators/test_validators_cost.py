@@ -79,6 +79,7 @@ RUNS = {
     "abbreviated labels": "Cel.: cel.:: Cel. 612 345 678 ",
     "quote markers": "> >\t>>",
     "quoted fences": "> ```\n> x\n>> ~~~ ``\n",
+    "vowel signs and tones": "\u092a\u0941\u0941\u094d\u0e02\u0e49\u0e48x\u0941\u0e48 ",
 }
 
 

@@ -100,6 +100,21 @@ def test_no_false_positives_on_prose() -> None:
     assert isinstance(check(PROSE + " " + PROSE.split(". ")[3] + "."), FailResult)
 
 
+def test_words_a_vowel_sign_or_tone_tells_apart_are_no_repeats() -> None:
+    # Before: every combining mark was dropped before comparing, so Thai
+    # "\u0e02\u0e49\u0e32\u0e27" (rice), "\u0e02\u0e48\u0e32\u0e27" (news) and
+    # "\u0e02\u0e32\u0e27" (white), or Hindi "\u092a\u0941\u0932" (bridge) and
+    # "\u092a\u0932" (moment), were one item repeated and dropped under fix.
+    for text in (
+        "- \u0e02\u0e49\u0e32\u0e27\n- \u0e02\u0e48\u0e32\u0e27\n- \u0e02\u0e32\u0e27",
+        "- \u092a\u0941\u0932\n- \u092a\u0932",
+    ):
+        assert isinstance(check(text), PassResult)
+        assert joined(run(GUARD, [text[i : i + 3] for i in range(0, len(text), 3)])) == text
+    # Accents are still dropped: "Caf\u00e9." repeats "Cafe.".
+    assert isinstance(check("Cafe. Caf\u00e9."), FailResult)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
