@@ -295,16 +295,23 @@ class SentenceScanner(SentenceRules, Scanner):
     )  # fmt: skip
 
     def __init__(self, setup: ScannerSetup) -> None:
-        self._abbreviations = setup.abbreviations
-        self._plain_words = setup.plain_words
-        self._typed = setup.typed
-        self._compounds = setup.compounds
-        self._starters = setup.starters
-        self._ordinals = setup.ordinals
-        self._continuations = setup.continuations
-        self._leads = setup.leads
-        self._quote_marks = setup.quote_marks
-        self._mark_at = setup.mark_at
+        # (One unpacking: reading each field of the named tuple by name costs
+        # a generic attribute lookup, a tenth of a scanner's construction.)
+        (
+            self._abbreviations,
+            self._starters,
+            self._ordinals,
+            self._continuations,
+            self._compounds,
+            self._typed,
+            self._plain_words,
+            self._wide,
+            self._narrow,
+            self._proofs,
+            self._leads,
+            self._quote_marks,
+            self._mark_at,
+        ) = setup
         # The offsets of the quotation marks found (``quote_leads``), in
         # order, each once: those before ``marks_known_to()`` (see there).
         self.marks: list[int] = []
@@ -323,11 +330,10 @@ class SentenceScanner(SentenceRules, Scanner):
         # more than KEEP_MAX characters past it), and every cut.
         self.layer: QuotationLayer | None = None
         self.layer_due = self.layer_cuts = False
-        self._find, self._find_all = self._wide = setup.wide
-        self._narrow = setup.narrow
+        # The searches (``_wide``, and ``_narrow`` for Latin-1 text), and what
+        # each group of them proves (the same groups in all four): ``_proofs``.
+        self._find, self._find_all = self._wide
         self._long = False  # feeding the pieces of a long delta
-        # What each group of the searches proves (the same groups in all four).
-        self._proofs = setup.proofs
         self._buf = ""  # the stream from absolute offset self._base on
         self._base = 0
         self._pos = 0  # absolute offset where the search resumes
