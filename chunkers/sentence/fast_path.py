@@ -179,13 +179,14 @@ _UNDECIDED_TAIL = (
 )
 
 
-# After a period: not after a lone lower-case letter (``b.``), which may
-# number an inline list item before a lower-case word (``a. one b. two``);
+# After a period: not after a lone lower-case letter (``b.``) or a digit,
+# which may number an inline list item before a lower-case word (``a. one
+# b. two``, ``1. one 2. two``);
 # not after two ASCII lower-case letters, which may end a plain word, nor
 # after inline code (the rules' ``_plain_word``: ``Use npm. npm is``, ``Run
 # `make`. make``); then spaces or tabs and a lower-case letter that opens no
 # list marker (``searches``: "skip").
-_LETTER_ITEM = "(?<!\\s[a-z]\\.)"
+_LETTER_ITEM = "(?<!\\s[a-z]\\.)(?<![0-9]\\.)"
 _PLAIN_WORD = f"(?<![a-z]{{2}}\\.)(?<!{re.escape(CODE_MARK)}\\.)"
 _SPACES = r"[^\S\r\n]++"
 _LOWER = f"(?=[a-hj-uwyz][^.)]|[ivx][^.)ivxIVX]|[{LATIN1_LOWER[3:]}])"
@@ -203,7 +204,7 @@ _NEITHER_ENDS_NOR_GLUES = "".join(
 #: a capital glues it only after lower-case letters, digits or letters of
 #: other scripts); or before spaces or tabs and a lower-case word that opens
 #: no list marker, ending no plain lower-case word and after no lone
-#: lower-case letter (``No. change``, ``Dr. and``: a "skip" of
+#: lower-case letter or digit (``No. change``, ``Dr. and``: a "skip" of
 #: :func:`searches`).  ``tests/chunkers/test_sentence_quotes.py`` checks it against
 #: the searches of every language.
 PERIOD_PASSED = (
@@ -425,8 +426,9 @@ def searches(
             f"(?={skipped}(?:[0-9]|[{LATIN1_UPPER}]"
             f"(?:{letter}{{{STARTER_MAX}}}|{letter}{{0,{STARTER_MAX - 1}}}+(?=[\\W\\d_]))))"
         )
-    # Not after a lone lower-case letter (``b.``), which may number an inline
-    # list item before a lower-case word (``a. one b. two``): the rules decide.
+    # Not after a lone lower-case letter (``b.``) or a digit, which may number
+    # an inline list item before a lower-case word (``a. one b. two``, ``1.
+    # one 2. two``): the rules decide.
     letter_item = _LETTER_ITEM
     # Nor after two ASCII lower-case letters, which may end a plain word (the
     # rules' ``_plain_word``: ``Use npm. npm is``), unless closers or other

@@ -1045,9 +1045,11 @@ class SentenceRules:
             word = self._word_before(at)[0]
             return cat == _UPPER and word.lower() not in self._abbreviations
         if cat == _LOWER:
-            if not (bang or ellipsis or closer) and k > 1 and buf[k - 2].isspace():
-                if "a" <= buf[k - 1] <= "z" and (item := self._word_before(at)[3]):
-                    self._item = item  # "a. one b. two": the chunk ends before "b."
+            if not (bang or ellipsis or closer) and k > 1:
+                letter = buf[k - 2].isspace() and "a" <= buf[k - 1] <= "z"
+                if (letter or buf[k - 1].isdigit()) and (item := self._word_before(at)[3]):
+                    # "a. one b. two", "1. one 2. two": the chunk ends before "b."
+                    self._item = item
                     return False
             if buf[e] in _DASHES:
                 return False  # ("Stop! - he said": a dash before a lower-case word goes on)

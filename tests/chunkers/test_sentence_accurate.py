@@ -470,6 +470,9 @@ ADVERSARIAL = {
     "bold labels unclosed": "**" + "a " * 18 + "1.** ",
     "glued quote markers": ">>1. A. ",
     "common words before numbers": "it. 3 ",
+    # Inline items numbered with digits before lower-case words.
+    "numbered lower-case items": "1. a 2. b ",
+    "numbers before lower-case words": "x 2. b ",
     # Rules that read ahead or back a bounded way: a glued period before the
     # rest of a local part (up to 64 characters), a full-width dot after "@"
     # and a domain (up to 32 back), invisible characters around a full-width dot.

@@ -37,6 +37,26 @@ def test_inline_list_items_split_before_each_marker() -> None:
     check(CASES["inline_items"])
 
 
+def test_numbered_inline_items_in_lower_case_split_before_each_number() -> None:
+    # Before: a period after a digit and before a lower-case word was passed
+    # by the searches, so "2." never reached the inline-item rule that splits
+    # "a. one b. two" (and "1. One 2. Two").
+    cases = {
+        "1. buy milk 2. buy bread": ["1. buy milk", "2. buy bread"],
+        "\u2022 9. check the key \u2022 10. restart it": [
+            "\u2022 9. check the key",
+            "\u2022 10. restart it",
+        ],
+        "1. it costs 5. dollars 2. done": ["1. it costs 5. dollars", "2. done"],
+        # No list: a number and a period before a lower-case word go on.
+        "I have 2. then 3. more": ["I have 2. then 3. more"],
+        "See section 2. then go on.": ["See section 2. then go on."],
+    }
+    for text, chunks in cases.items():
+        assert ACCURATE.split_text(text) == chunks
+        assert_streamed_as_the_rules_decide(list(text))
+
+
 def test_footnote_numbers_after_a_period_end_the_sentence_after_them() -> None:
     check(CASES["footnote_numbers"])
 
