@@ -38,7 +38,15 @@ from typing import Any, ClassVar, TypeVar
 from guardrails.validator_base import Validator, validators_registry
 from guardrails_ai.types import FailResult, PassResult, ValidationResult
 
-from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkStream, Piece, SplitFlush
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ChunkerSpec,
+    ChunkStream,
+    Grouped,
+    Piece,
+    Sized,
+    SplitFlush,
+)
 from guardrails_ai.chunkwise.chunkers.base import ChunkingStrategy
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
 from guardrails_ai.chunkwise.chunkers.specs import SpecError
@@ -47,7 +55,7 @@ from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import StreamRuns, merge_results
 
-__all__ = ["ChunkedValidator", "OwnJoins", "merge_results", "without_own_joins"]
+__all__ = ["ChunkedValidator", "OwnCuts", "OwnJoins", "merge_results", "without_own_joins"]
 
 _C = TypeVar("_C")
 
@@ -79,9 +87,55 @@ class OwnJoins(ChunkingStrategy):
         )
 
 
+class OwnCuts(ChunkingStrategy):
+    """A validator's own fallback level, such as ``BannedPhrases``' cuts where
+    no phrase is: it replaced the default fallback chain of a size limit the
+    validator was given (:func:`without_own_joins` puts that chain back)."""
+
+
 def without_own_joins(chunker: _C) -> _C | ChunkingStrategy | SplitFlush:
-    """``chunker``, or the chunker an :class:`OwnJoins` wraps."""
-    return chunker.inner if isinstance(chunker, OwnJoins) else chunker
+    """``chunker`` as the validator that fitted it was given: the chunker an
+    :class:`OwnJoins` wraps; a size limit (``Bounded``, ``Grouped`` with
+    ``max_chars``, ``Sized``) with its inner chunker unwrapped likewise and a
+    fallback chain of :class:`OwnCuts` back to the default one.  Anything
+    else (a spec, an alias) as it is."""
+    while isinstance(chunker, OwnJoins):
+        chunker = chunker.inner  # type: ignore[assignment]
+    if isinstance(chunker, Grouped) and isinstance(chunker.units, Bounded):
+        inner = without_own_joins(chunker.inner)
+        chain = chunker.units.fallback
+        if inner is chunker.inner and not _own_chain(chain):
+            return chunker
+        return Grouped(
+            inner,
+            chunker.chunk_size,
+            max_chars=chunker.max_chars,
+            overlap=chunker.overlap,
+            fallback=None if _own_chain(chain) else chain,
+        )
+    if isinstance(chunker, (Bounded, Sized)):
+        inner = without_own_joins(chunker.inner)
+        chain = chunker.fallback
+        if inner is chunker.inner and not _own_chain(chain):
+            return chunker
+        fallback = None if _own_chain(chain) else chain
+        if isinstance(chunker, Bounded):
+            return Bounded(inner, chunker.max_chars, fallback=fallback)
+        return Sized(
+            inner,
+            chunker.limit,
+            length=chunker.measure,
+            fill=chunker.fill,
+            overlap=chunker.overlap,
+            fallback=fallback,
+            param=chunker._param,
+        )
+    return chunker
+
+
+def _own_chain(chain: tuple[object, ...]) -> bool:
+    """Whether ``chain`` is a validator's own (its levels all :class:`OwnCuts`)."""
+    return bool(chain) and all(isinstance(level, OwnCuts) for level in chain)
 
 
 #: The on-fail actions Guardrails knows by name (``OnFailAction``), lower case.
@@ -135,7 +189,7 @@ class ChunkedValidator(Validator):
         check_on_fail(on_fail)
         if isinstance(chunker, ChunkerArg):
             chunker = chunker.given
-        given = self.default_chunker if chunker is None else without_own_joins(chunker)
+        given = without_own_joins(self.default_chunker if chunker is None else chunker)
         strategy = resolve_chunker(given)
         record = chunker is not None or _default_differs(type(self))
         if record:
@@ -153,7 +207,7 @@ class ChunkedValidator(Validator):
 
     @chunker.setter
     def chunker(self, chunker: ChunkerSpec) -> None:
-        self._use(resolve_chunker(chunker))
+        self._use(resolve_chunker(without_own_joins(chunker)))
 
     def record_chunker(self, chunker: ChunkerSpec) -> None:
         """Chunk with ``chunker`` and record it in ``get_args()`` (for ``Guard.to_dict()``).

@@ -17,7 +17,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from guardrails_ai.chunkwise.adapters.chunked import OwnJoins, without_own_joins
+from guardrails_ai.chunkwise.adapters.chunked import OwnCuts, OwnJoins, without_own_joins
 from guardrails_ai.chunkwise.chunkers import Bounded, ChunkingStrategy, Grouped, Sized, SplitFlush
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner, StreamText
 from guardrails_ai.chunkwise.chunkers.fallback import levels_below
@@ -183,7 +183,7 @@ def _chars(a: int, b: int) -> int:
     return b - a
 
 
-class OneCut(ChunkingStrategy):
+class OneCut(OwnCuts):
     """A fallback level: one cut, at :meth:`cut_at` of the text fed (its
     leading whitespace skipped), or none.  Not delta-invariant by itself: a
     size limit feeds it whole windows."""

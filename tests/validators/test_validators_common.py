@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -11,12 +12,19 @@ import pytest
 from guardrails import Guard
 from guardrails.types.on_fail import OnFailAction
 from guardrails.validator_base import Validator, validators_registry
+from helpers.guardrails import arun, guard_with, joined, rebuilt_opt_in_outputs, run
 
 import guardrails_ai.chunkwise as hub
 from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise.adapters import ChunkedValidator, with_chunker
 from guardrails_ai.chunkwise.adapters.chunked import OwnJoins
-from guardrails_ai.chunkwise.chunkers import Bounded, ParagraphChunker, SentenceChunker, limit
+from guardrails_ai.chunkwise.chunkers import (
+    Bounded,
+    ParagraphChunker,
+    SentenceChunker,
+    limit,
+    split_spans,
+)
 
 #: Class, its registered name, and keyword arguments that build one.
 CASES: list[tuple[type[ChunkedValidator], str, dict[str, Any]]] = [
@@ -132,6 +140,58 @@ def test_a_chunker_taken_from_another_validator_is_written_without_its_joins(
         assert isinstance(again, ChunkedValidator)
         assert isinstance(unjoined(again.chunker), ParagraphChunker)
         assert isinstance(unjoined(validator.chunker), ParagraphChunker)
+
+
+def _under_a_limit(cls: type[ChunkedValidator], kwargs: dict[str, Any], chunker: Any) -> Any:
+    return cls(**kwargs, chunker=chunker, on_fail="fix")
+
+
+@pytest.mark.parametrize(("cls", "name", "kwargs"), CASES, ids=IDS)
+@pytest.mark.parametrize(("source", "source_name", "source_kwargs"), CASES, ids=IDS)
+def test_a_size_limit_taken_from_another_validator_is_the_one_it_was_given(
+    cls: type[ChunkedValidator],
+    name: str,
+    kwargs: dict[str, Any],
+    source: type[ChunkedValidator],
+    source_name: str,
+    source_kwargs: dict[str, Any],
+) -> None:
+    # (A validator wraps a size limit's inner chunker in joins of its own and
+    # may replace its fallback chain with cuts of its own; only an outer join
+    # was taken off, so to_dict() raised SpecError, BannedPhrases refused the
+    # limit as one with a fallback= chain, and phrase cuts carried over.)
+    def given() -> Any:
+        return limit("sentence", max_chars=400)
+
+    taken = source(**source_kwargs, chunker=given()).chunker
+    mine = _under_a_limit(cls, kwargs, given())
+    setter = cls(**kwargs, on_fail="fix")
+    setter.chunker = taken
+    text = (
+        "Write to me at jo@example.com, then. "
+        + "A bad word and ```fenced``` text and more words, " * 12
+        + "The end. The end."
+    )
+    deltas = [text[i : i + 7] for i in range(0, len(text), 7)]
+    assert split_spans(setter.chunker, text) == split_spans(mine.chunker, text)
+    for validator in (
+        _under_a_limit(cls, kwargs, taken),
+        with_chunker(cls(**kwargs, on_fail="fix"), taken),
+    ):
+        assert split_spans(validator.chunker, text) == split_spans(mine.chunker, text)
+        data = json.loads(json.dumps(Guard().use(validator).to_dict()))
+        rebuilt = Guard.from_dict(data)
+        assert rebuilt is not None
+        (again,) = rebuilt.get_validators("output")
+        assert split_spans(again.chunker, text) == split_spans(mine.chunker, text)
+    expected = joined(run(guard_with(mine), deltas))
+    assert joined(run(guard_with(_under_a_limit(cls, kwargs, taken)), deltas)) == expected
+    again = _under_a_limit(cls, kwargs, taken)
+    assert joined(asyncio.run(arun(guard_with(again, asynchronous=True), deltas))) == expected
+    opt_in = rebuilt_opt_in_outputs(guard_with(_under_a_limit(cls, kwargs, taken)), deltas)
+    assert opt_in == rebuilt_opt_in_outputs(guard_with(mine), deltas)
+    if cls is not BannedPhrases:  # (its own cuts, for its own phrases)
+        assert repr(_under_a_limit(cls, kwargs, taken).chunker) == repr(mine.chunker)
 
 
 def test_one_guard_uses_them_all() -> None:
