@@ -3,7 +3,9 @@
 Text is read from the raw file descriptor with ``os.read``, so a pipe is
 consumed as it arrives, and decoded incrementally: a character whose bytes
 arrive in two reads is decoded once both are in.  Invalid UTF-8 is a
-:class:`CommandError` that names the byte offset of the first bad byte.
+:class:`CommandError` that names the byte offset of the first bad byte,
+raised once the text before that byte has been yielded (in whichever read
+the bad byte arrives).
 """
 
 from __future__ import annotations
@@ -78,6 +80,11 @@ def iter_text(fd: int, path: str, *, block: int = 1 << 16) -> Iterator[tuple[str
         except UnicodeDecodeError as exc:
             # exc.start counts from the bytes the decoder was holding back.
             at = offset - pending + exc.start
+            # The text before the bad byte comes first, whichever read it
+            # arrived in (those bytes decode: the first bad one is at exc.start).
+            valid = exc.object[: exc.start].decode("utf-8")
+            if valid:
+                yield valid, at
             raise CommandError(
                 f"{display_name(path)}: invalid UTF-8 at byte offset {at} ({exc.reason})"
             ) from None

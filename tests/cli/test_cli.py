@@ -471,8 +471,12 @@ def test_incremental_decoding_matches_one_decode(data: bytes, block: int) -> Non
         try:
             expected = data.decode("utf-8")
         except UnicodeDecodeError as exc:
+            # The text before the bad byte comes first, in whichever read it
+            # arrives (it was lost with the read that held the bad byte).
+            texts: list[str] = []
             with pytest.raises(CommandError, match=f"byte offset {exc.start} "):
-                list(iter_text(read, "-", block=block))
+                texts.extend(text for text, _ in iter_text(read, "-", block=block))
+            assert "".join(texts) == data[: exc.start].decode("utf-8")
         else:
             assert "".join(text for text, _ in iter_text(read, "-", block=block)) == expected
     finally:
@@ -904,6 +908,18 @@ def test_guard_errors_are_one_line(
     status, out, err = guard_main(capfd, tmp_path, text, *args)
     assert_one_line_error(status, err, *fragments)
     assert out == ""
+
+
+@pytest.mark.usefixtures("in_process")
+def test_guard_releases_the_text_before_invalid_utf8(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # (Text read with the bad byte was never validated: with the bad byte in
+    # the first read, nothing was released, unlike a bad byte in a later read.)
+    text = b"Good morning. Is it fine? \xff and then"
+    status, out, err = guard_main(capfd, tmp_path, text, "--phrases", "nope")
+    assert_one_line_error(status, err, "byte offset 26")
+    assert out == "Good morning. "
 
 
 @pytest.mark.usefixtures("in_process")
