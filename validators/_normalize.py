@@ -120,7 +120,7 @@ def is_ignorable_or_mark(char: str) -> bool:
     return is_ignorable(char) or unicodedata.category(char).startswith("M")
 
 
-def _fold_cluster(cluster: str) -> str:
+def _fold_cluster(cluster: str, base: int = -1) -> str:
     # Look-alikes are mapped before compatibility decomposition (which turns
     # the lunar sigma, a look-alike of "c", into a sigma), before case folding
     # (capital Greek eta imitates "H", small eta imitates "n") and after it
@@ -130,7 +130,11 @@ def _fold_cluster(cluster: str) -> str:
         unicodedata.normalize("NFKD", cluster.translate(_FIRST_FOLD)).translate(SKELETON).casefold()
     )
     decomposed = unicodedata.normalize("NFKD", decomposed)
-    block = _own_marks_block(decomposed)
+    block = (
+        base
+        if unicodedata.category(decomposed[:1] or "a")[0] == "M"
+        else _own_marks_block(decomposed)
+    )
     bare = "".join(
         c
         for c in decomposed
@@ -139,17 +143,12 @@ def _fold_cluster(cluster: str) -> str:
     return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
 
 
-def _spelling_mark(char: str) -> bool:
-    """Whether ``char`` is a combining mark of a script in :data:`_SPELLING_MARKS`."""
-    code = ord(char)
-    return any(code in r for r in _SPELLING_MARKS) and unicodedata.category(char) in _DROPPED_MARKS
-
-
 def _own_marks_block(cluster: str) -> int:
     """The 128-character block whose marks ``cluster`` keeps: its letter's,
     when that letter is of a script whose marks are vowels and tones
     (:data:`_SPELLING_MARKS`: ``\u092a\u0941\u0932`` is not ``\u092a\u0932``);
-    else -1 (no mark is kept)."""
+    else -1 (no mark is kept).  A cluster that begins with a mark keeps the
+    marks of the letter it renders on (see :func:`fold`)."""
     code = ord(cluster[0]) if cluster else 0
     return code >> 7 if any(code in r for r in _SPELLING_MARKS) else -1
 
@@ -213,9 +212,10 @@ def reference_at(text: str, i: int) -> tuple[int, str] | None:
 
 
 @lru_cache(maxsize=4096)
-def _fold_char(char: str) -> str:
-    """A lone non-ASCII character, folded ("" if ignorable)."""
-    return "" if is_ignorable(char) else _fold_cluster(char)
+def _fold_char(char: str, base: int = -1) -> str:
+    """A lone non-ASCII character, folded ("" if ignorable); ``base``: the
+    block whose marks a mark standing alone keeps (see :func:`fold`)."""
+    return "" if is_ignorable(char) else _fold_cluster(char, base)
 
 
 def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
@@ -235,6 +235,12 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
     starts: list[int] = []
     ends: list[int] = []
     i = 0
+    # The block whose marks a cluster that begins with a mark keeps: that of
+    # the last cluster that began with neither a mark nor an ignorable
+    # character (its folded letter's, see _own_marks_block).  So a mark after
+    # no letter of its script is dropped, also after a dropped mark, and a
+    # mark after an invisible character is its letter's, as it renders.
+    base = -1
     while i < n:
         run = _ASCII_RUN.match(source, i)
         if run is not None:
@@ -246,6 +252,7 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
                 out.append(source[i:j].lower())
                 starts.extend(range(i, j))
                 ends.extend(range(i + 1, j + 1))
+                base = -1
                 i = j
                 if i == n:
                     break
@@ -257,17 +264,16 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         stop = min(n, j + MAX_NON_STARTERS)
         while j < stop and unicodedata.combining(source[j]):
             j += 1
-        if _spelling_mark(first) and not (i > 0 and ord(source[i - 1]) >> 7 == ord(first) >> 7):
-            folded = ""  # (a vowel sign or tone after no letter of its script)
-        elif reference is not None:
+        if reference is not None:
             cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))
-            folded = _fold_cluster(cluster) if cluster else ""
+            folded = _fold_cluster(cluster, base) if cluster else ""
         elif j == i + 1:
-            char = source[i]
-            folded = " " if blanks_as_spaces and char in BLANK_LETTERS else _fold_char(char)
+            folded = " " if blanks_as_spaces and first in BLANK_LETTERS else _fold_char(first, base)
         else:
             cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
-            folded = _fold_cluster(cluster) if cluster else ""
+            folded = _fold_cluster(cluster, base) if cluster else ""
+        if not (is_ignorable(first) and folded != " ") and unicodedata.category(first)[0] != "M":
+            base = _own_marks_block(folded)
         if folded:
             out.append(folded)
             starts.extend([i] * len(folded))

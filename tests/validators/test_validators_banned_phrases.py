@@ -146,6 +146,43 @@ def test_the_vowel_signs_and_tones_of_a_script_spell_its_words(
 @pytest.mark.parametrize(
     ("text", "fixed"),
     [
+        # Before: a mark was kept when the character just before it in the
+        # source was of its block, so a second mark after a dropped one, or a
+        # mark after a character reference, was kept inside "free"...
+        ("Get fre\u0941\u0941e money.", "Get ****** *****."),
+        ("Get fre\u0941&#2369;e money.", "Get ************ *****."),
+        # ... and so was a mark after an invisible character after "e" ...
+        ("Get fre\u200d\u0e48e money.", "Get ****** *****."),
+        ("Get fre&#8205;\u094de money.", "Get ************ *****."),
+        # ... while the vowel sign of a Hindi letter was dropped after a
+        # joiner, a variation selector or a soft hyphen, or after the letter
+        # written as a character reference: the phrase was missed.
+        (
+            "\u092f\u0939 \u092a\u200d\u0941\u0932 \u0939\u0948\u0964",
+            "\u092f\u0939 **** \u0939\u0948\u0964",
+        ),
+        (
+            "\u092f\u0939 \u092a\ufe0f\u0941\u0932 \u0939\u0948\u0964",
+            "\u092f\u0939 **** \u0939\u0948\u0964",
+        ),
+        (
+            "\u092f\u0939 \u092a\u00ad\u0941\u0932 \u0939\u0948\u0964",
+            "\u092f\u0939 **** \u0939\u0948\u0964",
+        ),
+        (
+            "\u092f\u0939 &#2346;\u0941\u0932 \u0939\u0948\u0964",
+            "\u092f\u0939 ********* \u0939\u0948\u0964",
+        ),
+    ],
+)
+def test_a_mark_spells_with_the_letter_it_renders_on(text: str, fixed: str | None) -> None:
+    fix = BannedPhrases(["\u092a\u0941\u0932", "free money"], on_fail="fix")
+    _on_every_path(fix, text, fixed)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
         # Before: the tatweel, a letter, split the word and hid the phrase.
         ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
         ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),
