@@ -48,6 +48,7 @@ __all__ = [
     "MAX_NON_STARTERS",
     "REFERENCE_MAX",
     "SPACELESS_LETTERS",
+    "SPELLING_MARKS",
     "Folded",
     "fold",
     "fold_text",
@@ -86,6 +87,29 @@ _SPELLING_MARKS = (
     range(0x1000, 0x10A0),
     range(0x1780, 0x1800),
 )
+
+
+#: The combining marks (``M*``) of :data:`_SPELLING_MARKS`: vowel signs,
+#: spacing ones too, tones, viramas.
+_SPELLING_MARK_SET = frozenset(
+    chr(code) for r in _SPELLING_MARKS for code in r if unicodedata.category(chr(code))[0] == "M"
+)
+
+
+def _class_of(chars: frozenset[str]) -> str:
+    """``chars`` as the inside of a regex character class (runs as ranges)."""
+    runs: list[list[int]] = []
+    for code in sorted(map(ord, chars)):
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs)
+
+
+#: :data:`_SPELLING_MARK_SET` as the inside of a regex character class: in
+#: folded text such a mark is part of the word of the letter before it.
+SPELLING_MARKS = _class_of(_SPELLING_MARK_SET)
 #: Apostrophes written another way: the typographic U+2019, the left quote
 #: U+2018 used as one, the modifier letter U+02BC, and what is typed for one on
 #: keyboards without it: the acute accent U+00B4 (which compatibility
@@ -138,7 +162,8 @@ def _fold_cluster(cluster: str, base: int = -1) -> str:
     bare = "".join(
         c
         for c in decomposed
-        if unicodedata.category(c) not in _DROPPED_MARKS or ord(c) >> 7 == block
+        if ord(c) >> 7 == block
+        or (unicodedata.category(c) not in _DROPPED_MARKS and c not in _SPELLING_MARK_SET)
     )
     return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
 

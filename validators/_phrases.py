@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from ._normalize import (
     BLANK_LETTERS,
     SPACELESS_LETTERS,
+    SPELLING_MARKS,
     Folded,
     fold,
     is_ignorable_or_mark,
@@ -46,16 +47,19 @@ from ._normalize import (
 
 __all__ = ["PhraseMatch", "PhraseMatcher", "fold_phrase", "group_matches"]
 
-# Folded text holds no nonspacing marks (folding drops them): a letter or a
-# digit on either side makes a match part of a longer word.
-_LETTER = r"[^\W_]"
+# Folded text holds no nonspacing marks (folding drops them) but for the
+# vowel signs, tones and viramas of the scripts that spell with them, after a
+# letter of their script (SPELLING_MARKS): a letter, a digit or such a mark on
+# either side makes a match part of a longer word (\u091c\u0932 is not in
+# \u091c\u0932\u0947\u092c\u0940).
+_LETTER = f"(?:[^\\W_]|[{SPELLING_MARKS}])"
 # Letters of scripts written without spaces between words (Han, kana, Thai,
 # Lao, Myanmar, Khmer): next to one, either side of a match is a boundary.
 _SPACELESS = f"[{SPACELESS_LETTERS}]"
 # Before a phrase: no letter, digit or "_", then a run of "_" (emphasis, any
 # number: "____free____" is bold in CommonMark), possessive: a run is read
 # once, from its start (inside it "_" comes before).
-_BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?<!\\w))_*+"
+_BEFORE = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?<![\\w{SPELLING_MARKS}]))_*+"
 # After a phrase: no letter, also not after a run of "_".
 _AFTER = f"(?:(?<={_SPACELESS})|(?={_SPACELESS})|(?!_*+{_LETTER}))"
 # Between the words of a phrase: a run of whitespace, or one hyphen (hyphen-

@@ -183,6 +183,31 @@ def test_a_mark_spells_with_the_letter_it_renders_on(text: str, fixed: str | Non
 @pytest.mark.parametrize(
     ("text", "fixed"),
     [
+        # Before: a vowel sign after the phrase's last letter (or a mark
+        # before its first) was read as the end of a word, so "\u091c\u0932"
+        # (water) was found in "\u091c\u0932\u0947\u092c\u0940" (jalebi),
+        # "\u092a\u0941\u0932" (bridge) in "\u092a\u0941\u0932\u093f\u0938" (police).
+        ("\u092e\u0941\u091d\u0947 \u091c\u0932\u0947\u092c\u0940 \u0939\u0948\u0964", None),
+        ("\u092a\u0941\u0932\u093f\u0938 \u0906\u0908\u0964", None),
+        ("\u0915\u0941\u091c\u0932 \u0939\u0948\u0964", None),
+        ("\u092f\u0939 \u091c\u0932 \u0939\u0948\u0964", "\u092f\u0939 ** \u0939\u0948\u0964"),
+        (
+            "\u0909\u0938 \u092a\u0941\u0932 \u092a\u0930, \u091c\u0932\u0964",
+            "\u0909\u0938 *** \u092a\u0930, **\u0964",
+        ),
+        # A spacing vowel sign after a Latin letter is no spelling either.
+        ("Get free\u093e money.", "Get ***** *****."),
+        ("Get fre\u0bc1e money.", "Get ***** *****."),
+    ],
+)
+def test_a_vowel_sign_continues_the_word(text: str, fixed: str | None) -> None:
+    fix = BannedPhrases(["\u091c\u0932", "\u092a\u0941\u0932", "free money"], on_fail="fix")
+    _on_every_path(fix, text, fixed)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
         # Before: the tatweel, a letter, split the word and hid the phrase.
         ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
         ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),
