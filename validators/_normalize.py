@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from html.entities import html5
@@ -75,18 +76,25 @@ BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
 _BLANK = frozenset("\u034f" + BLANK_LETTERS)
 _DROPPED_MARKS = frozenset(("Mn", "Me"))
 #: Scripts whose combining marks spell the word (vowel signs, tone marks,
-#: viramas: Devanagari to Sinhala, Thai, Lao, Tibetan, Myanmar, Khmer): such a
-#: mark after a letter of its own 128-character block is kept by folding, as
-#: dropping it makes other words (Thai \u0e02\u0e49\u0e32\u0e27 "rice",
-#: \u0e02\u0e48\u0e32\u0e27 "news").  Elsewhere, and after a letter of
-#: another block, a mark is an accent or an overlay: dropped.
+#: viramas, Tibetan subjoined letters: Devanagari to Sinhala, Thai, Lao,
+#: Tibetan, Myanmar, Khmer), one range per script: such a mark after a letter
+#: of its own script is kept by folding, as dropping it makes other words
+#: (Thai \u0e02\u0e49\u0e32\u0e27 "rice", \u0e02\u0e48\u0e32\u0e27 "news",
+#: Tibetan \u0f66\u0f90 is not \u0f66).  Elsewhere, and after a letter of
+#: another script, a mark is an accent or an overlay: dropped.
 _SPELLING_MARKS = (
-    range(0x0900, 0x0E00),
-    range(0x0E00, 0x0F00),
+    *(range(start, start + 0x80) for start in range(0x0900, 0x0F00, 0x80)),
     range(0x0F00, 0x1000),
     range(0x1000, 0x10A0),
     range(0x1780, 0x1800),
 )
+_SPELLING_STARTS = [r.start for r in _SPELLING_MARKS]
+
+
+def _script_of(code: int) -> int:
+    """The index in :data:`_SPELLING_MARKS` of the script of ``code``, or -1."""
+    k = bisect_right(_SPELLING_STARTS, code) - 1
+    return k if k >= 0 and code in _SPELLING_MARKS[k] else -1
 
 
 #: The combining marks (``M*``) of :data:`_SPELLING_MARKS`: vowel signs,
@@ -162,20 +170,19 @@ def _fold_cluster(cluster: str, base: int = -1) -> str:
     bare = "".join(
         c
         for c in decomposed
-        if ord(c) >> 7 == block
+        if (block >= 0 and _script_of(ord(c)) == block)
         or (unicodedata.category(c) not in _DROPPED_MARKS and c not in _SPELLING_MARK_SET)
     )
     return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
 
 
 def _own_marks_block(cluster: str) -> int:
-    """The 128-character block whose marks ``cluster`` keeps: its letter's,
-    when that letter is of a script whose marks are vowels and tones
+    """The script (:func:`_script_of`) whose marks ``cluster`` keeps: its
+    letter's, when that letter is of a script whose marks are vowels and tones
     (:data:`_SPELLING_MARKS`: ``\u092a\u0941\u0932`` is not ``\u092a\u0932``);
     else -1 (no mark is kept).  A cluster that begins with a mark keeps the
     marks of the letter it renders on (see :func:`fold`)."""
-    code = ord(cluster[0]) if cluster else 0
-    return code >> 7 if any(code in r for r in _SPELLING_MARKS) else -1
+    return _script_of(ord(cluster[0])) if cluster else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +246,7 @@ def reference_at(text: str, i: int) -> tuple[int, str] | None:
 @lru_cache(maxsize=4096)
 def _fold_char(char: str, base: int = -1) -> str:
     """A lone non-ASCII character, folded ("" if ignorable); ``base``: the
-    block whose marks a mark standing alone keeps (see :func:`fold`)."""
+    script whose marks a mark standing alone keeps (see :func:`fold`)."""
     return "" if is_ignorable(char) else _fold_cluster(char, base)
 
 
@@ -260,7 +267,7 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
     starts: list[int] = []
     ends: list[int] = []
     i = 0
-    # The block whose marks a cluster that begins with a mark keeps: that of
+    # The script whose marks a cluster that begins with a mark keeps: that of
     # the last cluster that began with neither a mark nor an ignorable
     # character (its folded letter's, see _own_marks_block).  So a mark after
     # no letter of its script is dropped, also after a dropped mark, and a

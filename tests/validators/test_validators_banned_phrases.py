@@ -208,6 +208,24 @@ def test_a_vowel_sign_continues_the_word(text: str, fixed: str | None) -> None:
 @pytest.mark.parametrize(
     ("text", "fixed"),
     [
+        # Before: a mark was kept only after a letter of its 128-character
+        # block, and Tibetan and Myanmar have two: the subjoined letters of
+        # Tibetan (U+0F90...) and Shan's marks (U+1082...) were dropped, so
+        # "\u0f66\u0f90\u0f51" was "\u0f66\u0f51".
+        ("\u0f66\u0f51\u0f0b\u0f54\u0f0d", None),
+        ("\u0f66\u0f90\u0f51\u0f0b\u0f54\u0f0d", "***\u0f0b\u0f54\u0f0d"),
+        ("\u1010\u1075\u1004", None),
+        ("\u1010\u1075\u1082\u1004", "\u1010***"),
+    ],
+)
+def test_a_mark_of_the_second_block_of_a_script_spells(text: str, fixed: str | None) -> None:
+    fix = BannedPhrases(["\u0f66\u0f90\u0f51", "\u1075\u1082\u1004"], on_fail="fix")
+    _on_every_path(fix, text, fixed)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
         # Before: the tatweel, a letter, split the word and hid the phrase.
         ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
         ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),
