@@ -27,10 +27,11 @@ read as the character a page shows for it, one cluster.  Every folded character
 records the span of the cluster it came from, so a match found in the folded
 text can be located in the original exactly.
 
-Folding per cluster rather than per string keeps the map exact; it differs
-from whole-string folding only for rare compositions across two starters
-(Hangul jamo sequences), and both sides of a comparison are folded the same
-way.  Cost: O(len(text)), each cluster at most 31 characters.
+Folding per cluster rather than per string keeps the map exact (a cluster
+also takes in the second half of a vowel sign written in two, Bengali U+09C7
+U+09BE for U+09CB); it differs from whole-string folding only for rare
+compositions across two starters (Hangul jamo sequences), and both sides of
+a comparison are folded the same way.  Cost: O(len(text)), each cluster at most 31 characters.
 """
 
 from __future__ import annotations
@@ -114,6 +115,28 @@ def _class_of(chars: frozenset[str]) -> str:
             runs.append([code, code])
     return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs)
 
+
+def _second_halves() -> frozenset[str]:
+    """The marks that compose, with no combining class of their own, with the
+    character before them (Bengali U+09C7 U+09BE is U+09CB, Myanmar U+1025
+    U+102E is U+1026): a cluster takes them in, so that both spellings fold
+    the same.  They are all in the scripts of U+0900-U+1FFF and U+11000-U+11FFF."""
+    halves = set()
+    for code in (*range(0x0900, 0x2000), *range(0x11000, 0x12000)):
+        parts = unicodedata.decomposition(chr(code)).split()
+        if len(parts) != 2 or parts[0].startswith("<"):
+            continue
+        first, second = (chr(int(part, 16)) for part in parts)
+        if (
+            unicodedata.category(second)[0] == "M"
+            and not unicodedata.combining(second)
+            and unicodedata.normalize("NFC", first + second) == chr(code)
+        ):
+            halves.add(second)
+    return frozenset(halves)
+
+
+_SECOND_HALVES = _second_halves()
 
 #: :data:`_SPELLING_MARK_SET` as the inside of a regex character class: in
 #: folded text such a mark is part of the word of the letter before it.
@@ -294,7 +317,7 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         first, j = (source[i], i + 1) if reference is None else (reference[1], reference[0])
         after = j
         stop = min(n, j + MAX_NON_STARTERS)
-        while j < stop and unicodedata.combining(source[j]):
+        while j < stop and (unicodedata.combining(source[j]) or source[j] in _SECOND_HALVES):
             j += 1
         if reference is not None:
             cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))

@@ -226,6 +226,30 @@ def test_a_mark_of_the_second_block_of_a_script_spells(text: str, fixed: str | N
 @pytest.mark.parametrize(
     ("text", "fixed"),
     [
+        # Before: a vowel sign written as its two halves (Bengali U+09C7
+        # U+09BE for U+09CB, Myanmar U+1025 U+102E for U+1026, Tamil U+0BC6
+        # U+0BBE for U+0BCA) folded apart from the one character, and renders
+        # the same: the phrase was missed, written either way.
+        (
+            "\u098f\u099f\u09be \u0995\u09c7\u09be\u09a8 \u09ac\u0987?",
+            "\u098f\u099f\u09be **** \u09ac\u0987?",
+        ),
+        ("\u1026\u1038 \u1018\u1000\u1039\u1000\u102c", "** \u1018\u1000\u1039\u1000\u102c"),
+        ("\u0b87\u0ba4\u0bc1 \u0b95\u0bca\u0b9f\u0bc1.", "\u0b87\u0ba4\u0bc1 ****."),
+        ("\u0b87\u0ba4\u0bc1 \u0b95\u0bc6\u0bbe\u0b9f\u0bc1.", "\u0b87\u0ba4\u0bc1 *****."),
+    ],
+)
+def test_a_vowel_sign_in_two_halves_is_the_one_character(text: str, fixed: str | None) -> None:
+    # "\u0995\u09cb\u09a8" one character, "\u1025\u102e\u1038" two halves
+    fix = BannedPhrases(
+        ["\u0995\u09cb\u09a8", "\u1025\u102e\u1038", "\u0b95\u0bca\u0b9f\u0bc1"], on_fail="fix"
+    )
+    _on_every_path(fix, text, fixed)
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
         # Before: the tatweel, a letter, split the word and hid the phrase.
         ("\u0645\u0627\u0644 \u0645\u062c\u0640\u0640\u0627\u0646\u064a!", "*** *******!"),
         ("\u0645\u0640\u0627\u0644 \u0645\u062c\u0627\u0646\u064a.", "**** *****."),

@@ -80,6 +80,7 @@ RUNS = {
     "quote markers": "> >\t>>",
     "quoted fences": "> ```\n> x\n>> ~~~ ``\n",
     "vowel signs and tones": "\u092a\u0941\u0941\u094d\u0e02\u0e49\u0e48x\u0941\u0e48 ",
+    "vowel signs in halves": "\u0995\u09c7\u09be\u09be\u200d\u0941\u1025\u102e\u0f66\u0f90 ",
 }
 
 
