@@ -101,36 +101,17 @@ def without_own_joins(chunker: _C) -> _C | ChunkingStrategy | SplitFlush:
     else (a spec, an alias) as it is."""
     while isinstance(chunker, OwnJoins):
         chunker = chunker.inner  # type: ignore[assignment]
+    limit: Bounded | Grouped | Sized
     if isinstance(chunker, Grouped) and isinstance(chunker.units, Bounded):
-        inner = without_own_joins(chunker.inner)
-        chain = chunker.units.fallback
-        if inner is chunker.inner and not _own_chain(chain):
-            return chunker
-        return Grouped(
-            inner,
-            chunker.chunk_size,
-            max_chars=chunker.max_chars,
-            overlap=chunker.overlap,
-            fallback=None if _own_chain(chain) else chain,
-        )
-    if isinstance(chunker, (Bounded, Sized)):
-        inner = without_own_joins(chunker.inner)
-        chain = chunker.fallback
-        if inner is chunker.inner and not _own_chain(chain):
-            return chunker
-        fallback = None if _own_chain(chain) else chain
-        if isinstance(chunker, Bounded):
-            return Bounded(inner, chunker.max_chars, fallback=fallback)
-        return Sized(
-            inner,
-            chunker.limit,
-            length=chunker.measure,
-            fill=chunker.fill,
-            overlap=chunker.overlap,
-            fallback=fallback,
-            param=chunker._param,
-        )
-    return chunker
+        limit, chain = chunker, chunker.units.fallback
+    elif isinstance(chunker, (Bounded, Sized)):
+        limit, chain = chunker, chunker.fallback
+    else:
+        return chunker
+    inner = without_own_joins(limit.inner)
+    if inner is limit.inner and not _own_chain(chain):
+        return limit
+    return limit.with_fallback(None if _own_chain(chain) else chain, inner=inner)
 
 
 def _own_chain(chain: tuple[object, ...]) -> bool:

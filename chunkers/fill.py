@@ -596,10 +596,13 @@ class Sized(ChunkingStrategy):
     def scanner(self) -> Scanner:
         return _SizedScanner(self)
 
-    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Sized:
-        """The same chunker with another fallback chain."""
+    def with_fallback(
+        self, fallback: Sequence[ChunkerSpec] | None, *, inner: ChunkerSpec | None = None
+    ) -> Sized:
+        """The same chunker with another fallback chain (``None``: the default
+        one) and, if given, another ``inner`` chunker."""
         return Sized(
-            self.inner,
+            self.inner if inner is None else inner,
             self.limit,
             length=self.measure,
             fill=self.fill,

@@ -316,9 +316,12 @@ class Bounded(ChunkingStrategy):
         spans = bounded_spans(self.inner, self.max_chars, self.fallback, text)
         return self.locate(text).spans() if spans is None else spans
 
-    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Bounded:
-        """The same chunker with another fallback chain."""
-        return Bounded(self.inner, self.max_chars, fallback=fallback)
+    def with_fallback(
+        self, fallback: Sequence[ChunkerSpec] | None, *, inner: ChunkerSpec | None = None
+    ) -> Bounded:
+        """The same chunker with another fallback chain (``None``: the default
+        one) and, if given, another ``inner`` chunker."""
+        return Bounded(self.inner if inner is None else inner, self.max_chars, fallback=fallback)
 
     def _params(self) -> dict[str, object]:
         return {"inner": self.inner, "max_chars": self.max_chars, "fallback": self.fallback}
@@ -415,12 +418,15 @@ class Grouped(ChunkingStrategy):
             i = j - back
         return spans
 
-    def with_fallback(self, fallback: Sequence[ChunkerSpec]) -> Grouped:
-        """The same chunker with another fallback chain (itself without ``max_chars``)."""
+    def with_fallback(
+        self, fallback: Sequence[ChunkerSpec] | None, *, inner: ChunkerSpec | None = None
+    ) -> Grouped:
+        """The same chunker with another fallback chain (``None``: the default
+        one; itself without ``max_chars``) and, if given, another ``inner``."""
         if self.max_chars is None:
             return self
         return Grouped(
-            self.inner,
+            self.inner if inner is None else inner,
             self.chunk_size,
             max_chars=self.max_chars,
             overlap=self.overlap,
