@@ -65,6 +65,8 @@ def collect_options(
     if options_file:
         for key, value in _read_options(options_file).items():
             if isinstance(value, dict):
+                if not value:  # (it sets nothing, but its name must still be known)
+                    _table_validator(options_file, key)
                 settings += [Setting(key, k, v, options_file) for k, v in value.items()]
             else:
                 settings.append(Setting(None, key, value, options_file))
@@ -228,15 +230,21 @@ def _check_unselected(source: Path, target: str, key: str) -> None:
     """``CommandError`` unless ``target`` (a table of the ``--options`` file
     ``source``, for no selected validator) names a known validator that takes
     ``key``: a misspelt table or key is an error, never dropped."""
+    cls = _table_validator(source, target)
+    if key not in _option_names(cls):
+        raise _unknown_option(key, [cls])
+
+
+def _table_validator(source: Path, target: str) -> type[Any]:
+    """The validator a table of the ``--options`` file ``source`` names, or a
+    ``CommandError``."""
     try:
-        cls = find_validator(target)
+        return find_validator(target)
     except CommandError:
         raise CommandError(
             f"--options {source}: table {target!r} names no known validator; choose "
             f"one of {', '.join(_ours())}, or name an installed hub validator"
         ) from None
-    if key not in _option_names(cls):
-        raise _unknown_option(key, [cls])
 
 
 def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:

@@ -1047,8 +1047,10 @@ def test_guard_options_file_serves_several_commands(
         ),
         # So is a misspelt key in the table of a validator not selected.
         ("[no_repetition]\nmax_repeat = 2\n", ["unknown option 'max_repeat'", "max_repeats"]),
+        # Before: an empty table was never looked at, so its name was not either.
+        ("[no_repetitions]\n", ["table 'no_repetitions' names no known validator"]),
     ],
-    ids=["misspelt-table", "misspelt-key"],
+    ids=["misspelt-table", "misspelt-key", "misspelt-empty-table"],
 )
 def test_guard_options_file_tables_name_known_validators(
     capfd: pytest.CaptureFixture[str], tmp_path: Path, table: str, fragments: list[str]
