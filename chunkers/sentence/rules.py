@@ -1444,9 +1444,15 @@ class SentenceRules:
         if 0 <= start < chunk < at:  # (a chunk cut at a glued period: "world.Today")
             word = buf[chunk - base : k]
             start = chunk
-        if start == chunk and word.startswith(">"):
+        if word.startswith(">") and (
+            start == chunk
+            or (
+                0 <= chunk < start <= chunk + 7
+                and _QUOTE_LEAD.fullmatch(buf, chunk - base, start - base)
+            )
+        ):
             # Block-quote markers glued to a list marker (">1. Item",
-            # ">>2. Item"): a lead, as "> 1." has.
+            # ">>2. Item", "> >3. Item"): a lead, as "> 1." has.
             marker = word.lstrip(">")
             start += len(word) - len(marker)
             word = marker

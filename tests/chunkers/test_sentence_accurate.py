@@ -469,6 +469,7 @@ ADVERSARIAL = {
     "bold labels": "**Step 1.** ",
     "bold labels unclosed": "**" + "a " * 18 + "1.** ",
     "glued quote markers": ">>1. A. ",
+    "spaced glued quote markers": "> >1. A. ",
     "common words before numbers": "it. 3 ",
     # Inline items numbered with digits before lower-case words.
     "numbered lower-case items": "1. a 2. b ",

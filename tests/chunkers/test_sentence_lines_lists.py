@@ -172,12 +172,13 @@ def test_a_numbered_item_in_a_block_quote_keeps_its_number() -> None:
     assert ACCURATE.split_text("Load > 1. Then stop.") == ["Load > 1.", "Then stop."]
     # Markdown needs no space after ">": the markers glued to the number are
     # a lead too.
-    tight = ">1. Pick a region\n>2. Save it. Then wait.\n>>3. Deeper item"
+    tight = ">1. Pick a region\n>2. Save it. Then wait.\n>>3. Deeper item\n> >4. Spaced marks"
     assert ACCURATE.split_text(tight) == [
         ">1. Pick a region",
         ">2. Save it.",
         "Then wait.",
         ">>3. Deeper item",
+        "> >4. Spaced marks",
     ]
     for part in (text, tight, "> 1. Check the key.\r\n>\t2) Go"):
         assert_streamed_as_the_rules_decide(list(part))
