@@ -94,6 +94,8 @@ _SPELLING_STARTS = [r.start for r in _SPELLING_MARKS]
 
 def _script_of(code: int) -> int:
     """The index in :data:`_SPELLING_MARKS` of the script of ``code``, or -1."""
+    if not _SPELLING_STARTS[0] <= code < _SPELLING_MARKS[-1].stop:
+        return -1
     k = bisect_right(_SPELLING_STARTS, code) - 1
     return k if k >= 0 and code in _SPELLING_MARKS[k] else -1
 
@@ -185,21 +187,19 @@ def _fold_cluster(cluster: str, base: int = -1) -> str:
         unicodedata.normalize("NFKD", cluster.translate(_FIRST_FOLD)).translate(SKELETON).casefold()
     )
     decomposed = unicodedata.normalize("NFKD", decomposed)
-    block = (
-        base
-        if unicodedata.category(decomposed[:1] or "a")[0] == "M"
-        else _own_marks_block(decomposed)
+    script = (
+        base if unicodedata.category(decomposed[:1] or "a")[0] == "M" else _marks_script(decomposed)
     )
     bare = "".join(
         c
         for c in decomposed
-        if (block >= 0 and _script_of(ord(c)) == block)
+        if (script >= 0 and _script_of(ord(c)) == script)
         or (unicodedata.category(c) not in _DROPPED_MARKS and c not in _SPELLING_MARK_SET)
     )
     return unicodedata.normalize("NFKC", bare).translate(_LAST_FOLD)
 
 
-def _own_marks_block(cluster: str) -> int:
+def _marks_script(cluster: str) -> int:
     """The script (:func:`_script_of`) whose marks ``cluster`` keeps: its
     letter's, when that letter is of a script whose marks are vowels and tones
     (:data:`_SPELLING_MARKS`: ``\u092a\u0941\u0932`` is not ``\u092a\u0932``);
@@ -290,12 +290,14 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
     starts: list[int] = []
     ends: list[int] = []
     i = 0
-    # The script whose marks a cluster that begins with a mark keeps: that of
-    # the last cluster that began with neither a mark nor an ignorable
-    # character (its folded letter's, see _own_marks_block).  So a mark after
-    # no letter of its script is dropped, also after a dropped mark, and a
-    # mark after an invisible character is its letter's, as it renders.
-    base = -1
+    # A cluster that begins with a mark keeps the marks of the script of the
+    # last cluster that began with neither a mark nor an ignorable character
+    # (its folded letter, ``letter``: see _marks_script).  So a mark after no
+    # letter of its script is dropped, also after a dropped mark, and a mark
+    # after an invisible character is its letter's, as it renders.  The script
+    # is looked up only for a cluster that is more than a lone letter (a lone
+    # letter folds with base -1: one cache entry per character).
+    letter = ""
     while i < n:
         run = _ASCII_RUN.match(source, i)
         if run is not None:
@@ -307,7 +309,7 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
                 out.append(source[i:j].lower())
                 starts.extend(range(i, j))
                 ends.extend(range(i + 1, j + 1))
-                base = -1
+                letter = ""
                 i = j
                 if i == n:
                     break
@@ -319,6 +321,12 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         stop = min(n, j + MAX_NON_STARTERS)
         while j < stop and (unicodedata.combining(source[j]) or source[j] in _SECOND_HALVES):
             j += 1
+        kind = unicodedata.category(first)
+        # (A letter, or anything else that is neither a mark nor ignorable.)
+        lead = kind[0] != "M" and kind != "Cf" and first not in _BLANK
+        # (Only a lone letter is sure to fold to no mark first: a tatweel
+        # folds to nothing, and the marks after it are then the letter's.)
+        base = -1 if lead and j == after and reference is None else _marks_script(letter)
         if reference is not None:
             cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))
             folded = _fold_cluster(cluster, base) if cluster else ""
@@ -327,8 +335,8 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         else:
             cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
             folded = _fold_cluster(cluster, base) if cluster else ""
-        if not (is_ignorable(first) and folded != " ") and unicodedata.category(first)[0] != "M":
-            base = _own_marks_block(folded)
+        if lead or (folded == " " and kind[0] != "M"):
+            letter = folded
         if folded:
             out.append(folded)
             starts.extend([i] * len(folded))
