@@ -676,6 +676,11 @@ class Sized(ChunkingStrategy):
                         if spare is None or end > spare[1]:
                             spare = (start, end)
                         break  # too empty: a smaller level may fill it better
+                    line = _heading_line(window, end)
+                    if line is not None:
+                        end = self._out_of_heading(
+                            window, start, end, line, ends[:i], min_end, closed, est
+                        )
                     return start, end, _fence_after(window, fence, end, closed)
         if spare is not None:
             return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
@@ -728,6 +733,39 @@ class Sized(ChunkingStrategy):
                     ends.append(end)
             line = nl + 1
         return next((end for end in reversed(ends) if self._fits(window[start:end])), None)
+
+    def _out_of_heading(
+        self,
+        window: str,
+        start: int,
+        end: int,
+        line: int,
+        earlier: list[int],
+        min_end: int,
+        closed: list[Span],
+        est: Callable[[int, int], int],
+    ) -> int:
+        """The end of a chunk from ``start`` that ``end`` (between the words of
+        the heading line at ``line``) would end: a heading is cut between its
+        words only when no chunk can end after it (the heading and what follows
+        it are over the limit) nor before it.  The heading line that fits,
+        else the last of ``earlier`` (ends of the same level) before the
+        heading, else an earlier heading line that fits."""
+        heading = self._heading_end(window, start, min_end, closed, est)
+        if heading is not None and heading > end:
+            return heading
+        # The last earlier end before the heading line and in no heading's title
+        # (each heading line looked at once: O(the window)).
+        i = bisect_right(earlier, line)
+        while i > 0 and earlier[i - 1] > start:
+            before = earlier[i - 1]
+            inside = _heading_line(window, before)
+            if inside is None:
+                if self._fits(window[start:before]):
+                    return start + len(window[start:before].rstrip()) if self.fill else before
+                break
+            i = bisect_right(earlier, inside, 0, i - 1)
+        return end if heading is None else heading
 
     def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
         """``lo`` moved past the ends that estimate over the limit but measure
@@ -882,6 +920,20 @@ def _after_heading(window: str, end: int) -> bool:
     if marker is None:
         return False
     return end <= marker.end() or _BLANK_TO_LINE_END.match(window, end) is not None
+
+
+def _heading_line(window: str, end: int) -> int | None:
+    """Where the Markdown heading line that ``end`` cuts between two words of
+    its title starts, or ``None`` (``end`` is no such cut).  O(the line)."""
+    line = window.rfind("\n", 0, end) + 1
+    marker = ATX.match(window, line)
+    if marker is None or end <= marker.end():
+        return None
+    nl = window.find("\n", end)
+    # (A line the window ends in is cut at the end: it is over the limit.)
+    if window[end : len(window) if nl < 0 else nl].isspace():
+        return None
+    return line
 
 
 def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:

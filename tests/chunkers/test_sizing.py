@@ -253,6 +253,33 @@ def test_a_heading_ends_a_chunk_rather_than_a_word_that_fits_being_cut(
     ]
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: limit("structure", max_chars=n, fill=True),
+        lambda n: limit("structure", max_chars=n, length=len),
+        lambda n: limit("paragraph", max_chars=n, fill=True),
+        lambda n: limit("sentence", max_chars=n, fill=True),
+        lambda n: limit("structure", max_tokens=n // 3, fill=True),
+        lambda n: limit("structure", max_tokens=n // 3),
+    ],
+    ids=["fill", "length", "fill-paragraph", "fill-sentence", "tokens", "tokens-capped"],
+)
+def test_a_heading_that_fits_is_not_cut_between_its_words(make: Callable[[int], Any]) -> None:
+    # Before: when a heading fit but not with the code block after it, it was
+    # cut between its words ("### Check" | "report\n\n```..."), the cut a
+    # heading over the limit gets; with headings in a row, the last that
+    # began in the window was cut ("## Model" | "system answer ...").
+    code = "```python\ngreen = never(6)\nmorning = stream(2)\n```"
+    doc = f"Intro words here.\n\n### Check report\n\n{code}\n\nAfter.\n"
+    assert make(60).split_text(doc) == ["Intro words here.", "### Check report", code, "After."]
+    headings = ["## Mountain table", "## Sometimes a user although", "## Model system answer user"]
+    doc = "\n\n".join([*headings, "Text."])
+    for n in (45, 60, 75, 90):
+        chunks = make(n).split_text(doc)
+        assert all(any(h in c for c in chunks) for h in headings), chunks
+
+
 # Sentences dense in bytes per token (Japanese, Russian): the unfinished word
 # is counted by its UTF-8 bytes, about three times its tokens, and measured
 # exactly only twice per chunk, so a sentence that fits may be cut near its end.
