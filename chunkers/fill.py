@@ -855,6 +855,8 @@ class Sized(ChunkingStrategy):
         n = len(text)
         spans: list[Span] = []
         s = prev_end = 0
+        fence: Fence | None = None  # the code fence open at s
+        end_fence: Fence | None = None  # the one open at prev_end
         while True:
             c = meter.crossing(s)
             while c is not None and meter.reanchor(s, c):
@@ -871,13 +873,17 @@ class Sized(ChunkingStrategy):
             def est(x: int, y: int, base: int = base) -> int:
                 return meter.est(base + x, base + y)
 
-            a, e, _ = self._cut(text[s:c], None, est, max(prev_end - s, 0))
+            window = text[s:c]
+            a, e, after = self._cut(window, fence, est, max(prev_end - s, 0))
             if s + e <= prev_end:  # no new text fits after the overlap: none
-                s = prev_end
+                s, fence = prev_end, end_fence
                 continue
             spans.append((s + a, s + e))
-            prev_end = s + e
-            s = self._overlap_start(text, s + a, prev_end, meter)
+            prev_end, end_fence = s + e, after
+            start = self._overlap_start(text, s + a, prev_end, meter)
+            # (An overlap may open inside a code block: read it as one.)
+            fence = after if start >= prev_end else fence_at(window, fence, start - s)
+            s = start
             if s >= n:
                 return spans
 

@@ -438,6 +438,22 @@ def test_overlap_for_whole_documents() -> None:
     assert spans[0][0] == len(text) - len(text.lstrip())
 
 
+@pytest.mark.parametrize("size", [40, 50, 60])
+@pytest.mark.parametrize("measure", [{}, {"length": len}])
+def test_an_overlap_opening_inside_a_code_block_reads_it_as_code(
+    size: int, measure: dict[str, Any]
+) -> None:
+    # Before: the chunk after an overlap that began inside a code block was cut
+    # as if the block's closing fence opened one: no boundary after it counted,
+    # and a word that fit was cut ("delta epsilo" | "epsilon zeta").
+    words = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho."
+    text = f"Intro words.\n\n```\nx = 1\ny = 2\n```\n\n{words}"
+    chunker = limit("structure", max_chars=size, fill=True, overlap=size // 3, **measure)
+    vocabulary = set(text.split())
+    for chunk in chunker.split_text(text):
+        assert set(chunk.split()) <= vocabulary, chunk
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "names"),
     [
