@@ -124,6 +124,11 @@ def from_huggingface_tokenizer(
     """A splitter sized in tokens of ``tokenizer`` (a ``tokenizers.Tokenizer`` or
     a transformers tokenizer; special tokens not counted), as LangChain's
     ``TextSplitter.from_huggingface_tokenizer``.  As :func:`from_tiktoken_encoder`."""
+    if tokenizer is None:  # (limit() would count cl100k_base tokens instead)
+        raise TypeError(
+            "tokenizer must be a tokenizers.Tokenizer, a transformers tokenizer or a "
+            "tokenizer name, got None"
+        )
     return _token_splitter(chunker, chunk_size, chunk_overlap, tokenizer, kwargs)
 
 

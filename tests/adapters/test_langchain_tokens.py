@@ -70,6 +70,13 @@ def test_bad_sizes_are_named_as_langchain_names_them() -> None:
         from_tiktoken_encoder(chunk_size=10, chunk_overlap=10)
 
 
+def test_no_huggingface_tokenizer_is_an_error_not_cl100k() -> None:
+    # Before: tokenizer=None (a tokenizer that failed to load) silently sized
+    # the chunks in cl100k_base tokens, the default of limit(max_tokens=...).
+    with pytest.raises(TypeError, match=r"^tokenizer must be .*got None"):
+        from_huggingface_tokenizer(None, chunk_size=100, chunk_overlap=10)
+
+
 def test_a_bad_encoding_or_model_is_named_as_given() -> None:
     # Before: both were blamed on "tokenizer", a parameter these do not have.
     with pytest.raises(ValueError, match=r"^encoding_name='nope' is not a known encoding"):
