@@ -858,23 +858,22 @@ class Sized(ChunkingStrategy):
         fence: Fence | None = None  # the code fence open at s
         end_fence: Fence | None = None  # the one open at prev_end
         while True:
-            c = meter.crossing(s)
-            while c is not None and meter.reanchor(s, c):
-                c = meter.crossing(s)
-            rest = text[s:] if c is None else ""
-            if c is None:
+            cut = self._overlapped_cut(text, meter, s, fence, prev_end)
+            if cut is not None and s < prev_end and _rough(*cut):
+                # The overlap left no room for a unit that fits without it (a
+                # word, a code block): the chunk opens without it instead,
+                # when that ends it less roughly (as LangChain drops overlap).
+                plain = self._overlapped_cut(text, meter, prev_end, end_fence, prev_end)
+                if plain is None or _rough(*plain) < _rough(*cut):
+                    s, fence, cut = prev_end, end_fence, plain
+            if cut is None:
+                rest = text[s:]
                 body = rest.strip()
                 if body and (not spans or s + len(rest.rstrip()) > prev_end):
                     a = s + len(rest) - len(rest.lstrip())
                     spans.append((a, a + len(body)))
                 return spans
-            base = s
-
-            def est(x: int, y: int, base: int = base) -> int:
-                return meter.est(base + x, base + y)
-
-            window = text[s:c]
-            a, e, after = self._cut(window, fence, est, max(prev_end - s, 0))
+            window, a, e, after = cut
             if s + e <= prev_end:  # no new text fits after the overlap: none
                 s, fence = prev_end, end_fence
                 continue
@@ -886,6 +885,23 @@ class Sized(ChunkingStrategy):
             s = start
             if s >= n:
                 return spans
+
+    def _overlapped_cut(
+        self, text: str, meter: _Meter, s: int, fence: Fence | None, prev_end: int
+    ) -> tuple[str, int, int, Fence | None] | None:
+        """``(window, start, end, fence after)`` of the next chunk from ``s``,
+        which ends after ``prev_end``; ``None`` when the rest of ``text`` fits."""
+        c = meter.crossing(s)
+        while c is not None and meter.reanchor(s, c):
+            c = meter.crossing(s)
+        if c is None:
+            return None
+
+        def est(x: int, y: int) -> int:
+            return meter.est(s + x, s + y)
+
+        window = text[s:c]
+        return (window, *self._cut(window, fence, est, max(prev_end - s, 0)))
 
     def _overlap_start(self, text: str, first: int, end: int, meter: _Meter) -> int:
         """The earliest word start after ``first`` from which ``text[w:end]``
@@ -926,6 +942,14 @@ def _after_heading(window: str, end: int) -> bool:
     if marker is None:
         return False
     return end <= marker.end() or _BLANK_TO_LINE_END.match(window, end) is not None
+
+
+def _rough(window: str, start: int, end: int, fence: Fence | None) -> int:
+    """How roughly a chunk ``window[start:end]`` ends: 2 inside a word, 1
+    inside a code block, else 0."""
+    if 0 < end < len(window) and not window[end - 1].isspace() and not window[end].isspace():
+        return 2
+    return 0 if fence is None else 1
 
 
 def _heading_line(window: str, end: int) -> int | None:

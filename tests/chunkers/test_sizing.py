@@ -454,6 +454,21 @@ def test_an_overlap_opening_inside_a_code_block_reads_it_as_code(
         assert set(chunk.split()) <= vocabulary, chunk
 
 
+@pytest.mark.parametrize("level", ["structure", "paragraph", "sentence"])
+@pytest.mark.parametrize("measure", [{}, {"length": len}])
+def test_an_overlap_makes_no_room_by_cutting_a_unit_that_fits(
+    level: str, measure: dict[str, Any]
+) -> None:
+    # Before: a code block that fit, but not after the overlap, was cut inside
+    # a word ("gamma = delta(" | "= delta(2)"); the chunk now opens without the
+    # overlap (as LangChain drops overlap to keep the next split whole).
+    code = "```\nalpha = beta(1)\ngamma = delta(2)\n```"
+    text = f"First words here now.\n\n{code}\n\nLast words of it."
+    chunks = limit(level, max_chars=45, fill=True, overlap=10, **measure).split_text(text)
+    assert code in chunks
+    assert chunks[0] == "First words here now."
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "names"),
     [
