@@ -33,7 +33,8 @@ def _blocks(window: str, state: Fence | None) -> list[tuple[int, int, bool, Fenc
             fence = opened_fence(m)
             open_at = m.start()
         elif closes_fence(fence, m):
-            blocks.append((open_at, m.end() - 1, True, fence))
+            # (Ends after the fence, before blanks or the CR of a CR LF.)
+            blocks.append((open_at, m.start() + len(m.group().rstrip()), True, fence))
             fence = None
     if fence is not None:
         blocks.append((open_at, len(window), False, fence))

@@ -360,6 +360,33 @@ def test_code_blocks_that_fit_are_kept_whole(level: str, fill: bool, indent: str
             assert not (x < a < y or x < b < y)
 
 
+@pytest.mark.parametrize(("eol", "blanks"), [("\r\n", ""), ("\n", "  "), ("\r\n", " \t")])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: limit("structure", max_chars=60),
+        lambda: limit("paragraph", max_chars=60),
+        lambda: limit("structure", max_chars=64, fill=True),
+        lambda: limit("sentence", max_chars=64, length=len),
+        lambda: limit("structure", max_tokens=24, fill=True),
+    ],
+    ids=["bounded", "bounded-paragraph", "fill", "length", "tokens"],
+)
+def test_a_code_block_closed_by_a_fence_line_with_blanks_ends_at_the_fence(
+    make: Callable[[], Any], eol: str, blanks: str
+) -> None:
+    # Before: with CR LF line ends (or blanks after the closing fence) the
+    # block reached past its fence to the line break, so no boundary right
+    # after it counted and the text after it was cut inside a word or a
+    # heading ("```\r\n\r\nP" | "lain words", "```\r\n\r\n#" | "# Notes").
+    code = "```python\nsentence = mountain(2)\ncity = light(4)\n```"
+    for after in ("Plain words of a paragraph here.", "## Notes on it\n\nCheck it now."):
+        text = f"{code}{blanks}\n\n{after}".replace("\n", eol)
+        chunks = make().split_text(text)
+        assert chunks[0].rstrip() == code.replace("\n", eol), chunks
+        assert " ".join(chunks[1:]).split() == after.split(), chunks
+
+
 def _find_all(text: str, part: str) -> list[int]:
     found, i = [], text.find(part)
     while i >= 0:
