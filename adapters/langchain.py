@@ -257,4 +257,21 @@ def _splitter_class() -> Callable[..., TextSplitter]:
         def __repr__(self) -> str:
             return f"as_langchain_splitter({self.chunker!r})"
 
+        def __reduce__(self) -> tuple[Callable[..., TextSplitter], tuple[object, ...]]:
+            # (The class is made on first use, so pickle cannot name it.)
+            flags = (self._add_start_index, self._strip_whitespace, self.headings)
+            return _splitter_again, (self.chunker, *flags)
+
     return ChunkwiseTextSplitter
+
+
+def _splitter_again(
+    chunker: object, add_start_index: bool, strip_whitespace: bool, headings: bool
+) -> TextSplitter:
+    """An unpickled splitter (see ``ChunkwiseTextSplitter.__reduce__``)."""
+    return _splitter_class()(
+        chunker,
+        add_start_index=add_start_index,
+        strip_whitespace=strip_whitespace,
+        headings=headings,
+    )

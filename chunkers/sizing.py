@@ -130,6 +130,15 @@ class Measure:
     def __repr__(self) -> str:
         return "Measure(chars)" if self.spec is None else f"Measure({self.spec!r:.80})"
 
+    def __reduce__(self) -> tuple[Callable[[object, str], Measure], tuple[object, str]]:
+        # Pickled as what the user passed (a named encoding is loaded again):
+        # the counting function is a closure over a tokenizer.
+        return _measure_again, (self.spec, self.param)
+
+
+def _measure_again(spec: object, param: str) -> Measure:
+    return measure_for(spec, param=param)
+
 
 #: Characters (code points): the default measure.
 CHARS = Measure(len, unit="chars", additive=True, spec=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 
 import bpe_openai
 import pytest
@@ -68,6 +69,19 @@ def test_bad_sizes_are_named_as_langchain_names_them() -> None:
         from_tiktoken_encoder(chunk_size=0)
     with pytest.raises(ValueError, match="chunk_overlap"):
         from_tiktoken_encoder(chunk_size=10, chunk_overlap=10)
+
+
+def test_splitters_pickle_as_langchain_splitters_do() -> None:
+    # Before: "Can't pickle local object" (the class, and a named encoding's
+    # counting function), so a splitter could not go to a process pool.
+    text = prose(3_000, seed=4)
+    for splitter in (
+        from_tiktoken_encoder(chunk_size=60, chunk_overlap=10, add_start_index=True),
+        as_langchain_splitter(limit("sentence", max_tokens=40), strip_whitespace=False),
+    ):
+        again = pickle.loads(pickle.dumps(splitter))
+        assert type(again) is type(splitter)
+        assert again.create_documents([text]) == splitter.create_documents([text])
 
 
 def test_no_huggingface_tokenizer_is_an_error_not_cl100k() -> None:
