@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from .base import ChunkingStrategy, SplitFlush
 from .clusters import cluster_start
-from .fences import closed_to_cuts, inside
+from .fences import Fence, closed_to_cuts, inside
 from .registry import resolve_chunker
 from .stream import scanner_for
 
@@ -59,7 +59,12 @@ def resolve_levels(fallback: object) -> tuple[Strategy, ...]:
 
 
 def fallback_cut(
-    levels: tuple[Strategy, ...], limit: int, window: str, *, after_chunk: bool = False
+    levels: tuple[Strategy, ...],
+    limit: int,
+    window: str,
+    *,
+    after_chunk: bool = False,
+    fence: Fence | None = None,
 ) -> Span:
     """Chunk span, relative to ``window`` (``limit + 1`` characters), of the next segment.
 
@@ -70,10 +75,11 @@ def fallback_cut(
     the whitespace up to its last line break is the gap after that chunk, not
     a line's indentation, and leads the segment (the line level keeps
     indentation in its chunks; the paragraph level keeps a single line break
-    before a paragraph).
+    before a paragraph).  ``fence``: the code fence open at the window's start
+    (the window starts inside that block), as the text before it reads.
     """
     closed = (
-        closed_to_cuts(window, None, _span_length, limit) if "`" in window or "~" in window else []
+        closed_to_cuts(window, fence, _span_length, limit) if "`" in window or "~" in window else []
     )
     for level in levels:
         cuts = scanner_for(level).feed(window)

@@ -84,8 +84,8 @@ def fence_at(window: str, state: Fence | None, end: int) -> Fence | None:
     return None
 
 
-# The start of a line that can be no fence line, however it goes on.
-_NO_FENCE = re.compile(r"[ \t]*+(?:[^ \t`~]|`{1,2}+[^`]|~{1,2}+[^~])")
+_INDENT = re.compile(r"[ \t]*+")
+_RUNS = {"`": re.compile(r"`*+"), "~": re.compile(r"~*+")}
 
 
 def _after_line(fence: Fence | None, line: re.Match[str]) -> Fence | None:
@@ -95,44 +95,105 @@ def _after_line(fence: Fence | None, line: re.Match[str]) -> Fence | None:
     return None if closes_fence(fence, line) else fence
 
 
+def _columns(start: int, indent: str) -> int:
+    """The column after ``indent`` (spaces and tabs) from column ``start``
+    (a tab counts to the next multiple of four, as ``str.expandtabs(4)``)."""
+    if "\t" not in indent:
+        return start + len(indent)
+    *tabbed, last = indent.split("\t")
+    for part in tabbed:
+        start += len(part)
+        start += 4 - start % 4
+    return start + len(last)
+
+
 class FenceReader:
     """The fence open at the end of a text read as it grows, its start read as
     the start of a line and a last line cut off at the end read as complete:
     what :func:`fence_at` tells of the whole text at its end.
 
-    Each complete line is read once; the last, unfinished line is read again
-    at each :meth:`open_fence` only while it may still be a fence line (it
-    opens with a run of backticks or tildes).  Amortised O(len(text)) but for
-    that line.
+    Each character is read once: complete lines by :data:`FENCE_LINE`, the
+    last, unfinished line as it comes, kept as what decides whether it is a
+    fence line (its indentation in columns, its run of backticks or tildes,
+    whether the rest holds a backtick or is blank), never as text, so a line
+    that never ends (a run of spaces or backticks) costs O(its length) in
+    all.  Amortised O(len(text)).
     """
 
     def __init__(self, state: Fence | None) -> None:
         self._state = state  # the fence open where the unfinished line starts
-        self._line = ""  # the unfinished line, unless it can be no fence line
+        self._new_line()
+
+    def _new_line(self) -> None:
         self._plain = False  # the unfinished line can be no fence line
+        self._cols = 0  # its indentation so far, in columns
+        self._mark = ""  # the character of its fence run, once one began
+        self._run = 0  # the length of that run so far
+        self._run_done = False  # a character after the run has come
+        self._tick = False  # the rest of the line holds a backtick
+        self._blank = True  # the rest of the line is blank
+
+    def _extend(self, part: str) -> None:
+        """Read ``part``, which holds no line break, into the unfinished line."""
+        if self._plain or not part:
+            return
+        i = 0
+        if not self._mark:
+            indent = _INDENT.match(part)
+            i = indent.end() if indent else 0
+            self._cols = _columns(self._cols, part[:i])
+            if i == len(part):
+                return
+            if part[i] not in "`~":
+                self._plain = True
+                return
+            self._mark = part[i]
+        if not self._run_done:
+            run = _RUNS[self._mark].match(part, i)
+            end = run.end() if run else i
+            self._run += end - i
+            i = end
+            if i == len(part):
+                return
+            self._run_done = True
+            if self._run < 3:
+                self._plain = True
+                return
+        if not self._tick and "`" in part[i:]:
+            self._tick = True
+        if self._blank and part[i:].strip():
+            self._blank = False
+
+    def _line_end(self) -> Fence | None:
+        """The fence open after the unfinished line, read as complete."""
+        state = self._state
+        if self._plain or self._run < 3:
+            return state
+        if state is None:
+            return None if self._mark == "`" and self._tick else (self._mark, self._run, self._cols)
+        closes = (
+            self._mark == state[0]
+            and self._run >= state[1]
+            and self._blank
+            and self._cols <= state[2] + 3
+        )
+        return None if closes else state
 
     def feed(self, text: str) -> None:
         """Read ``text``, the next part of the text."""
-        last = text.rfind("\n")
-        if last < 0:
-            if not self._plain:
-                self._line += text
-                self._check_plain()
+        first = text.find("\n")
+        if first < 0:
+            self._extend(text)
             return
-        if self._plain:
-            lines = text[text.find("\n") + 1 : last + 1]
-        else:
-            lines = self._line + text[: last + 1]
-        for line in FENCE_LINE.finditer(lines):
-            self._state = _after_line(self._state, line)
-        self._line, self._plain = text[last + 1 :], False
-        self._check_plain()
-
-    def _check_plain(self) -> None:
-        if _NO_FENCE.match(self._line):
-            self._line, self._plain = "", True
+        self._extend(text[:first])
+        state = self._line_end()
+        last = text.rfind("\n")
+        for line in FENCE_LINE.finditer(text, first + 1, last + 1):
+            state = _after_line(state, line)
+        self._state = state
+        self._new_line()
+        self._extend(text[last + 1 :])
 
     def open_fence(self) -> Fence | None:
         """The fence open at the end of the text read."""
-        line = None if self._plain or not self._line else FENCE_LINE.match(self._line + "\n")
-        return self._state if line is None else _after_line(self._state, line)
+        return self._line_end()

@@ -68,6 +68,7 @@ from .base import (
     scanned,
 )
 from .fallback import content_from, fallback_cut, levels_below, resolve_levels
+from .fences import FenceReader
 from .fill import Sized
 from .line import LineChunker
 from .params import check_int
@@ -81,6 +82,9 @@ __all__ = ["Bounded", "Grouped", "Sized", "fallback_chain", "limit", "split_span
 Strategy = ChunkingStrategy | SplitFlush
 Span = tuple[int, int]
 _NO_CUTS: list[Cut] = []
+#: Characters a bounded stream keeps before the pending text, unread for code
+#: fences, at most (read in one go, not at every chunk).
+_UNREAD = 8192
 
 
 def _check_max_chars(value: object) -> int | None:
@@ -186,6 +190,11 @@ class _BoundedScanner(_Paced):
         self._limit = max_chars
         self._levels = levels
         self._stream = StreamText()
+        # The text before _read, read for the code fence open at _p (a
+        # fallback window that starts inside a code block must know it);
+        # read up to _p at a fallback cut, or when that text grows long.
+        self._fences = FenceReader(None)
+        self._read = 0
 
     def _received(self, piece: str) -> None:
         self._stream.parts.append(piece)
@@ -193,7 +202,14 @@ class _BoundedScanner(_Paced):
     def _emit(self, out: list[Cut], start: int, end: int) -> None:
         out.append(Cut(start, end, end))
         self._p = end
-        self._stream.drop_before(end)  # nothing before the last cut is read again
+        if end - self._read > _UNREAD:
+            self._read_to(end)
+        self._stream.drop_before(self._read)  # nothing before is read again
+
+    def _read_to(self, end: int) -> None:
+        """Read the text up to ``end`` for code fences (amortised O(1) per character)."""
+        self._fences.feed(self._stream(self._read, end))
+        self._read = end
 
     def _content_from(self, start: int, end: int) -> int:
         """First non-whitespace offset in ``[start, end)``, or ``end``."""
@@ -214,8 +230,15 @@ class _BoundedScanner(_Paced):
 
     def _at_checkpoint(self, out: list[Cut]) -> None:
         p = self._p
+        self._read_to(p)
         window = self._stream(p, p + self._limit + 1)
-        start, end = fallback_cut(self._levels, self._limit, window, after_chunk=p > 0)
+        start, end = fallback_cut(
+            self._levels,
+            self._limit,
+            window,
+            after_chunk=p > 0,
+            fence=self._fences.open_fence(),
+        )
         self._emit(out, p + start, p + end)
 
     def _final(self, span: Span | None) -> Span | None:

@@ -33,12 +33,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from copy import copy
 from functools import lru_cache
 from itertools import accumulate, compress
 from operator import sub
 
 from .base import ChunkingStrategy, Scanner, SplitFlush
 from .fallback import content_from, fallback_cut
+from .fences import FenceReader
 from .line import LineChunker
 from .paragraph import ParagraphChunker
 from .scanning import RegexScanner
@@ -296,14 +298,36 @@ def line_chunks(text: str, limit: int, crlf: bool) -> tuple[list[str], list[Fall
     return chunks, fallbacks
 
 
-def bounded_replay(inner: Strategy, limit: int, levels: Levels, text: str) -> BoundedReplay | None:
+def fences_before(text: str) -> Callable[[int], FenceReader]:
+    """``before(offset)``: a :class:`~.fences.FenceReader` that has read
+    ``text[:offset]`` (where a slice of ``text`` starts, for the code fence
+    open there, as a stream of ``text`` reads it); amortised O(len(text)) for
+    increasing offsets."""
+    reader, read = FenceReader(None), 0
+
+    def before(offset: int) -> FenceReader:
+        nonlocal reader, read
+        if offset < read:
+            reader, read = FenceReader(None), 0
+        reader.feed(text[read:offset])
+        read = offset
+        return copy(reader)
+
+    return before
+
+
+def bounded_replay(
+    inner: Strategy, limit: int, levels: Levels, text: str, fences: FenceReader | None = None
+) -> BoundedReplay | None:
     """What the stream of ``Bounded(inner, limit, fallback=levels)`` cuts in
     ``text``, or ``None`` when the inner scanner's report offsets are unknown.
 
     When it is known at which offset the inner scanner reports each cut
     (word, simple sentence, paragraph and line chunkers), the inner chunker
     runs once over the whole text and the checkpoints are replayed over its
-    cuts, instead of feeding it slice by slice.
+    cuts, instead of feeding it slice by slice.  ``fences``: a reader that
+    has read the text before ``text``, when ``text`` is a slice of a longer
+    one (it reads on).
     """
     inner_scanner = scanner_for(inner)
     known = reporter(inner_scanner)
@@ -329,11 +353,15 @@ def bounded_replay(inner: Strategy, limit: int, levels: Levels, text: str) -> Bo
     ends: list[int] = []
     forced: dict[int, int] = {}  # index of a fallback cut -> offset it is reported at
     p = k = 0
+    reader, read = fences or FenceReader(None), 0
 
     def force() -> None:
-        nonlocal p
+        nonlocal p, read
         c = p + limit + 1
-        a, b = fallback_cut(levels, limit, text[p:c], after_chunk=p > 0)
+        reader.feed(text[read:p])
+        read = p
+        window = text[p:c]
+        a, b = fallback_cut(levels, limit, window, after_chunk=p > 0, fence=reader.open_fence())
         forced[len(ends)] = c
         starts.append(p + a)
         p += b
@@ -383,9 +411,11 @@ def bounded_replay(inner: Strategy, limit: int, levels: Levels, text: str) -> Bo
     return starts, ends, forced, fragment, reported, lag
 
 
-def bounded_spans(inner: Strategy, limit: int, levels: Levels, text: str) -> list[Span] | None:
+def bounded_spans(
+    inner: Strategy, limit: int, levels: Levels, text: str, fences: FenceReader | None = None
+) -> list[Span] | None:
     """Chunk spans (fragment last) of :func:`bounded_replay`, or ``None`` when it does not apply."""
-    fast = bounded_replay(inner, limit, levels, text)
+    fast = bounded_replay(inner, limit, levels, text, fences)
     if fast is None:
         return None
     starts, ends, _, fragment, _, _ = fast
@@ -404,14 +434,16 @@ def bounded_line_chunks(inner: LineChunker, limit: int, levels: Levels, text: st
     whole (a fresh start again).
     """
 
-    def general(part: str) -> list[Span]:
-        spans = bounded_spans(inner, limit, levels, part)
+    before = fences_before(text)
+
+    def general(start: int, part: str) -> list[Span]:
+        spans = bounded_spans(inner, limit, levels, part, before(start))
         assert spans is not None  # the line scanner's report offsets are known
         return spans
 
     def general_chunks(start: int) -> list[str]:
         part = text[start:] if start else text
-        return [part[a:b] for a, b in general(part)]
+        return [part[a:b] for a, b in general(start, part)]
 
     fast = line_chunks(text, limit, inner.crlf)
     if fast is None:
@@ -430,7 +462,7 @@ def bounded_line_chunks(inner: LineChunker, limit: int, levels: Levels, text: st
         if q >= len(text):
             return chunks + general_chunks(a)
         part = text[a:q]
-        spans = general(part)
+        spans = general(a, part)
         units = unit_spans(inner, part)
         assert units is not None
         index = {span: u for u, span in enumerate(zip(units[0], units[1], strict=True))}
@@ -456,6 +488,7 @@ def grouped_replay(
     packed = unit_groups(inner, text, size, limit)
     if packed is None:
         return _grouped_general(inner, size, limit, levels, text)
+    before = fences_before(text)
     groups, fragment, stop = packed
     # Groups that end this far before the end of a slice are decided by text
     # inside it (checkpoints, what reports a unit, fallback windows).
@@ -463,7 +496,7 @@ def grouped_replay(
     while stop is not None:
         q = stop + 4 * margin
         part = text[stop:q]
-        general = _grouped_general(inner, size, limit, levels, part)
+        general = _grouped_general(inner, size, limit, levels, part, before(stop))
         assert general is not None
         resume = taken = 0
         if q < n:
@@ -478,7 +511,7 @@ def grouped_replay(
         if not resume:
             if q < n:
                 part = text[stop:]
-                general = _grouped_general(inner, size, limit, levels, part)
+                general = _grouped_general(inner, size, limit, levels, part, before(stop))
                 assert general is not None
             groups += _shift(general[0], stop)
             tail = general[1]
@@ -492,10 +525,16 @@ def grouped_replay(
 
 
 def _grouped_general(
-    inner: Strategy, size: int, limit: int, levels: Levels, text: str
+    inner: Strategy,
+    size: int,
+    limit: int,
+    levels: Levels,
+    text: str,
+    fences: FenceReader | None = None,
 ) -> GroupedReplay | None:
-    """:func:`grouped_replay` over :func:`bounded_replay`, for any inner chunker."""
-    fast = bounded_replay(inner, limit, levels, text)
+    """:func:`grouped_replay` over :func:`bounded_replay`, for any inner chunker
+    (``fences``: as there)."""
+    fast = bounded_replay(inner, limit, levels, text, fences)
     if fast is None:
         return None
     starts, ends, forced, fragment, reported, lag = fast

@@ -579,3 +579,47 @@ def test_cluster_cut_work_is_linear(unit: str, delta: int, monkeypatch: pytest.M
 
     one, two = work(4000), work(8000)
     assert 0 < one and two <= 2.3 * one + 1000 and two <= 8 * 8000, (one, two)
+
+
+#: A code block longer than the ceiling (a blank line in it), prose, then a
+#: short block: the chunk cut after the first block's last lines starts inside it.
+_TWO_BLOCKS = (
+    "```py\nload = read(path)\n\nrows = parse(load)\nkeep = filter(rows)\nsave = write(keep)\n"
+    "report = summary(save)\nprint(report)\n```\n"
+    "Then install the tool that the script needs before you run it.\n"
+    "```sh\npip install example\npython run.py\n```\n"
+)
+
+
+@pytest.mark.parametrize("inner", ["structure", "paragraph"])
+@pytest.mark.parametrize("grouped", [False, True])
+@pytest.mark.parametrize("max_chars", [60, 80, 99])
+def test_a_code_block_that_fits_is_not_cut_after_a_cut_inside_an_earlier_block(
+    inner: str, grouped: bool, max_chars: int
+) -> None:
+    # Before: with max_chars=80, ['```py\nload = read(path)', ..., '```\nThen install the tool
+    # that the script needs before you run it.\n```sh', 'pip install example\npython run.py\n```']:
+    # a window that started inside the first block read its closing fence as an opening
+    # one, and the short block, which fits, was cut after its opening fence.
+    chunker = (
+        limit(inner, max_chars=max_chars, chunk_size=2)
+        if grouped
+        else limit(inner, max_chars=max_chars)
+    )
+    small = "```sh\npip install example\npython run.py\n```"
+    start = _TWO_BLOCKS.index(small)
+    spans = chunker.split_spans(_TWO_BLOCKS)
+    assert not [end for _, end in spans if start < end < start + len(small)]
+    assert [(a, b) for a, b in spans if a <= start and start + len(small) <= b]
+    pieces = stream(chunker, list(_TWO_BLOCKS))
+    assert [(p.chunk_start, p.chunk_end) for p in pieces if p.chunk is not None] == spans
+
+
+def test_a_code_block_that_fits_reaches_a_guard_whole_after_a_cut_inside_an_earlier_one() -> None:
+    from helpers.guardrails import Record, guard_with, joined, run
+
+    chunker = limit("structure", max_chars=80)
+    record = Record(chunker=chunker, on_fail="exception")
+    deltas = [_TWO_BLOCKS[i : i + 23] for i in range(0, len(_TWO_BLOCKS), 23)]
+    assert joined(run(guard_with(record), deltas)) == _TWO_BLOCKS
+    assert "```sh\npip install example\npython run.py\n```" in record.seen
