@@ -641,6 +641,8 @@ class Sized(ChunkingStrategy):
             else []
         )
         lead = len(window) - len(window.lstrip())
+        # No cut between the words of a heading that may fit a chunk of its own.
+        whole = self._first_heading_fits(window, lead, est)
         spare: tuple[int, int] | None = None  # a block boundary below MIN_FILL
         for level in self.levels:
             if spare is not None and isinstance(level, WordChunker):
@@ -651,7 +653,7 @@ class Sized(ChunkingStrategy):
                 for c in cuts
                 if c.end > min_end
                 and not inside(c.end, closed)
-                and not _after_heading(window, c.end)
+                and not _in_heading(window, c.end, lead, whole)
             ]
             if not ends:
                 continue
@@ -676,11 +678,6 @@ class Sized(ChunkingStrategy):
                         if spare is None or end > spare[1]:
                             spare = (start, end)
                         break  # too empty: a smaller level may fill it better
-                    line = _heading_line(window, end)
-                    if line is not None:
-                        end = self._out_of_heading(
-                            window, start, end, line, ends[:i], min_end, closed, est
-                        )
                     return start, end, _fence_after(window, fence, end, closed)
         if spare is not None:
             return spare[0], spare[1], _fence_after(window, fence, spare[1], closed)
@@ -734,38 +731,18 @@ class Sized(ChunkingStrategy):
             line = nl + 1
         return next((end for end in reversed(ends) if self._fits(window[start:end])), None)
 
-    def _out_of_heading(
-        self,
-        window: str,
-        start: int,
-        end: int,
-        line: int,
-        earlier: list[int],
-        min_end: int,
-        closed: list[Span],
-        est: Callable[[int, int], int],
-    ) -> int:
-        """The end of a chunk from ``start`` that ``end`` (between the words of
-        the heading line at ``line``) would end: a heading is cut between its
-        words only when no chunk can end after it (the heading and what follows
-        it are over the limit) nor before it.  The heading line that fits,
-        else the last of ``earlier`` (ends of the same level) before the
-        heading, else an earlier heading line that fits."""
-        heading = self._heading_end(window, start, min_end, closed, est)
-        if heading is not None and heading > end:
-            return heading
-        # The last earlier end before the heading line and in no heading's title
-        # (each heading line looked at once: O(the window)).
-        i = bisect_right(earlier, line)
-        while i > 0 and earlier[i - 1] > start:
-            before = earlier[i - 1]
-            inside = _heading_line(window, before)
-            if inside is None:
-                if self._fits(window[start:before]):
-                    return start + len(window[start:before].rstrip()) if self.fill else before
-                break
-            i = bisect_right(earlier, inside, 0, i - 1)
-        return end if heading is None else heading
+    def _first_heading_fits(self, window: str, lead: int, est: Callable[[int, int], int]) -> bool:
+        """Whether the line the window's content opens with is a Markdown
+        heading that may fit a chunk of its own: within the limit, or not known
+        to be over it (it goes on after the window, which a lead shortened)."""
+        line = window.rfind("\n", 0, lead) + 1
+        if ATX.match(window, line) is None:
+            return False
+        stop = window.find("\n", lead)
+        if stop < 0:
+            return est(line, len(window)) <= self.limit
+        stop = line + len(window[line:stop].rstrip())
+        return est(line, stop) <= self.limit or self._fits(window[line:stop])
 
     def _beyond_estimate(self, window: str, start: int, ends: list[int], lo: int) -> int:
         """``lo`` moved past the ends that estimate over the limit but measure
@@ -933,15 +910,19 @@ class Sized(ChunkingStrategy):
 _BLANK_TO_LINE_END = re.compile(r"[^\S\n]*(?:\n|\Z)")
 
 
-def _after_heading(window: str, end: int) -> bool:
-    """Whether ``end`` ends a Markdown heading line (only blanks after it on the
-    line) or its ``#`` marker: a heading belongs to the text after it, so no
-    chunk ends there.  A cut between the words of a heading over the limit
-    stays possible."""
-    marker = ATX.match(window, window.rfind("\n", 0, end) + 1)
+def _in_heading(window: str, end: int, lead: int, whole: bool) -> bool:
+    """Whether no chunk may end at ``end`` for a Markdown heading: at the end of
+    a heading line or its ``#`` marker, or between the words of a heading (the
+    chunk ends before its line), but for the one the content opens with when
+    it is over the limit (``whole``: it may fit); a heading belongs to the text
+    after it.  O(the line before ``end``)."""
+    line = window.rfind("\n", 0, end) + 1
+    marker = ATX.match(window, line)
     if marker is None:
         return False
-    return end <= marker.end() or _BLANK_TO_LINE_END.match(window, end) is not None
+    if end <= marker.end() or _BLANK_TO_LINE_END.match(window, end) is not None:
+        return True
+    return line > lead or whole
 
 
 def _rough(window: str, start: int, end: int, fence: Fence | None) -> int:
@@ -950,20 +931,6 @@ def _rough(window: str, start: int, end: int, fence: Fence | None) -> int:
     if 0 < end < len(window) and not window[end - 1].isspace() and not window[end].isspace():
         return 2
     return 0 if fence is None else 1
-
-
-def _heading_line(window: str, end: int) -> int | None:
-    """Where the Markdown heading line that ``end`` cuts between two words of
-    its title starts, or ``None`` (``end`` is no such cut).  O(the line)."""
-    line = window.rfind("\n", 0, end) + 1
-    marker = ATX.match(window, line)
-    if marker is None or end <= marker.end():
-        return None
-    nl = window.find("\n", end)
-    # (A line the window ends in is cut at the end: it is over the limit.)
-    if window[end : len(window) if nl < 0 else nl].isspace():
-        return None
-    return line
 
 
 def _fence_after(window: str, fence: Fence | None, end: int, closed: list[Span]) -> Fence | None:

@@ -280,6 +280,36 @@ def test_a_heading_that_fits_is_not_cut_between_its_words(make: Callable[[int], 
         assert all(any(h in c for c in chunks) for h in headings), chunks
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: limit("structure", max_chars=n, fill=True),
+        lambda n: limit("structure", max_chars=n, length=len),
+        lambda n: limit("sentence", max_chars=n, fill=True),
+    ],
+    ids=["fill", "length", "fill-sentence"],
+)
+@pytest.mark.parametrize("ceiling", [60, 70, 80])
+def test_a_heading_that_fits_is_whole_in_a_chunk_of_its_own(
+    make: Callable[[int], Any], ceiling: int
+) -> None:
+    # Before, with 70 or 80: ['Intro text here.', '### Explains', 'it.\n\n```...```', ...]:
+    # no chunk could end on the heading line and the code block after it was kept whole,
+    # so the chunk was cut between the heading's words, though the heading fits.
+    code = "```\n" + "".join(f"x{i} = {i}\n" for i in range(8)) + "```"
+    doc = f"Intro text here.\n\n### Explains it.\n\n{code}\n\nMore prose after the code."
+    chunks = make(ceiling).split_text(doc)
+    assert "### Explains it." in chunks
+    # A heading that does not fit in the window after the text before it: its
+    # lead goes alone, and the heading is whole in the next chunk.
+    doc = "Some words here to fill.\n\n### Writes users it explains.\nFor the model."
+    assert "### Writes users it explains." in make(30).split_text(doc)
+    for text in (doc, f"Intro text here.\n\n### Explains it.\n\n{code}\n"):
+        chunker = make(ceiling)
+        pieces = stream(chunker, list(text))
+        assert [p.chunk for p in pieces if p.chunk is not None] == chunker.split_text(text)
+
+
 # Sentences dense in bytes per token (Japanese, Russian): the unfinished word
 # is counted by its UTF-8 bytes, about three times its tokens, and measured
 # exactly only twice per chunk, so a sentence that fits may be cut near its end.
