@@ -47,18 +47,20 @@ def closed_to_cuts(
     """Open intervals ``(a, b)`` of ``window`` in which no chunk may end.
 
     A block that fits (``size(a, b) <= limit``, ``size`` measuring
-    ``window[a:b]``) is closed to cuts; so is a block that is still open at the
-    end of the window and does not start it (it may fit in the next chunk).  A
-    block that starts the window (only whitespace before it) and is not known to
-    fit is open to cuts: it cannot be kept whole.
+    ``window[a:b]``, whatever whitespace leads it: that lead can be a segment
+    of its own) is closed to cuts; so is a block that is still open at the end
+    of the window and does not start it (it may fit in the next chunk).  A
+    block that starts the window and is not known to fit is open to cuts: it
+    cannot be kept whole.
     """
     closed: list[Span] = []
     for a, b, done, _ in _blocks(window, state):
-        leading = a == 0 or not window[:a].strip()
+        # A block after a lead of whitespace may fit once the lead is gone (the
+        # lead is then a segment of its own): it is closed as any other.
         if done:
-            if size(0 if leading else a, b) <= limit:
+            if size(a, b) <= limit:
                 closed.append((a, b))
-        elif not leading and size(a, b) <= limit:
+        elif a > 0 and size(a, b) <= limit:
             closed.append((a, b + 1))  # an end at the window's end is inside, too
     return closed
 

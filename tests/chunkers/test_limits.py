@@ -623,3 +623,26 @@ def test_a_code_block_that_fits_reaches_a_guard_whole_after_a_cut_inside_an_earl
     deltas = [_TWO_BLOCKS[i : i + 23] for i in range(0, len(_TWO_BLOCKS), 23)]
     assert joined(run(guard_with(record), deltas)) == _TWO_BLOCKS
     assert "```sh\npip install example\npython run.py\n```" in record.seen
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: limit("structure", max_chars=n),
+        lambda n: limit("structure", max_chars=n, length=len),
+        lambda n: limit("structure", max_chars=n, fill=True),
+    ],
+    ids=["bounded", "length", "fill"],
+)
+@pytest.mark.parametrize("slack", [0, 1])
+def test_a_code_block_that_fits_only_without_its_lead_is_kept_whole(make: Any, slack: int) -> None:
+    # Before: ['Intro sentence here.', '```py\nfirst = 1\nsecond = 2\nthird = 3', '```', ...]:
+    # the block was counted with the blank line before it, which goes in no chunk,
+    # and cut though it fits; the blank line is now a segment of its own.
+    block = "```py\nfirst = 1\nsecond = 2\nthird = 3\n```"
+    text = f"Intro sentence here.\n\n{block}\n\nAfter the block."
+    chunker = make(len(block) + slack)
+    assert block in chunker.split_text(text)
+    pieces = stream(chunker, list(text))
+    assert [p.chunk for p in pieces if p.chunk is not None] == chunker.split_text(text)
+    assert "".join(p.segment for p in pieces) == text
