@@ -132,6 +132,19 @@ class _ChunkingFunctionScanner(Scanner):
 
     def feed(self, delta: str) -> list[Cut]:
         pending = self._pending + delta
+        if pending[:1].isspace():
+            # Whitespace before the first chunk (a response that opens with a
+            # line break) is its lead: no function is shown it, as no later
+            # window starts with any (a line splitter would cut a segment with
+            # no content there).  Only the start of a text can hold it.
+            space = _SPACE.match(pending)
+            lead = space.end() if space else 0  # (it always matches)
+            self._base += lead
+            self._no_end = max(self._no_end - lead, 0)
+            pending = pending[lead:]
+            if not pending:
+                self._pending = ""
+                return []
         if self._ends is not None:
             found = self._ends.search(pending, self._no_end)
             if found is None:

@@ -18,7 +18,10 @@ import re
 from typing import Any
 
 import pytest
-from guardrails.validator_base import split_sentence_word_tokenizers_jl_separator
+from guardrails.validator_base import (
+    register_validator,
+    split_sentence_word_tokenizers_jl_separator,
+)
 from guardrails_chunking_cost import rescan
 from helpers.guardrails import PlainBan, Record, arun, guard_with, joined, run, slicings
 from hypothesis import given, settings
@@ -283,6 +286,44 @@ def test_function_breaking_the_contract() -> None:
     strategy = GuardrailsChunker(lambda text: [text, "", ""])
     with pytest.raises(ValueError, match=r"the contract is \[\] or \[segment, remainder\]"):
         strategy.split("Hello. You")
+
+
+def _lines(text: str) -> list[str]:
+    """A line splitter as a hub validator might write it: cut after each line break."""
+    end = text.find("\n")
+    return [] if end < 0 else [text[: end + 1], text[end + 1 :]]
+
+
+@register_validator(name="chunkwise-test/lines", data_type="string")
+class Lines(PlainBan):
+    """:class:`PlainBan` with a line-by-line ``_chunking_function`` of its own."""
+
+    def _chunking_function(self, chunk: str) -> list[str]:
+        return _lines(chunk)
+
+
+@pytest.mark.parametrize("text", ["\nHello.\nbad day\n\nBye", "\n\n  Hello.\n bad day", " \n"])
+def test_function_cutting_a_response_that_opens_with_a_line_break(text: str) -> None:
+    # A response that opens with a line break: the line splitter's first
+    # segment is the blank line alone.  It is whitespace before the first
+    # chunk, not a segment to locate (that raised ValueError on every path).
+    chunks = [line.strip() for line in text.splitlines() if line.strip()]
+    shown: list[str] = []
+
+    def showing(window: str) -> list[str]:
+        shown.append(window)
+        return _lines(window)
+
+    assert GuardrailsChunker(showing).split_text(text) == chunks
+    # (Every window the function is shown starts with content.)
+    assert all(window[:1].strip() for window in shown)
+    assert "".join(GuardrailsChunker(_lines).segments(text)) == text
+    validator = Lines(on_fail="fix")
+    guard = guard_with(validator)
+    for deltas in ([text], list(text), [text[:1], text[1:]]):
+        validator.seen.clear()
+        assert joined(run(guard, deltas)) == text.replace("bad", "***")
+        assert validator.seen == (chunks or [text])
 
 
 def test_function_must_be_callable() -> None:
