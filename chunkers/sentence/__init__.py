@@ -153,7 +153,9 @@ class SentenceChunker(ChunkingStrategy):
         lang = self._language
         source = SentenceScanner(self._shared_setup())
         if self.quotes:
-            QuotationLayer(source)  # (attaches itself: the scanner's cuts go through it)
+            # (Built at the first quotation mark found, and attached then:
+            # the scanner's cuts go through it from there on.)
+            source.attach_on_mark(QuotationLayer)
         if lang.translate:
             return _Translated(source, lang.translate)
         return source

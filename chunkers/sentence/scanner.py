@@ -291,7 +291,7 @@ class SentenceScanner(SentenceRules, Scanner):
         "_proofs", "_quote_marks", "_resume", "_run_end", "_search", "_space_end", "_start",
         "_starters", "_typed", "_wide",
         "_word_offset", "_word_read", "_wrap_offset", "_wrap_read", "keep_from", "layer",
-        "layer_cuts", "layer_due", "marks", "undecided",
+        "layer_cuts", "layer_due", "layer_on_mark", "marks", "undecided",
     )  # fmt: skip
 
     def __init__(self, setup: ScannerSetup) -> None:
@@ -330,6 +330,9 @@ class SentenceScanner(SentenceRules, Scanner):
         # more than KEEP_MAX characters past it), and every cut.
         self.layer: QuotationLayer | None = None
         self.layer_due = self.layer_cuts = False
+        # What builds the layer when the first mark is found, if none is
+        # attached by then (see attach_on_mark), or None.
+        self.layer_on_mark: Callable[[SentenceScanner], QuotationLayer] | None = None
         # The searches (``_wide``, and ``_narrow`` for Latin-1 text), and what
         # each group of them proves (the same groups in all four): ``_proofs``.
         self._find, self._find_all = self._wide
@@ -689,6 +692,14 @@ class SentenceScanner(SentenceRules, Scanner):
         dropped), and no text is kept for them."""
         self.layer = layer
 
+    def attach_on_mark(self, build: Callable[[SentenceScanner], QuotationLayer]) -> None:
+        """Attach the layer ``build(self)`` builds (it attaches itself) when
+        the first quotation mark is found, not now: until then a layer has
+        nothing to read, is never called and holds its initial state, so
+        the cuts are the same, and a text without a mark (most short
+        answers) builds none (about half the cost of a scanner)."""
+        self.layer_on_mark = build
+
     def _first_search(self) -> Callable[[str, int], re.Match[str] | None] | None:
         """The search that starts the next delta: the chunk's own search once
         the chunk has begun, nothing is pending and whether it opens with a
@@ -879,13 +890,16 @@ class SentenceScanner(SentenceRules, Scanner):
         and looking for one costs more than the second look of settling."""
         if at >= self._marks_to:
             self._marks_to = at + 1
-            if self.layer is None:
-                self.marks.append(at)
-                return
+            layer = self.layer
+            if layer is None:
+                if self.layer_on_mark is None:
+                    self.marks.append(at)
+                    return
+                layer = self.layer_on_mark(self)  # (attaches itself: see attach_on_mark)
             self.layer_cuts = True  # (the layer reads the marks a cut needs)
             if self.undecided >= 0:
                 self.settle()
-                self.layer.keep()  # (the mark settled may have held the window back)
+                layer.keep()  # (the mark settled may have held the window back)
             if self._base + len(self._buf) - at > DEFER and self._newline_after(at):
                 self.marks.append(at)
             else:

@@ -354,7 +354,8 @@ def without_layer(chunker: SentenceChunker) -> Any:
     """A new scanner of ``chunker`` with no quotation layer attached: the
     sentence scanner's own cuts (it still lists the marks)."""
     scanner: Any = chunker.scanner()
-    getattr(scanner, "translated", scanner).layer = None
+    inner = getattr(scanner, "translated", scanner)
+    inner.layer = inner.layer_on_mark = None
     return scanner
 
 

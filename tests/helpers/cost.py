@@ -147,6 +147,11 @@ def _route(monkeypatch: pytest.MonkeyPatch, scanner: Any, work: Work) -> Work:
         wrapped = getattr(scanner, layer, None)
         if wrapped is not None:
             _route(monkeypatch, wrapped, work)
+    # A layer built later (the sentence scanner's quotation layer, at the
+    # first mark found): the patterns of its type and module.
+    later = getattr(scanner, "layer_on_mark", None)
+    if isinstance(later, type):
+        _route(monkeypatch, later, work)
     return work
 
 
