@@ -294,6 +294,20 @@ class SentenceScanner(SentenceRules, Scanner):
         "layer_cuts", "layer_due", "layer_on_mark", "marks", "undecided",
     )  # fmt: skip
 
+    # The pending candidate's kind, phase, where its scan resumes, the ends
+    # of its terminator, closer and whitespace runs, and what the runs held
+    # (read only while ``_pending >= 0``, set from ``_open`` on).
+    _pending_kind: int
+    _phase: int
+    _resume: int
+    _run_end: int
+    _closers_end: int
+    _space_end: int
+    _newlines: int
+    _dots: int
+    _bang: bool
+    _ellipsis: bool
+
     def __init__(self, setup: ScannerSetup) -> None:
         # (One unpacking: reading each field of the named tuple by name costs
         # a generic attribute lookup, a tenth of a scanner's construction.)
@@ -348,15 +362,12 @@ class SentenceScanner(SentenceRules, Scanner):
         # chunk has begun and does not open with a heading marker; else None.
         self._search = self._find.search
         self._next_search: Callable[[str, int], re.Match[str] | None] | None = None
-        # The pending candidate (decided across deltas): offset or -1, kind,
-        # phase, where its scan resumes, the ends of its terminator, closer and
-        # whitespace runs, and what the runs held.
+        # The pending candidate (decided across deltas): offset or -1.  What
+        # else describes it (the slots annotated on the class) is set by
+        # _open, or by the phase that scans it, before it is read: left
+        # unset here (a scanner is built per text: each store is a share of
+        # splitting a short answer).
         self._pending = -1
-        self._pending_kind = TERMINATOR
-        self._phase = _RUN
-        self._resume = self._run_end = self._closers_end = self._space_end = 0
-        self._newlines = self._dots = 0
-        self._bang = self._ellipsis = False
         # The word before the candidate at offset self._word_offset, once read.
         self._word_offset = -1
         self._word_read: tuple[str, bool, bool, tuple[int, int] | None] = ("", False, False, None)
