@@ -180,6 +180,7 @@ class SentenceChunker(ChunkingStrategy):
             typed=lang.code == AUTO,
             compounds=lang.compounds,
             plain_words=lang.plain_words,
+            foreign=lang.foreign,
         )
         if len(_SETUPS) >= _SETUPS_MAX:
             _SETUPS.clear()  # (a bound for added abbreviations that vary without end)

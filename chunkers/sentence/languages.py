@@ -26,6 +26,9 @@ A :class:`Language` is data only, read by the rules of :mod:`.rules`:
   (``Use npm. npm is great.``): English and "auto" only, where a sentence
   may begin with a lower-case name; in the other languages an abbreviation
   missing from the tables is likelier (``pag. 12 e segg. per``);
+* ``foreign``: in "auto", the abbreviations of other languages left out of
+  its table (English words, month names, two letters or fewer), which are no
+  plain words either: ``ad es. mele``, ``200 kr. inkl. moms`` go on;
 * ``translate``: characters that this language writes as a terminator and
   others do not, mapped one to one onto the terminator they stand for before
   the text is scanned (Armenian ``:`` is ``։``, Greek ``;`` is ``;``); the
@@ -101,6 +104,7 @@ class Language:
     continuations: frozenset[str] = frozenset()
     compounds: frozenset[str] = frozenset()
     plain_words: bool = False
+    foreign: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -452,6 +456,7 @@ def _build(code: str) -> Language:
                 table.setdefault(word, kind)
         starters.update(spec.starters.split())
     compounds = frozenset().union(*(_compounds(spec, table) for spec in _SPECS.values()))
+    foreign = frozenset(w for spec in _SPECS.values() for w in _own_table(spec) if w not in table)
     return Language(
         AUTO,
         table,
@@ -461,6 +466,7 @@ def _build(code: str) -> Language:
         _continuations(_SPECS["en"]),
         compounds,
         plain_words=True,  # (English's rule: "auto" is English first)
+        foreign=foreign,
     )
 
 

@@ -744,6 +744,7 @@ class SentenceRules:
     _continuations: frozenset[str]
     _compounds: frozenset[str]
     _plain_words: bool
+    _foreign: frozenset[str]
     _ordinals: int
     _word_offset: int
     _word_read: tuple[str, bool, bool, tuple[int, int] | None]
@@ -1210,7 +1211,8 @@ class SentenceRules:
         """Whether the word before the period at ``at`` is a plain word, which
         ends a sentence before a lower-case word: two ASCII lower-case letters
         or more (openers stripped: no dotted form, initial, number, name or
-        acronym), in none of the language's abbreviation tables, not a unit
+        acronym), in none of the language's abbreviation tables (nor, in
+        "auto", another language's: ``Language.foreign``), not a unit
         after a number (``5 ft. 3 in. tall``), not a list
         marker opening its chunk (``iv.``), not the last dot of a spaced
         ellipsis; never in a language without them (``Language.plain_words``:
@@ -1225,6 +1227,7 @@ class SentenceRules:
             and not self._initial_before(at - len(word) - self._base)  # ("p. ex.")
             and _PLAIN_WORD.fullmatch(word) is not None
             and word not in self._abbreviations
+            and word not in self._foreign
             and not (at_start and _LIST_MARK.fullmatch(word) is not None)
             and not (word in UNITS and self._after_number(at - len(word)))
         )

@@ -210,6 +210,9 @@ class ScannerSetup(NamedTuple):
     compounds: frozenset[str]
     typed: bool
     plain_words: bool
+    #: Words that are no plain word though missing from ``abbreviations``
+    #: (``Language.foreign``).
+    foreign: frozenset[str]
     #: The searches (``find``, ``find_all``), and those for Latin-1 text.
     wide: tuple[re.Pattern[str], re.Pattern[str]]
     narrow: tuple[re.Pattern[str], re.Pattern[str]]
@@ -231,6 +234,7 @@ def scanner_setup(
     typed: bool = False,
     compounds: frozenset[str] = frozenset(),
     plain_words: bool = True,
+    foreign: frozenset[str] = frozenset(),
 ) -> ScannerSetup:
     """The setup of scanners for a configuration (see :class:`SentenceScanner`).
     O(size of the tables), and the searches compiled on a configuration's
@@ -252,6 +256,7 @@ def scanner_setup(
         compounds,
         typed,
         plain_words,
+        foreign,
         built[:2],
         built[2:],
         group_proofs(built[0]),
@@ -285,8 +290,9 @@ class SentenceScanner(SentenceRules, Scanner):
 
     __slots__ = (
         "_abbreviations", "_bang", "_base", "_buf", "_closers_end", "_compounds", "_content_end",
-        "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_heading", "_item", "_last",
-        "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines", "_next_search",
+        "_continuations", "_dots", "_ellipsis", "_find", "_find_all", "_foreign", "_heading",
+        "_item", "_last", "_leads", "_long", "_mark_at", "_marks_to", "_narrow", "_newlines",
+        "_next_search",
         "_no_newline", "_ordinals", "_pending", "_pending_kind", "_phase", "_plain_words", "_pos",
         "_proofs", "_quote_marks", "_resume", "_run_end", "_search", "_space_end", "_start",
         "_starters", "_typed", "_wide",
@@ -319,6 +325,7 @@ class SentenceScanner(SentenceRules, Scanner):
             self._compounds,
             self._typed,
             self._plain_words,
+            self._foreign,
             self._wide,
             self._narrow,
             self._proofs,

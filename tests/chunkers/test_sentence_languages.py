@@ -354,6 +354,18 @@ EXAMPLES = [
     ("auto", "Kup owoce, np. jabłka. Mieszkam przy ul. Długiej 5. Dziękuję.",
      ["Kup owoce, np. jabłka.", "Mieszkam przy ul. Długiej 5.", "Dziękuję."]),
     ("auto", "Import numpy as np. Then call it.", ["Import numpy as np.", "Then call it."]),
+    # "auto" leaves short abbreviations of other languages, and those that are
+    # English words, out of its table, but none of them is a plain word: a
+    # lower-case word after one goes on.
+    ("auto", "Nel cesto metto frutta, ad es. fichi e uva.",
+     ["Nel cesto metto frutta, ad es. fichi e uva."]),
+    ("auto", "Lejen er 4.000 kr. inkl. varme. Skriv til mig.",
+     ["Lejen er 4.000 kr. inkl. varme.", "Skriv til mig."]),
+    ("auto", "Bilet kosztuje ok. dwudziestu złotych.", ["Bilet kosztuje ok. dwudziestu złotych."]),
+    ("auto", "Lies S. 40 ff. und dann Kap. 2.", ["Lies S. 40 ff. und dann Kap. 2."]),
+    ("auto", "Nació el 9 de mar. de 1950 en Lima.", ["Nació el 9 de mar. de 1950 en Lima."]),
+    ("auto", "Run it with pip. pip then installs it.",
+     ["Run it with pip.", "pip then installs it."]),
     # A Spanish title: "Pdte."/"Pdta." (president).
     ("es", "El Pdte. Sánchez habló. La Pdta. Gómez calló.",
      ["El Pdte. Sánchez habló.", "La Pdta. Gómez calló."]),
