@@ -164,6 +164,8 @@ starters and the ordinal rule below.
     (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
     ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at its
     second letter (``a las 9 p. m.``: not the ``m.`` of a list);
+  - a capital written twice before another and a period (``EE. UU.``,
+    ``RR. HH.``: a Spanish plural written spaced) does not end it;
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
     not the second half of a spaced abbreviation (``p. ex.``, ``p. ej.``),
     ends it also before a lower-case word right after the whitespace
@@ -666,6 +668,12 @@ def _latin_local_part(buf: str, j: int) -> bool:
     return buf[end] in _ATS
 
 
+def _doubled_capital(word: str) -> bool:
+    """Whether ``word`` is one capital written twice (``EE``, ``RR``), the
+    half of a Spanish plural abbreviation (``EE. UU.``, ``RR. HH.``)."""
+    return len(word) == 2 and word[0] == word[1] and word.isupper()
+
+
 def _word_at(buf: str, j: int) -> str:
     """The letters from ``buf[j]`` on, or ``""`` when there are more than
     ``STARTER_MAX`` (no sentence starter or month is so long).  Raises
@@ -1146,6 +1154,10 @@ class SentenceRules:
                 return not self._ordinal(buf, j, at - len(word))  # "am 12. Juni" goes on
             elif len(word) <= 2 and word.isdigit() and cat == _DIGIT:
                 return not self._in_date(buf, j, at - len(word))  # "am 5. 6. 2020" goes on
+            elif j == e and _doubled_capital(word):
+                # "EE. UU.", "RR. HH.": a Spanish plural abbreviation written
+                # spaced (each letter doubled) is one word.
+                return not (_doubled_capital(_word_at(buf, j)) and buf[j + 2] == ".")
             else:
                 return True
         if kind == PREFIX or cat == _DIGIT or cat == _OTHER:

@@ -217,6 +217,14 @@ EXAMPLES = [
     ("da", "Det skete 1. 5. 2022. Vi husker det.", ["Det skete 1. 5. 2022.", "Vi husker det."]),
     ("es", "Viajó a EE. UU. con su hija. Volvió feliz.",
      ["Viajó a EE. UU. con su hija.", "Volvió feliz."]),
+    # ... and so are the other Spanish plurals written spaced, each letter
+    # doubled, in every language: one word, which ends before a capital.
+    ("es", "Habla con RR. HH. mañana. Los JJ. OO. Empiezan hoy.",
+     ["Habla con RR. HH. mañana.", "Los JJ. OO.", "Empiezan hoy."]),
+    ("auto", "Se mudó a EE. UU. en 2019. Las FF. AA. desfilaron.",
+     ["Se mudó a EE. UU. en 2019.", "Las FF. AA. desfilaron."]),
+    ("auto", "Volvió de EE. UU. Ahora vive aquí.", ["Volvió de EE. UU.", "Ahora vive aquí."]),
+    ("en", "She studied EE. The rest was easy.", ["She studied EE.", "The rest was easy."]),
     # Times written spaced (Spanish style): "p. m." is one time, never a list item.
     ("es", "Cenamos a las 9 p. m. con mis tíos.", ["Cenamos a las 9 p. m. con mis tíos."]),
     ("auto", "Salimos a las 7 a. m. y volvimos tarde.",
@@ -571,7 +579,7 @@ def test_typed_terminators_cost_linear_work(
         "ist 42. Das ", "isn't. Try ", "'til 'ti ", "is B. Paris ", "Goed. 's Avonds ",
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
         "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
-        "\u0915\u0916\u0917\u0918\u0964",
+        "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
@@ -580,8 +588,8 @@ def test_this_sessions_rules_cost_linear_work(
 ) -> None:
     # Runs of what the emoji, table, unit, full-width label, apostrophe,
     # ordinal, contraction, elided-word, letter, sentence-opening elision,
-    # footnote-reference, superscript, glued emoji and unspaced script
-    # terminator rules read, cut at every
+    # footnote-reference, superscript, glued emoji, unspaced script
+    # terminator and doubled-capital rules read, cut at every
     # delta end: every pattern the scanner and its rules reach is counted,
     # and doubling the text at most doubles it.
     text = unit * (200 * KB // len(unit))
