@@ -45,7 +45,8 @@ U+00FF (Burmese and Ethiopic text often sets no space).
 ``language="auto"`` (the default) is safe for mixed text: the marks of
 :data:`SCRIPT_TYPED` right after a letter of their script, the English tables
 extended by the abbreviations of every other language that are no English word
-(``bzw``, ``Srta``, ``проф``...; not ``Set`` or ``on``), the starters of every
+(``bzw``, ``Srta``, ``проф``...; not ``Set`` or ``on``; ``MEDIAL`` where two
+languages give one different kinds: ``hab``), the starters of every
 language, and the month rule for ordinals.  A named language uses its own
 tables plus the English ones (LLM answers mix in English names and terms),
 less the English abbreviations that are words of the language: its starters
@@ -452,6 +453,10 @@ def _build(code: str) -> Language:
                 word in _ENGLISH_LOOKALIKES or word in MONTHS or (len(word) < 3 and word.isascii())
             ):
                 continue  # (nor a month name of another language: "am 5. Mai. Bis")
+            elif word in table and word not in DEFAULT_ABBREVIATIONS and table[word] != kind:
+                # Languages that disagree ("hab.": French inhabitants, FINAL;
+                # Polish "dr hab.", PREFIX): it ends only before a starter.
+                table[word] = MEDIAL
             else:
                 table.setdefault(word, kind)
         starters.update(spec.starters.split())

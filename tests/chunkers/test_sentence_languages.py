@@ -374,6 +374,15 @@ EXAMPLES = [
     ("auto", "Nació el 9 de mar. de 1950 en Lima.", ["Nació el 9 de mar. de 1950 en Lima."]),
     ("auto", "Run it with pip. pip then installs it.",
      ["Run it with pip.", "pip then installs it."]),
+    # An abbreviation two languages give different kinds ends only before a
+    # sentence starter in "auto": Polish "dr hab." (a title), French "hab."
+    # (inhabitants), Russian "т.н." (so-called), Bulgarian "т.н." (and so on).
+    ("auto", "Wykład prowadził dr hab. Zieliński z Krakowa.",
+     ["Wykład prowadził dr hab. Zieliński z Krakowa."]),
+    ("auto", "La commune compte 8 000 hab. Elle est calme.",
+     ["La commune compte 8 000 hab.", "Elle est calme."]),
+    ("auto", "Это т.н. Золотой век. Купихме хляб, сирене и т.н. Това е всичко.",
+     ["Это т.н. Золотой век.", "Купихме хляб, сирене и т.н.", "Това е всичко."]),
     # A Spanish title: "Pdte."/"Pdta." (president).
     ("es", "El Pdte. Sánchez habló. La Pdta. Gómez calló.",
      ["El Pdte. Sánchez habló.", "La Pdta. Gómez calló."]),
