@@ -179,7 +179,7 @@ _SPECS: dict[str, _Spec] = {
         " mtra abog ctra urb depto dpto pje atte coord pdte pdta",
         final="etc pág núm sigs hs págs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel tfno telf telef av avda cía art doc izq dcha",
+        " tel tfno telf telef av avda cía art doc izq dcha secc",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después"
@@ -245,7 +245,7 @@ _SPECS: dict[str, _Spec] = {
     "nl": _Spec(
         prefix="dhr mevr mr dr prof ir drs ing bijv m.a.w mw ds evt zgn vnl t.a.v i.p.v",
         final="enz",
-        medial="aanw vnw blz nr st str jl mln mld afb hfd",
+        medial="aanw vnw blz nr st str jl mln mld afb hfd hfst",
         compounds="str",
         starters="de het een dit dat deze die er hij zij ze wij we ik je jij maar en of als"
         " toen nu hier daar vandaag"
@@ -278,7 +278,7 @@ _SPECS: dict[str, _Spec] = {
         prefix="т.е т.к т.н напр проф акад доц ул пр пгт им см просп пер наб пл ср зам гр кв"
         " корп пос оз тов св табл зав нач отд каф и.о т.о т.ч ст",
         final="т.д т.п др руб коп стр рис дол",
-        medial="г гг т.г куб млн млрд тыс гл ред изд вып обл прим англ лат франц греч",
+        medial="г гг т.г куб млн млрд тыс гл ред изд вып обл прим англ лат франц греч разд",
         starters="это этот эта он она они мы я ты вы но и а или если не что когда где"
         " почему как сегодня вчера в на по тогда потом затем теперь сейчас там здесь"
         " однако впрочем кроме также тоже поэтому итак значит зато хотя конечно наверное"

@@ -305,6 +305,15 @@ EXAMPLES = [
      ["Hij woont aan de Hoofdstr. 4.", "Hij is aardig."]),
     ("sk", "Stretli sme sa na ul. Dlhej pri škole.", ["Stretli sme sa na ul. Dlhej pri škole."]),
     ("pt", "Custa aprox. 5 reais. É barato.", ["Custa aprox. 5 reais.", "É barato."]),
+    # References to a section or chapter before its number.
+    ("es", "Consulta la secc. 4.2 del manual. Luego sigue.",
+     ["Consulta la secc. 4.2 del manual.", "Luego sigue."]),
+    ("ru", "Смотрите разд. 4.2 инструкции. Потом продолжайте.",
+     ["Смотрите разд. 4.2 инструкции.", "Потом продолжайте."]),
+    ("nl", "Lees hfst. 4 van het boek. Daarna verder.",
+     ["Lees hfst. 4 van het boek.", "Daarna verder."]),
+    ("auto", "Consulta la secc. 4.2 y el разд. 5 ahora.",
+     ["Consulta la secc. 4.2 y el разд. 5 ahora."]),
     # Titles, places and years before a name: "г." (year or town) ends only
     # before a starter; a hyphenated title is its last part; "auto" takes no
     # month name for another language's abbreviation.
