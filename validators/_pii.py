@@ -660,6 +660,13 @@ def _ends_with_label(text: str) -> bool:
     if not last:
         return False
     word = _words(last[-1])[-1]
+    if (word in _QUALIFIERS or word in _UNDER_OPENERS) and any(
+        _label_match(t, len(t))[1] in _PERSONAL for t in _completed(text, word)
+    ):
+        # Inside a label of several words: read as the shortest text that
+        # completes it would be (``Phone (home`` + ``)``, ``Zadzwo\u0144 do``
+        # + `` nas pod``).
+        return True
     if (
         word not in _LABELS
         and word not in _FILLERS
@@ -668,7 +675,27 @@ def _ends_with_label(text: str) -> bool:
         and not _IS_TAG.fullmatch(word)
     ):
         return False  # (what most chunks end with: read no further)
-    return _label_match(text, len(text))[1] in _PERSONAL
+    if _label_match(text, len(text))[1] in _PERSONAL:
+        return True
+    # ``Cel.`` is a label once its colon follows (``Cel. : 612 345 678``).
+    return word == "." and _ABBREVIATION_OPEN.search(text) is not None
+
+
+#: Words that may stand between a Polish call verb and "pod" (see
+#: :func:`_under_after_a_call`), and the shortest ends of the label after each.
+_UNDER_OPENERS = {"do": (" nas pod",), "nas": (" pod",), "mnie": (" pod",)}
+#: An abbreviated label (:data:`_ABBREVIATED_LABELS`) and its period, its colon still to come.
+_ABBREVIATION_OPEN = re.compile(
+    r"(?<![^\W_])(?:" + "|".join(_ABBREVIATED_LABELS) + r")\s*\.\s*\Z", re.IGNORECASE
+)
+
+
+def _completed(text: str, word: str) -> list[str]:
+    """``text`` (ending with ``word``) with each shortest end that would make
+    the label of several words it may be inside complete: a qualifier's
+    closing parenthesis, "pod" after a Polish call verb and "do nas"."""
+    ends = [")"] if word in _QUALIFIERS else []
+    return [text + end for end in [*ends, *_UNDER_OPENERS.get(word, ())]]
 
 
 def _verb_before(text: str, at: int, start: int) -> bool:

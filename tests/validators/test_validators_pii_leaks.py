@@ -247,6 +247,46 @@ def test_a_word_gap_cut_never_falls_after_a_label(window: Any) -> None:
             assert joined(run(guard, deltas)) == result.fix_value, n
 
 
+#: Labels of several words, the number after them: a gap between their words
+#: (inside a qualifier in parentheses, between a Polish call verb and "pod")
+#: is no place to cut either.
+_OPEN_LABELS = [
+    "Phone (home office): 612 345 678",
+    "Tel (work day) 612 345 678",
+    "phone (toll free) 612 345 678",
+    "Zadzwo\u0144 do nas pod numer 600 123 456",
+]
+
+
+@pytest.mark.parametrize("window", [None, limit("sentence", max_chars=400)], ids=["default", "400"])
+@pytest.mark.parametrize("phrase", _OPEN_LABELS)
+def test_a_word_gap_cut_never_falls_inside_a_label(window: Any, phrase: str) -> None:
+    # The last gap before a lower-case word fell between "home" and
+    # "office" (or "do" and "nas"): the label read so far was no label yet, so
+    # the number was validated without it and released.
+    validator = RedactPII(chunker=window, on_fail="fix")
+    guard = guard_with(RedactPII(chunker=window, on_fail="fix"))
+    number = phrase[-11:]
+    ceiling = MAX_CHARS if window is None else 400
+    for n in range(ceiling - 70, ceiling + 5):
+        text = ("word " * 300)[:n] + " " + phrase + " and more words here. Bye."
+        result = validator.validate(text, {})
+        assert isinstance(result, FailResult) and number not in result.fix_value, n
+        if n % 15 == 0:
+            deltas = [text[i : i + 5] for i in range(0, len(text), 5)]
+            assert joined(run(guard, deltas)) == result.fix_value, n
+
+
+@pytest.mark.parametrize("chunker", ["sentence-simple", "guardrails"])
+def test_a_sentence_cut_never_falls_inside_an_abbreviated_label(chunker: str) -> None:
+    # "Cel." is a label only with its colon ("Cel.:"); a space before the
+    # colon let a sentence chunker cut after "Cel." and release the number.
+    guard = guard_with(RedactPII(chunker=chunker, on_fail="fix"))
+    text = "Cel. : 612 345 678. Bye."
+    assert guard.validate(text).validated_output == "Cel. : <PHONE>. Bye."
+    assert joined(run(guard, list(text))) == "Cel. : <PHONE>. Bye."
+
+
 #: Labels and the numbers only they make entities, and entities of every kind.
 _LABELLED = [
     ("Cell. ", "612 345 678"),
