@@ -98,11 +98,11 @@ starters and the ordinal rule below.
   ``Agenda • 9. First``).
 * Footnote numbers glued to a period: a ``.`` after two lower-case letters or
   after ``)``, then one to three digits (up to three such numbers, a space
-  between), then whitespace and a capitalised word ends the sentence after
-  the numbers (``a consultation.12 Take``, ``(type 2).10 This``), unless the
-  word before the period is an abbreviation (``approx.5 Million``).  Decimals
-  and versions (``3.14``, ``v1.2``, ``Section 2.1 Overview``) are no
-  candidates: a digit precedes their period.
+  between; digits of any script), then whitespace and a capitalised word ends
+  the sentence after the numbers (``a consultation.12 Take``, ``(type 2).10
+  This``), unless the word before the period is an abbreviation
+  (``approx.5 Million``).  Decimals and versions (``3.14``, ``v1.2``,
+  ``Section 2.1 Overview``) are no candidates: a digit precedes their period.
 * A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
   ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
@@ -1048,7 +1048,7 @@ class SentenceRules:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _UPPER and self._continuations and self._continues(buf, j):
             return False  # "And" (when a language's table says so) never opens one
-        if "0" <= closer <= "9":
+        if closer.isdecimal():
             # Footnote numbers ("a consultation.12 Take"): before a capitalised
             # word, unless the word before the period is an abbreviation.
             word = self._word_before(at)[0]

@@ -530,6 +530,20 @@ CASES: dict[str, list[Case]] = {
             "It costs approx.5 Dollars. The note says week.12 and more.",
             ["It costs approx.5 Dollars.", "The note says week.12 and more."],
         ),
+        # Digits of another script (full-width, Arabic-Indic) are footnote
+        # numbers by the same rule: before a digit, no sentence ends.
+        (
+            "Dial us today.\uff11\uff13\uff18 \uff10\uff10\uff11\uff13 later. It was.\uff14 Fine.",
+            [
+                "Dial us today.\uff11\uff13\uff18 \uff10\uff10\uff11\uff13 later.",
+                "It was.\uff14",
+                "Fine.",
+            ],
+        ),
+        (
+            "Or just.\u0661\u0662 \u0663\u0664\u0665\u0666 ok.",
+            ["Or just.\u0661\u0662 \u0663\u0664\u0665\u0666 ok."],
+        ),
     ],
     "lower_case_starts": [
         (

@@ -287,6 +287,32 @@ def test_a_sentence_cut_never_falls_inside_an_abbreviated_label(chunker: str) ->
     assert joined(run(guard, list(text))) == "Cel. : <PHONE>. Bye."
 
 
+#: Numbers in digits of other scripts (full-width, Arabic-Indic) right after
+#: a word and a period, the first group of at most three digits (read as
+#: footnote numbers by the sentence chunker), and their placeholders.
+_AFTER_A_PERIOD = [
+    ("today.\uff11\uff13\uff18 \uff10\uff10\uff11\uff13 \uff18\uff10\uff10\uff10", "<PHONE>"),
+    ("today.\uff10\uff12\uff10 \uff17\uff19\uff14\uff16 \uff10\uff19\uff15\uff18", "<PHONE>"),
+    ("today.\u0660\u0661 \u0662\u0663 \u0664\u0665 \u0666\u0667 \u0668\u0669", "<PHONE>"),
+]
+
+
+@pytest.mark.parametrize(("number", "placeholder"), _AFTER_A_PERIOD)
+@pytest.mark.parametrize("chunker", [None, "sentence", limit("sentence", max_chars=400)])
+def test_a_number_in_other_digits_after_a_period_is_never_split(
+    number: str, placeholder: str, chunker: Any
+) -> None:
+    # "today.138 0013 8000" was one sentence, but in full-width digits the
+    # sentence chunker ended one after "today.\uff11\uff13\uff18" (footnote
+    # numbers before a digit, as ASCII ones are not) and the rest of the
+    # number was released.
+    guard = guard_with(RedactPII(chunker=chunker, on_fail="fix"))
+    text = f"Call us {number}, or later."
+    fixed = f"Call us {number[:6]}{placeholder}, or later."
+    assert guard.validate(text).validated_output == fixed
+    assert joined(run(guard, list(text))) == fixed
+
+
 #: Labels and the numbers only they make entities, and entities of every kind.
 _LABELLED = [
     ("Cell. ", "612 345 678"),
