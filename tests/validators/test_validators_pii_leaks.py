@@ -313,6 +313,30 @@ def test_a_number_in_other_digits_after_a_period_is_never_split(
     assert joined(run(guard, list(text))) == fixed
 
 
+_SUPERSCRIPT_CARD = "\u2074" + "\u00b9" * 3 + (" " + "\u00b9" * 4) * 3  # 4111 1111 1111 1111
+
+
+_SUPERSCRIPT_PHONE = "\u2079\u2078\u2077\u2076\u2075 \u2074\u00b3\u00b2\u00b9\u2070"  # 98765 43210
+
+
+@pytest.mark.parametrize("mark", [".", "!", ".)"])
+@pytest.mark.parametrize("chunker", [None, "sentence", limit("sentence", max_chars=400)])
+@pytest.mark.parametrize(
+    ("number", "placeholder"), [(_SUPERSCRIPT_CARD, "<CARD>"), (_SUPERSCRIPT_PHONE, "<PHONE>")]
+)
+def test_a_number_in_superscripts_after_a_period_is_never_split(
+    mark: str, chunker: Any, number: str, placeholder: str
+) -> None:
+    # The sentence chunker reads superscript digits after a terminator as a
+    # footnote mark and ended a sentence after "today.\u2074\u00b9\u00b9\u00b9": the
+    # rest of the card number, twelve digits, was no card and was released.
+    guard = guard_with(RedactPII(chunker=chunker, on_fail="fix"))
+    text = f"Call us today{mark}{number}, or later. It is proven.\u00b9 Done."
+    fixed = f"Call us today{mark}{placeholder}, or later. It is proven.\u00b9 Done."
+    assert guard.validate(text).validated_output == fixed
+    assert joined(run(guard, list(text))) == fixed
+
+
 #: Labels and the numbers only they make entities, and entities of every kind.
 _LABELLED = [
     ("Cell. ", "612 345 678"),
