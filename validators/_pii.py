@@ -640,8 +640,16 @@ def _words(token: str) -> list[str]:
 
 
 def label_start(text: str, start: int) -> int:
-    """Where the label read as the context of an entity at ``start`` begins (``start`` if none)."""
-    return _label_match(text, start)[0]
+    """Where the label read as the context of an entity at ``start`` begins
+    (``start`` if none), read as the detectors read it: invisible characters
+    passed over (``Pho\u200bne:``), :data:`FOLD` (``\u96fb\u8a71\uff1a`` is
+    ``\u96fb\u8a71:``).  Reads at most ``8 * CONTEXT`` characters before ``start``."""
+    offset = max(0, start - 8 * CONTEXT)
+    shown, where = _without_invisible(text[offset:start])
+    at = _label_match(shown.translate(FOLD), len(shown))[0]
+    if at == len(shown):
+        return start
+    return offset + (at if where is None else where[at])
 
 
 def label_open(text: str) -> bool:

@@ -337,6 +337,27 @@ def test_a_number_in_superscripts_after_a_period_is_never_split(
     assert joined(run(guard, list(text))) == fixed
 
 
+@pytest.mark.parametrize(
+    "label",
+    [
+        "\u96fb\u8a71\uff1a",
+        "\uff30\uff48\uff4f\uff4e\uff45: ",
+        "Pho\u200bne: ",
+        "Ph\u00adone\u200d: ",
+    ],
+)
+def test_a_fallback_cut_never_falls_after_a_label_written_another_way(label: str) -> None:
+    # In a run with no boundary the last safe position fell between a label
+    # written with full-width forms or invisible characters and its number:
+    # the label was read as written (no label), the number was validated
+    # without it and released.
+    validator = RedactPII(on_fail="fix")
+    for n in range(MAX_CHARS - MARGIN - 30, MAX_CHARS - MARGIN + 5):
+        text = "," * n + label + "2147483647" + "," * 600
+        result = validator.validate(text, {})
+        assert isinstance(result, FailResult) and "2147483647" not in result.fix_value, n
+
+
 #: Labels and the numbers only they make entities, and entities of every kind.
 _LABELLED = [
     ("Cell. ", "612 345 678"),
