@@ -38,6 +38,12 @@ from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition,
 N = 3000
 #: Doubling the text may cost at most this factor more (and a constant).
 MAX_DOUBLING = 2.3
+#: Validators measured on longer texts: RedactPII's window holds 1,016
+#: characters, and a size limit reads the text before each window for code
+#: fences, never the last window's, so at 3,000 characters (three windows) the
+#: unread tail bends the doubling (whitespace runs: 2.48 from 3,000 to 6,000,
+#: 2.19 to 12,000, 2.09 to 24,000: linear).
+LONGER = {"RedactPII": 2 * N}
 
 VALIDATORS: dict[str, Callable[[], Any]] = {
     "BannedPhrases": lambda: BannedPhrases(["free money", "a.a"], on_fail="fix"),
@@ -165,7 +171,8 @@ def test_validator_work_is_linear_on_runs(
     validator = VALIDATORS[name]()
     validator.validate("Warm up. Mail jo@example.com now.", {})  # compiled, imported
     one, two = (
-        work_of(monkeypatch, validator, repeat(RUNS[unit], n), streamed) for n in (N, 2 * N)
+        work_of(monkeypatch, validator, repeat(RUNS[unit], n), streamed)
+        for n in (LONGER.get(name, N), 2 * LONGER.get(name, N))
     )
     assert two <= MAX_DOUBLING * one + 2000, (one, two)
 
