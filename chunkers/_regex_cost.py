@@ -40,8 +40,10 @@ for ``(?:;{2,}.*)?\\.{1,3}``).
 
 The analysis looks at the top-level sequence of the pattern and at each
 alternative of a top-level alternation; characters are compared on a probe
-alphabet (all of Latin-1 and Latin Extended-A, and samples of the other
-scripts, spaces and marks).
+alphabet (all of Latin-1 and Latin Extended-A, samples of the other scripts,
+spaces and marks, and the pattern's own characters: its literals and the
+characters of its ranges, so that ``\\d`` meets ``\\u0661`` and, under
+IGNORECASE, ``\\u03c3`` meets ``\\u03c2``).
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ _PROBE = "".join(map(chr, range(0x180))) + (
     "\u0301\u0323\u0400\u0430\u03b1\u05d0\u0627\u0e01\u2028\u2029\u200b\u2019\u201d"
     "\u2026\u3000\u3002\u4e00\uac00\uff0e\ufeff\U0001f600"
 )
-_WORD_CHARS = frozenset(c for c in _PROBE if c.isalnum() or c == "_")
+#: A character range of the pattern up to this long is probed whole (longer:
+#: its first and last characters).
+_RANGE_PROBED = 1024
 _CATEGORIES = {
     "CATEGORY_DIGIT": r"\d",
     "CATEGORY_NOT_DIGIT": r"\D",
@@ -156,6 +160,12 @@ class _Checker:
         self.flags = pattern.flags & (re.IGNORECASE | re.DOTALL)
         self.multiline = bool(pattern.flags & re.MULTILINE)
         self._cache: dict[str, frozenset[str]] = {}
+        # The probe alphabet plus the pattern's own characters: two classes
+        # overlap on characters the samples may not hold (``\d`` and ``\u0661``,
+        # ``\u03c3`` and ``\u03c2`` under IGNORECASE).
+        probe = _PROBE + "".join(_own_chars(parse(pattern)))
+        self.probe = "".join(dict.fromkeys(probe))
+        self.word_chars = frozenset(c for c in self.probe if c.isalnum() or c == "_")
 
     def refuse(self, why: str) -> ValueError:
         return ValueError(
@@ -167,7 +177,9 @@ class _Checker:
         key = "|".join(sorted(regexes))
         if key not in self._cache:
             rx = re.compile(key, self.flags) if key else None
-            self._cache[key] = frozenset(c for c in _PROBE if rx is not None and rx.fullmatch(c))
+            self._cache[key] = frozenset(
+                c for c in self.probe if rx is not None and rx.fullmatch(c)
+            )
         return self._cache[key]
 
     # -- the tree -----------------------------------------------------------
@@ -362,7 +374,11 @@ class _Checker:
             inside = all(
                 (e.kind == "eat" and (e.lo == 0 or e.chars & el.chars))
                 or (e.kind == "behind" and e.chars & el.chars)
-                or (e.kind == "boundary" and _WORD_CHARS & el.chars and el.chars - _WORD_CHARS)
+                or (
+                    e.kind == "boundary"
+                    and self.word_chars & el.chars
+                    and el.chars - self.word_chars
+                )
                 or e.kind in ("free", "check")
                 for e in prefix
             )
@@ -375,6 +391,40 @@ class _Checker:
                 "can start a match inside a run of a repeat's characters and fail after it"
             )
         return guard
+
+
+def _own_chars(items: Any) -> Iterator[str]:
+    """The characters ``items`` names: its literals and the characters of its
+    ranges (the first and last of a long one), in every nested part."""
+    for op, av in items:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL"):
+            yield chr(av)
+        elif name == "IN":
+            for kind, arg in av:
+                if str(kind) in ("LITERAL", "NOT_LITERAL"):
+                    yield chr(arg)
+                elif str(kind) == "RANGE":
+                    lo, hi = arg
+                    if hi - lo < _RANGE_PROBED:
+                        yield from map(chr, range(lo, hi + 1))
+                    else:
+                        yield from (chr(lo), chr(hi))
+        elif name in _REPEATS:
+            yield from _own_chars(av[2])
+        elif name == "BRANCH":
+            for alt in av[1]:
+                yield from _own_chars(alt)
+        elif name == "SUBPATTERN":
+            yield from _own_chars(av[-1])
+        elif name == "ATOMIC_GROUP":
+            yield from _own_chars(av)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            yield from _own_chars(av[1])
+        elif name == "GROUPREF_EXISTS":
+            for alt in av[1:]:
+                if alt is not None:
+                    yield from _own_chars(alt)
 
 
 def _walk_ops(items: Any) -> Iterator[tuple[Any, Any]]:
