@@ -30,7 +30,9 @@ closing a shape measured to go super-linear:
    ``(?<!X)``, exact for these patterns).  ``c X* c'`` where ``c'`` accepts
    every ``c`` (``\\n\\s*\\n``) is accepted: an attempt fails only at the last
    ``c`` of a run.  In a lookahead, a repeat over the characters of the
-   element before it that can fail after it (``;(?=.*!)`` on ``;;;;``).
+   element before it that can fail after it (``;(?=.*!)`` on ``;;;;``), or
+   in a lookahead that starts the pattern (an attempt at every offset), a
+   repeat the attempt can reach from inside its run (``(?=a+b)a`` on ``aaaa``).
 
 Rules 2 and 3 read an optional part (``(?:;{2,}.*)?``) as its elements in
 its place, each optional, and a repeated group (``(?:\\s?)+``, ``(?:ab|c)+``)
@@ -328,20 +330,35 @@ class _Checker:
         unbounded repeats of the same characters in a row
         (``;(?=\\s*\\s*x)``), and no unbounded repeat that can fail after it over
         the characters of the element before the lookahead (``;(?=.*!)`` on
-        ``;;;;``: each attempt reads the rest of the run)."""
+        ``;;;;``: each attempt reads the rest of the run), or, in a lookahead
+        with nothing before it, that an attempt inside its run reaches
+        (``(?=a+b)a``)."""
         before: frozenset[str] = frozenset()
+        leading = True  # no element before: an attempt is made at every offset
         for op, av in _plain_items(items):
             if str(op) in ("ASSERT", "ASSERT_NOT") and av[0] >= 0:
                 els = self.flatten(av[1])
                 self.sequence(els, top=False, runs=False)
                 for k, el in enumerate(els):
-                    if el.kind == "eat" and el.hi is None and el.chars & before:
-                        if _can_fail(els, k + 1):
-                            raise self.refuse(
-                                "reads a run of the characters before its lookahead "
-                                "again from each of them"
-                            )
+                    if el.kind != "eat" or el.hi is not None or not _can_fail(els, k + 1):
+                        continue
+                    if el.chars & before:
+                        raise self.refuse(
+                            "reads a run of the characters before its lookahead "
+                            "again from each of them"
+                        )
+                    if leading and all(
+                        (e.kind == "eat" and (e.lo == 0 or e.chars & el.chars))
+                        or e.kind in ("free", "check")
+                        for e in els[:k]
+                    ):
+                        # (?=a+b)a on aaaa: the attempt at every a reads the rest of the run.
+                        raise self.refuse(
+                            "starts with a lookahead that reads a run again from each "
+                            "of its characters"
+                        )
             else:
+                leading = False
                 els = self.flatten([(op, av)])
                 before = els[-1].chars if els and els[-1].kind == "eat" else before
 

@@ -320,6 +320,9 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
         r"\d[\u0600-\u06ff]*x",
         "(?i)\u03c3\u03c2*x",
         "(?i)\u01c4\u01c5*x",
+        # A lookahead that starts the pattern, tried at every offset (accepted before).
+        r"(?=a+b)a",
+        r"(?=\s*;)\s",
     ],
 )
 def test_catastrophic_patterns_are_refused(pattern: str) -> None:
