@@ -6,8 +6,10 @@ a combining accent (``e`` + U+0301), inside an emoji sequence joined by ZWJ
 (``👨‍👩‍👧``) or a flag's pair of regional indicators (``🇫🇷``), between a CR
 and its LF.  :func:`cluster_start` moves such a cut back to the start of the
 cluster, with the standard library's ``unicodedata`` only: the rules of
-Unicode's extended grapheme clusters (UAX #29) that keep marks, joiners,
-variation selectors, emoji modifiers and tags with what they follow, CR LF
+Unicode's extended grapheme clusters (UAX #29) that keep marks, joiners
+(ZWJ and ZWNJ), variation selectors, emoji modifiers, tags and the few
+other extending characters (Thai and Lao AM, halfwidth katakana sound
+marks) with what they follow, CR LF
 together, regional indicators in pairs, an emoji ZWJ sequence whole (a ZWJ
 joins an emoji to an emoji before it, and a letter to a virama: any other
 character after a ZWJ starts a cluster), and an Indic conjunct whole (a
@@ -30,12 +32,20 @@ _ZWJ = "\u200d"
 _MARKS = frozenset({"Mn", "Mc", "Me"})
 
 
+#: Characters that extend the cluster before them though no mark: ZWNJ, the
+#: halfwidth katakana sound marks (Extend) and the Thai and Lao vowel AM
+#: (SpacingMark, a letter by category).
+_EXTENDERS = frozenset("\u200c\uff9e\uff9f\u0e33\u0eb3")
+
+
 def _extends(char: str) -> bool:
     """Whether ``char`` belongs to the cluster before it: a mark (variation
-    selectors are marks), ZWJ, an emoji modifier or a tag character."""
+    selectors are marks), ZWJ, ZWNJ, an emoji modifier, a tag character, or
+    one of :data:`_EXTENDERS`."""
     return (
         unicodedata.category(char) in _MARKS
         or char == _ZWJ
+        or char in _EXTENDERS
         or "\U0001f3fb" <= char <= "\U0001f3ff"
         or "\U000e0020" <= char <= "\U000e007f"
     )

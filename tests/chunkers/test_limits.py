@@ -495,7 +495,32 @@ CLUSTERS = [
     "\u2764\ufe0f",  # a variation selector
     "\u0915\u094d\u0937",  # Devanagari with a virama (a mark)
     "\r\n",
+    "\u0e19\u0e49\u0e33",  # Thai: a tone mark and the vowel AM (a letter by category)
+    "\u06cc\u200c",  # a letter and ZWNJ (Persian)
+    "\uff76\uff9e",  # halfwidth katakana and its voiced sound mark
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "max_chars", "expected"),
+    [
+        # Thai AM and Lao AM are letters by category, ZWNJ a format character and
+        # the halfwidth sound marks modifier letters, but each extends the
+        # cluster before it (UAX #29): a hard cut went between them.
+        ("\u0e19\u0e49\u0e33\u0e17\u0e33", 4, ["\u0e19\u0e49\u0e33", "\u0e17\u0e33"]),
+        ("ab\u0e84\u0eb3", 3, ["ab", "\u0e84\u0eb3"]),
+        ("ab\u06cc\u200c", 3, ["ab", "\u06cc\u200c"]),
+        ("ab\uff76\uff9e", 3, ["ab", "\uff76\uff9e"]),
+    ],
+)
+def test_hard_cuts_keep_clusters_extended_by_letters_and_format_characters(
+    text: str, max_chars: int, expected: list[str]
+) -> None:
+    for level in ("word", "sentence"):
+        for fill in (False, True):
+            chunker = limit(level, max_chars=max_chars, fill=fill)
+            assert chunker.split_text(text) == expected, (level, fill)
+            check_stream(chunker, text, list(text), max_chars)
 
 
 @given(
