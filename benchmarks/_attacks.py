@@ -43,6 +43,7 @@ UNITS: dict[str, str] = {
     "quotes": "\"')\u201d",
     "spaced-closers": "a.\u00a0\u00bb",  # (each delta ends on a closer that waits)
     "brackets": "a.[^",  # (a period before what may begin a footnote mark)
+    "superscripts": ".\u00b9 \u2074",  # (a footnote mark before more superscript digits)
     "fences": "```\n",
     "hashes": "#",
     "bullets": "- ",

@@ -330,6 +330,24 @@ def test_catastrophic_patterns_are_refused(pattern: str) -> None:
         RegexChunker(pattern)
 
 
+@pytest.mark.parametrize("size", [1, 5])
+@pytest.mark.parametrize("mark", [".", "!", ".)"])
+def test_superscript_runs_after_a_terminator_stream_in_linear_work(
+    monkeypatch: pytest.MonkeyPatch, mark: str, size: int
+) -> None:
+    # A number written in superscript digits goes on after a footnote mark
+    # ("today.\u2074\u00b9\u00b9\u00b9 \u00b9\u00b9\u00b9\u00b9"): one candidate, whose closers and
+    # the groups after them run on; the rules read one character past its
+    # whitespace, so the work stays linear, whole and streamed.
+    chunker = CHUNKERS["sentence"]
+    text = repeat("\u00b9\u00b2\u00b3\u2074 ", 2 * N, f"Call us today{mark}")
+    one, two = stream_work(monkeypatch, chunker, text, (N, 2 * N), size)
+    assert_linear(one, two, N)
+    assert chunker.split_text(text) == [text.rstrip()]
+    unit = f"today{mark}" + "\u00b9\u00b2\u00b3\u2074 " * 100  # (the same, many times)
+    assert least_growth(chunker, unit, 20_000, stream=False) <= 8
+
+
 @pytest.mark.parametrize("unit", ["x"], ids=["letters"])
 def test_token_limits_grow_linearly_on_one_long_word(unit: str) -> None:
     # A word longer than any window is measured in pieces of 16 characters:

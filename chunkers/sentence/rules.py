@@ -103,6 +103,9 @@ starters and the ordinal rule below.
   This``), unless the word before the period is an abbreviation
   (``approx.5 Million``).  Decimals and versions (``3.14``, ``v1.2``,
   ``Section 2.1 Overview``) are no candidates: a digit precedes their period.
+  Superscript digits, closers after any terminator run (``done.²³ The``
+  ends), likewise end no sentence before more superscript digits
+  (``today.⁴¹¹¹ ¹¹¹¹``: a number written in them).
 * A run holding ``!``, ``?``, ``‽`` or another script's terminator (``?!``,
   ``!!!``, ``।``), or any run followed by
   a closer (``"Stop." Then``, ``(See above.) Next``), ends the sentence.
@@ -236,6 +239,7 @@ from .marks import (
     PICTOGRAPHS,
     QUOTE_PARTICLES,
     QUOTES,
+    SUPERSCRIPT_DIGITS,
     TERMINATORS,
     TITLE_CLOSERS,
     UNSPACED_LETTERS,
@@ -1048,6 +1052,8 @@ class SentenceRules:
             cat = _DIGIT if c.isdigit() else _OTHER
         if cat == _UPPER and self._continuations and self._continues(buf, j):
             return False  # "And" (when a language's table says so) never opens one
+        if closer and closer in SUPERSCRIPT_DIGITS and c in SUPERSCRIPT_DIGITS:
+            return False  # ("today.\u2074\u00b9\u00b2 \u2075\u2076": a number in superscripts)
         if closer.isdecimal():
             # Footnote numbers ("a consultation.12 Take"): before a capitalised
             # word, unless the word before the period is an abbreviation.

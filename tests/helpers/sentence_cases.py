@@ -544,6 +544,22 @@ CASES: dict[str, list[Case]] = {
             "Or just.\u0661\u0662 \u0663\u0664\u0665\u0666 ok.",
             ["Or just.\u0661\u0662 \u0663\u0664\u0665\u0666 ok."],
         ),
+        # Superscript digits (closers after any terminator run) go on before
+        # more superscript digits: a number written in them, not a footnote.
+        (
+            "Ring us today.\u2074\u00b9\u00b2 \u2075\u2076\u2077\u2078 soon. It is shown.\u00b9"
+            " Then it works!\u00b2\u00b3 Fine.",
+            [
+                "Ring us today.\u2074\u00b9\u00b2 \u2075\u2076\u2077\u2078 soon.",
+                "It is shown.\u00b9",
+                "Then it works!\u00b2\u00b3",
+                "Fine.",
+            ],
+        ),
+        (
+            "Wow!\u2079\u2078\u2077  \u2070\u00b3\u00b9\u2070 ok. (Note.)\u2075 \u2076 ok.",
+            ["Wow!\u2079\u2078\u2077  \u2070\u00b3\u00b9\u2070 ok.", "(Note.)\u2075 \u2076 ok."],
+        ),
     ],
     "lower_case_starts": [
         (
@@ -666,4 +682,5 @@ FRAGMENTS = [
     "\uff20EX\uff0e", "\u200b", "\u00ad", "@x\u3002C", "\uff13\uff0e",
     " ", " ", " ", "  ", "\n", "\n\n", "\t", "\u3000",
     "\r", " \n", "\r\n", " b) ", " 2) ", "word.12 ", ").3 4 ", "\u2043", " x" * 17,
+    ".\u00b9", "\u2074\u00b9",
 ]  # fmt: skip

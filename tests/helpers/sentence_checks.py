@@ -132,6 +132,7 @@ def grid() -> str:
     following = [
         "The", "and", "\u00dcber", "\u00e9l", "b. x", "1. X", "\u201cIt", "7", "Theory", "I. x",
         ". . . The", ". . x", "(Smith 5).", "\U0001f60a", "\u2705 \U0001f44d\U0001f3fd",
+        "\u00b9\u2074 x",
     ]  # fmt: skip
     gaps = [" ", "  ", "\n", "\n\n", " (", "\n- ", "\n1. ", "\u00bf"]
     rows = itertools.product(prefixes, WORDS, ["", *MARKS], gaps, following)
