@@ -46,9 +46,7 @@ abbreviation it knows), a word-gap cut may fall between ``Phone`` and
 ``number: ...``.  :class:`LabelJoins` wraps any chunker (a size limit's inner
 chunker, see :func:`label_joined`): a chunk whose last words read as such a
 label (:func:`._pii.label_open`) is held and joined with the next chunk, so
-no cut falls between a label and what follows it (nor after superscript
-digits that follow a sentence end, the first group of a number a sentence
-chunker reads as a footnote mark); the word-gap level of the
+no cut falls between a label and what follows it; the word-gap level of the
 fallback, :class:`WordGaps`, skips a gap that a label ends before.  Cost per
 inner cut: one reading of the last word before it, and of the last
 ``CONTEXT`` characters when that word is a label or a filler.
@@ -209,15 +207,6 @@ def label_joined(strategy: ChunkingStrategy | SplitFlush) -> ChunkingStrategy:
     return wrap_units(strategy, LabelJoins)
 
 
-#: Superscript digits (a footnote mark, or the first group of a number written
-#: in them) right after a sentence terminator, ending a chunk: a sentence
-#: chunker cuts after ``today.\u2074\u00b9\u00b9\u00b9`` in ``today.\u2074\u00b9\u00b9\u00b9
-#: \u00b9\u00b9\u00b9\u00b9 ...`` (a card number), so the chunk is joined with the next one.
-#: Read on the last 32 characters only, bounded repetition: constant cost.
-_SUPERSCRIPTS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079"
-_FOOTNOTE_DIGITS_END = re.compile(f"[.!?\u2026][^\\w\\s]{{0,3}}[{_SUPERSCRIPTS}]{{1,24}}\\Z")
-
-
 class LabelJoins(OwnJoins):
     """``inner``'s chunks, a chunk that ends with a label joined with the next one.
 
@@ -246,8 +235,7 @@ class _LabelJoinScanner(JoinScanner):
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start = cut.start if self._start is None else self._start
-        text = self._text(self._from, cut.end)
-        if label_open(text) or _FOOTNOTE_DIGITS_END.search(text[-32:]) is not None:
+        if label_open(self._text(self._from, cut.end)):
             self._start, self._end = start, cut.end  # held: joined with the next chunk
         else:
             out.append(Cut(start, cut.end, cut.stop))
