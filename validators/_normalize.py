@@ -51,9 +51,11 @@ __all__ = [
     "REFERENCE_MAX",
     "SPACELESS_LETTERS",
     "SPELLING_MARKS",
+    "TWO_CASE",
     "Folded",
     "fold",
     "fold_text",
+    "has_two_case",
     "is_ignorable",
     "is_ignorable_or_mark",
     "open_reference",
@@ -177,7 +179,12 @@ def is_ignorable_or_mark(char: str) -> bool:
     return is_ignorable(char) or unicodedata.category(char).startswith("M")
 
 
-def _fold_cluster(cluster: str, base: int = -1) -> str:
+def _fold_cluster(cluster: str, base: int = -1, lower_first: bool = False) -> str:
+    # ``lower_first``: case-folded before anything else, so that a capital and
+    # its small letter fold the same where they imitate different letters
+    # (Greek capital eta imitates "H", small eta "n": see fold).
+    if lower_first:
+        cluster = cluster.casefold()
     # Look-alikes are mapped before compatibility decomposition (which turns
     # the lunar sigma, a look-alike of "c", into a sigma), before case folding
     # (capital Greek eta imitates "H", small eta imitates "n") and after it
@@ -267,13 +274,13 @@ def reference_at(text: str, i: int) -> tuple[int, str] | None:
 
 
 @lru_cache(maxsize=4096)
-def _fold_char(char: str, base: int = -1) -> str:
+def _fold_char(char: str, base: int = -1, lower_first: bool = False) -> str:
     """A lone non-ASCII character, folded ("" if ignorable); ``base``: the
     script whose marks a mark standing alone keeps (see :func:`fold`)."""
-    return "" if is_ignorable(char) else _fold_cluster(char, base)
+    return "" if is_ignorable(char) else _fold_cluster(char, base, lower_first)
 
 
-def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
+def fold(source: str, *, blanks_as_spaces: bool = False, lower_first: bool = False) -> Folded:
     """Fold ``source`` (see the module docstring) and keep the offset map.
 
     ASCII runs are lower-cased in one step (no ASCII character is ignorable,
@@ -282,6 +289,11 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
     ``&nbsp;``, with its ``;``) folds as the character it renders as.
     ``blanks_as_spaces``: a blank letter (:data:`BLANK_LETTERS`) standing
     alone folds to a space instead of nothing (the reading of ``free\u2800money`` as two words).
+    ``lower_first``: each cluster is case-folded before its look-alikes are
+    mapped, so that a capital and its small letter fold the same where they
+    imitate different letters (:data:`TWO_CASE`: Greek ``\u0397`` is ``h``,
+    ``\u03b7`` is ``n``; with it, both are ``n``): the reading in which case
+    never counts.
     """
     n = len(source)
     if source.isascii() and "&" not in source:
@@ -329,12 +341,16 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
         base = -1 if lead and j == after and reference is None else _marks_script(letter)
         if reference is not None:
             cluster = "".join(c for c in first + source[after:j] if not is_ignorable(c))
-            folded = _fold_cluster(cluster, base) if cluster else ""
+            folded = _fold_cluster(cluster, base, lower_first) if cluster else ""
         elif j == i + 1:
-            folded = " " if blanks_as_spaces and first in BLANK_LETTERS else _fold_char(first, base)
+            folded = (
+                " "
+                if blanks_as_spaces and first in BLANK_LETTERS
+                else _fold_char(first, base, lower_first)
+            )
         else:
             cluster = "".join(c for c in source[i:j] if not is_ignorable(c))
-            folded = _fold_cluster(cluster, base) if cluster else ""
+            folded = _fold_cluster(cluster, base, lower_first) if cluster else ""
         if lead or (folded == " " and kind[0] != "M"):
             letter = folded
         if folded:
@@ -343,6 +359,40 @@ def fold(source: str, *, blanks_as_spaces: bool = False) -> Folded:
             ends.extend([j] * len(folded))
         i = j
     return Folded("".join(out), tuple(starts), tuple(ends))
+
+
+def _two_case() -> str:
+    """The letters whose capital and small forms fold to different letters
+    (each imitates another ASCII letter: Greek eta, nu, upsilon, Latin iota),
+    as the inside of a regex character class; their compatibility and
+    accented forms decompose to them."""
+    found: set[str] = set()
+    for code in SKELETON:
+        char = chr(code)
+        for other in (char.lower(), char.upper()):
+            if other != char and _fold_cluster(other) != _fold_cluster(char):
+                found.update((char, other))
+    return _class_of(frozenset(found))
+
+
+#: :func:`_two_case`: a text with one of them (decomposed) is read again with
+#: ``lower_first``.
+TWO_CASE = _two_case()
+_TWO_CASE = re.compile(f"[{TWO_CASE}]")
+
+
+def has_two_case(text: str) -> bool:
+    """Whether ``text`` may fold differently with ``lower_first``: it holds a
+    letter of :data:`TWO_CASE`, in any compatibility or accented form, or a
+    character reference to one.  O(len(text))."""
+    if not text.isascii() and _TWO_CASE.search(unicodedata.normalize("NFKD", text)):
+        return True
+    if "&" not in text:
+        return False
+    return any(
+        _TWO_CASE.search(unicodedata.normalize("NFKD", _decoded(m.group()) or ""))
+        for m in _REFERENCE.finditer(text)
+    )
 
 
 def fold_text(source: str) -> str:

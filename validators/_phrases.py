@@ -32,7 +32,7 @@ split one: :mod:`._phrase_cuts`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ._normalize import (
@@ -41,6 +41,7 @@ from ._normalize import (
     SPELLING_MARKS,
     Folded,
     fold,
+    has_two_case,
     is_ignorable_or_mark,
     open_reference,
 )
@@ -92,9 +93,10 @@ class PhraseMatch:
     phrase: str
 
 
-def fold_phrase(phrase: str) -> str:
-    """The folded phrase as :func:`_words_of` gives it."""
-    return _words_of(fold(phrase).text)
+def fold_phrase(phrase: str, *, lower_first: bool = False) -> str:
+    """The folded phrase as :func:`_words_of` gives it (``lower_first``: see
+    :func:`~._normalize.fold`)."""
+    return _words_of(fold(phrase, lower_first=lower_first).text)
 
 
 def _words_of(folded: str) -> str:
@@ -176,15 +178,18 @@ class PhraseMatcher:
         self.folded: dict[str, str] = {}
         root = _Node()
         for phrase in phrases:
-            key = fold_phrase(phrase)
-            if not key:
+            first = fold_phrase(phrase)
+            if not first:
                 raise ValueError(f"phrase {phrase!r} is empty once folded")
-            self.folded.setdefault(key, phrase)
-            node = root
-            for token in key:
-                step: object = _SPACE if token == " " else token
-                node = node.children.setdefault(step, _Node())
-            node.terminal = True
+            # Both readings: a text is searched in the second too when it has
+            # a letter whose capital and small forms fold apart (see find).
+            for key in dict.fromkeys((first, fold_phrase(phrase, lower_first=True))):
+                self.folded.setdefault(key, phrase)
+                node = root
+                for token in key:
+                    step: object = _SPACE if token == " " else token
+                    node = node.children.setdefault(step, _Node())
+                node.terminal = True
         # _AFTER once, not at each phrase's end: its class of spaceless
         # letters costs milliseconds to compile, each time it is written.
         self._regex = re.compile(f"(?={_BEFORE}({_pattern(root)}){_AFTER})")
@@ -208,13 +213,15 @@ class PhraseMatcher:
         ones it begins with that end a word there too (``free`` in ``free
         money``).
         """
-        found = self._find(fold(text))
-        if text.isascii() or not _BLANKS.search(text):
+        found: list[PhraseMatch] = []
+        readings = 0
+        for folded in _readings(text):
+            found += self._find(folded)
+            readings += 1
+        if readings == 1:
             return found
-        # A blank letter hides a phrase inside a word (dropped) and between its
-        # words (a space): the second reading's matches join the first's.
-        more = self._find(fold(text, blanks_as_spaces=True))
-        return sorted(dict.fromkeys(found + more), key=lambda m: (m.start, m.end))
+        # (Each other reading's matches join the first's.)
+        return sorted(dict.fromkeys(found), key=lambda m: (m.start, m.end))
 
     def _find(self, folded: Folded) -> list[PhraseMatch]:
         found = []
@@ -273,18 +280,32 @@ class PhraseMatcher:
         return min(p for p in (found, before, start) if p is not None)
 
     def _open_plain(self, text: str) -> int | None:
-        found = self._open_at(fold(text))
-        if text.isascii() or not _BLANKS.search(text):
-            return found
         # As in find: a blank letter may stand for a space before a phrase.
-        spaced = self._open_at(fold(text, blanks_as_spaces=True))
-        return spaced if found is None or (spaced is not None and spaced < found) else found
+        opened = [self._open_at(folded) for folded in _readings(text)]
+        return min((p for p in opened if p is not None), default=None)
 
     def _open_at(self, folded: Folded) -> int | None:
         m = self._partial.search(folded.text)
         if m is None or m.start(1) == len(folded.text):
             return None
         return folded.source_span(m.start(1), m.start(1) + 1)[0]
+
+
+def _readings(text: str) -> Iterator[Folded]:
+    """``text`` folded, then in each other reading it may need: a blank
+    letter read as a space (it hides a phrase inside a word, dropped, and
+    between its words, a space), and case folded first (a capital that
+    imitates another letter than its small form: ``\u0397`` and ``\u03b7``,
+    see :func:`~._normalize.fold`), so that matching ignores case in every
+    script.  A text needs none but the first unless it holds such letters."""
+    yield fold(text)
+    blanks = not text.isascii() and _BLANKS.search(text) is not None
+    if blanks:
+        yield fold(text, blanks_as_spaces=True)
+    if has_two_case(text):
+        yield fold(text, lower_first=True)
+        if blanks:
+            yield fold(text, blanks_as_spaces=True, lower_first=True)
 
 
 def group_matches(matches: Iterable[PhraseMatch]) -> list[tuple[int, int, list[str]]]:

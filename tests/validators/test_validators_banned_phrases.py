@@ -297,6 +297,37 @@ def test_an_html_character_reference_does_not_hide_a_phrase(text: str, fixed: st
     _on_every_path(BannedPhrases(["free money"], on_fail="fix"), text, fixed)
 
 
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        # Before: passed. Capital eta, nu and upsilon imitate "H", "N" and
+        # "Y", their small letters "n", "v" and "u": each case folded to
+        # another letter, so a Greek phrase in capitals (or a phrase in
+        # capitals, in small letters) was not found.
+        ("\u039c\u0397\u039d \u03a4\u039f \u039a\u0391\u039d\u0395\u0399\u03a3.", "*** ** ******."),
+        ("\u039c\u0389\u039d \u03c4\u03bf \u03ba\u03ac\u03bd\u03b5\u03b9\u03c2.", "*** ** ******."),
+        (
+            "\u0394\u03a9\u03a1\u0395\u0391\u039d\n\u03a7\u03a1\u0397\u039c\u0391\u03a4\u0391!",
+            "******\n*******!",
+        ),
+        (
+            "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd \u03c7\u03c1\u03ae\u03bc\u03b1\u03c4\u03b1.",
+            "****** *******.",
+        ),
+        # (the look-alikes of "H", "N" and "Y" still spell Latin words)
+        ("FREE \u039cO\u039dEY.", "**** *****."),
+    ],
+)
+def test_greek_phrases_match_in_either_case(text: str, fixed: str | None) -> None:
+    phrases = [
+        "\u03bc\u03b7\u03bd \u03c4\u03bf \u03ba\u03ac\u03bd\u03b5\u03b9\u03c2",
+        "\u0394\u03a9\u03a1\u0395\u0391\u039d \u03a7\u03a1\u0397\u039c\u0391\u03a4\u0391",
+        "free money",
+    ]
+    _on_every_path(BannedPhrases(phrases, on_fail="fix"), text, fixed)
+    _on_every_path(BannedPhrases(phrases, on_fail="fix", chunker="line"), text, fixed)
+
+
 def test_a_hyphen_in_a_phrase_separates_its_words() -> None:
     fix = BannedPhrases(["e-mail me", "x\u2011ray", "-5%", "a--b"], on_fail="fix")
     for text in ("E-Mail me", "e mail me", "e\u2010mail  me", "x-ray", "X RAY", "-5%", "a--b"):

@@ -87,6 +87,8 @@ RUNS = {
     "quoted fences": "> ```\n> x\n>> ~~~ ``\n",
     "vowel signs and tones": "\u092a\u0941\u0941\u094d\u0e02\u0e49\u0e48x\u0941\u0e48 ",
     "vowel signs in halves": "\u0995\u09c7\u09be\u09be\u200d\u0941\u1025\u102e\u0f66\u0f90 ",
+    # (read again with case folded first: capital eta, nu and upsilon)
+    "greek capitals": "\u039c\u0397\u039d \u03a4\u039f \u039a\u0391\u039d\u0395\u0399\u03a3 &Eta;",
 }
 
 
