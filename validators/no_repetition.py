@@ -180,7 +180,7 @@ class NoRepetition(ChunkedValidator):
         if not isinstance(seen_so_far, Seen):  # called outside a response: nothing before it
             seen_so_far = Seen()
         code = seen_so_far.read_fences(value)
-        key = " ".join(fold(value, blanks_as_spaces=True).text.split())
+        key = " ".join(fold(value, blanks_as_spaces=True, lower_first=True).text.split())
         if not key or code or _markdown_structure(value):
             return PassResult()
         marker = _LIST_MARKER.match(key)

@@ -100,6 +100,22 @@ def test_no_false_positives_on_prose() -> None:
     assert isinstance(check(PROSE + " " + PROSE.split(". ")[3] + "."), FailResult)
 
 
+def test_a_greek_sentence_repeated_in_capitals_is_a_repeat() -> None:
+    # Before: passed. Capital eta, nu and upsilon imitate "H", "N" and "Y",
+    # their small letters "n", "v" and "u": each case folded to another letter.
+    text = (
+        "\u0397 \u03b6\u03c9\u03ae \u03b5\u03af\u03bd\u03b1\u03b9 \u03c9\u03c1\u03b1\u03af\u03b1. "
+        "\u0397 \u0396\u03a9\u0397 \u0395\u0399\u039d\u0391\u0399 \u03a9\u03a1\u0391\u0399\u0391. "
+        "\u0391\u03bd\u03c4\u03af\u03bf."
+    )
+    first, _repeat, last = text.split(". ")
+    fixed = f"{first}.  {last}"
+    assert_verdict(check(text), fixed)
+    deltas = [text[i : i + 3] for i in range(0, len(text), 3)]
+    assert joined(run(GUARD, deltas)) == fixed
+    assert joined(asyncio.run(arun(ASYNC_GUARD, deltas))) == fixed
+
+
 def test_words_a_vowel_sign_or_tone_tells_apart_are_no_repeats() -> None:
     # Before: every combining mark was dropped before comparing, so Thai
     # "\u0e02\u0e49\u0e32\u0e27" (rice), "\u0e02\u0e48\u0e32\u0e27" (news) and
