@@ -5,7 +5,9 @@ port, prints ``PORT <n>`` on stdout once it accepts connections, and answers
 ``POST /v1/chat/completions`` by echoing the last user message back:
 
 * ``"stream": true``: server-sent events, one ``chat.completion.chunk`` per delta
-  of 1-7 characters (the slicing is seeded by the text, so it is repeatable),
+  of 1-7 characters (the slicing is seeded by the text, so it is repeatable; a
+  request's ``"seed": k`` draws another slicing of the same text, and ``"seed": 0``
+  sends one character per delta),
   ``--delay-ms`` between deltas, a last chunk with ``finish_reason: "stop"``
   and ``data: [DONE]``; with ``"stream_options": {"include_usage": true}``,
   every chunk has ``"usage": null`` and a chunk with no choice and the usage
@@ -20,10 +22,11 @@ The text ``<lone-surrogate>`` is answered as U+D83D alone; a text holding
 ``<status-NNN>`` (a 4xx or 5xx status) is answered with that HTTP status and an
 OpenAI-shaped error, as a provider refuses a request (``<status-401>``: a bad key).
 
-``GET /stats`` answers ``{"streams": n, "max_in_flight": m}``: how many streams
-were served and the most that were in flight at once since the previous
-``GET /stats`` (which resets both).  Tests use it to see that a server
-overlapped its streams without timing anything.
+``GET /stats`` answers ``{"streams": n, "max_in_flight": m, "deltas": d}``: how
+many streams were served, the most that were in flight at once and how many
+deltas were sent since the previous ``GET /stats`` (which resets them).  Tests
+use it to see that a server overlapped its streams without timing anything,
+and that a request's slicing was the one asked for.
 
 It is what LiteLLM talks to when the server runs with
 ``OPENAI_BASE_URL=http://127.0.0.1:<n>/v1``; no network, no API key checked.
@@ -51,9 +54,13 @@ LONE_SURROGATE = "<lone-surrogate>"
 STATUS = re.compile(r"<status-([45][0-9][0-9])>")
 
 
-def deltas(text: str) -> list[str]:
-    """``text`` cut into pieces of 1-7 characters, the same cut for the same text."""
-    rng = random.Random(text.encode("utf-8", "surrogatepass"))
+def deltas(text: str, seed: int | None = None) -> list[str]:
+    """``text`` cut into pieces of 1-7 characters, the same cut for the same text
+    and ``seed``; with ``seed`` 0, one character per piece."""
+    if seed == 0:
+        return list(text)
+    key = text.encode("utf-8", "surrogatepass")
+    rng = random.Random(key if seed is None else key + b"\0" + str(seed).encode())
     pieces, at = [], 0
     while at < len(text):
         size = rng.randint(1, 7)
@@ -77,7 +84,7 @@ class Stats:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.in_flight = self.most = self.streams = 0
+        self.in_flight = self.most = self.streams = self.deltas = 0
 
     def begin(self) -> None:
         with self.lock:
@@ -85,14 +92,18 @@ class Stats:
             self.streams += 1
             self.most = max(self.most, self.in_flight)
 
+    def sent(self) -> None:
+        with self.lock:
+            self.deltas += 1
+
     def end(self) -> None:
         with self.lock:
             self.in_flight -= 1
 
     def take(self) -> dict[str, int]:
         with self.lock:
-            taken = {"streams": self.streams, "max_in_flight": self.most}
-            self.streams, self.most = 0, self.in_flight
+            taken = {"streams": self.streams, "max_in_flight": self.most, "deltas": self.deltas}
+            self.streams, self.most, self.deltas = 0, self.in_flight, 0
             return taken
 
 
@@ -142,7 +153,8 @@ class Handler(BaseHTTPRequestHandler):
             STATS.begin()
             try:
                 usage = bool((body.get("stream_options") or {}).get("include_usage"))
-                self._stream(texts, ident, created, logprobs, usage)
+                seed = body.get("seed")
+                self._stream(texts, ident, created, logprobs, usage, seed)
             finally:
                 STATS.end()
         else:
@@ -174,7 +186,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _stream(
-        self, texts: list[str], ident: str, created: int, logprobs: bool, usage: bool
+        self,
+        texts: list[str],
+        ident: str,
+        created: int,
+        logprobs: bool,
+        usage: bool,
+        seed: int | None = None,
     ) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -203,13 +221,14 @@ class Handler(BaseHTTPRequestHandler):
 
         for index in range(len(texts)):
             event(index, {"role": "assistant", "content": ""}, None)
-        pieces = [deltas(text) for text in texts]
+        pieces = [deltas(text, seed) for text in texts]
         for step in range(max(map(len, pieces))):
             for index, own in enumerate(pieces):
                 if step < len(own):
                     if self.delay:
                         time.sleep(self.delay)
                     event(index, {"content": own[step]}, None)
+                    STATS.sent()
         for index in range(len(texts)):
             event(index, {}, "stop")
         if usage:

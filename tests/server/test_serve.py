@@ -35,7 +35,7 @@ import openai
 import pytest
 from guardrails.errors import ValidationError
 from guardrails_ai.types import ErrorSpan, FailResult
-from helpers.fake_openai_upstream import USAGE
+from helpers.fake_openai_upstream import USAGE, deltas
 from helpers.guardrails import MESSAGES, llm, verdicts_by_release
 from helpers.server import (
     free_port,
@@ -58,6 +58,7 @@ from guardrails_ai.chunkwise.server.events import guardrails_field
 CONFIG = """\
 from guardrails import Guard
 from guardrails_ai.chunkwise import BannedPhrases, RedactPII
+from guardrails_ai.chunkwise.chunkers import limit
 
 def _guard(on_fail):
     return Guard(name=on_fail).use(
@@ -66,6 +67,10 @@ def _guard(on_fail):
 
 exception, noop, fix, filter, refrain = map(
     _guard, ["exception", "noop", "fix", "filter", "refrain"]
+)
+# A size window of 400 characters (RedactPII keeps it entity-safe).
+pii_window = Guard(name="pii_window").use(
+    RedactPII(chunker=limit("sentence", max_chars=400), on_fail="fix")
 )
 # guardrails-api's own routes find a guard by id only
 plain = Guard(id="plain", name="plain").use(RedactPII(on_fail="fix"))
@@ -203,7 +208,8 @@ class Expected:
 def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
-    return {name: namespace[name] for name in [*ON_FAIL, "quoting_filter", "phrases_filter"]}
+    names = [*ON_FAIL, "quoting_filter", "phrases_filter", "pii_window"]
+    return {name: namespace[name] for name in names}
 
 
 def expected(guard: Any, text: str) -> Expected:
@@ -235,9 +241,15 @@ def stream(port: int, guard: str, text: str) -> tuple[str, list[dict[str, Any]]]
     return "".join(content for content, _ in received), [field for _, field in received]
 
 
-def raw_events(port: int, guard: str, text: str) -> tuple[int, list[str]]:
-    """The HTTP status and the ``data:`` payloads of a streamed completion."""
-    body = {"model": MODEL, "stream": True, "messages": [{"role": "user", "content": text}]}
+def raw_events(port: int, guard: str, text: str, **extra: Any) -> tuple[int, list[str]]:
+    """The HTTP status and the ``data:`` payloads of a streamed completion
+    (``extra``: more request parameters, ``seed=0`` for 1-character upstream deltas)."""
+    body = {
+        "model": MODEL,
+        "stream": True,
+        "messages": [{"role": "user", "content": text}],
+        **extra,
+    }
     url = f"http://127.0.0.1:{port}/guards/{guard}/openai/v1/chat/completions"
     with httpx.stream("POST", url, json=body, timeout=60) as answer:
         lines = [line for line in answer.iter_lines() if line.startswith("data: ")]
@@ -627,6 +639,78 @@ def test_quoted_dialogue_is_released_as_in_process(
     assert fields[-1]["validation_passed"] is want.passed
     assert "free money" not in streamed and "john@example.com" not in streamed
     assert '"Wait. This is' in streamed  # (the quotation itself is released)
+
+
+#: Texts through which RedactPII leaked (fixed in process): a label of several
+#: words near a window's ceiling, superscript and full-width digits right after
+#: a period, a full-width label in a run with no sentence end; the guard and the
+#: pieces of the entity that must never reach a client.
+FULL_WIDTH_PHONE = (
+    "\uff11\uff13\uff18 \uff10\uff10\uff11\uff13 \uff18\uff10\uff10\uff10"  # 138 0013 8000
+)
+LEAKED = {
+    "label_of_words": (
+        "fix",
+        ("word " * 300)[:990] + " Phone (home office): 612 345 678 and more words. Bye.",
+        ["612 345 678"],
+    ),
+    "label_of_words_400": (
+        "pii_window",
+        ("word " * 80)[:380] + " Phone (home office): 612 345 678 and more words. Bye.",
+        ["612 345 678"],
+    ),
+    "superscript_card": (
+        "fix",
+        "Call us today.\u2074\u00b9\u00b9\u00b9" + " \u00b9\u00b9\u00b9\u00b9" * 3 + ", or later.",
+        ["\u00b9\u00b9\u00b9\u00b9"],
+    ),
+    "full_width_digits": (
+        "fix",
+        "Call us today." + FULL_WIDTH_PHONE + ", or later.",
+        FULL_WIDTH_PHONE.split(),
+    ),
+    "full_width_label": (
+        "fix",
+        "," * 755 + "\u96fb\u8a71\uff1a2147483647" + "," * 300,
+        ["2147483647"],
+    ),
+}
+#: The upstream's slicings: one character per delta (seed 0), two random ones.
+SEEDS = [0, 1, 2]
+
+
+@pytest.mark.parametrize("case", LEAKED)
+def test_pii_leaks_fixed_in_process_stay_fixed_when_served(
+    servers: Servers, guards: dict[str, Any], case: str
+) -> None:
+    # Each text leaked part of its entity before (the chunker cut inside it);
+    # served, the guard is rebuilt from to_dict and streamed through an
+    # AsyncGuard in the upstream's slicings: the same text as in process.
+    name, text, pieces = LEAKED[case]
+    want = guards[name].validate(text).validated_output
+    assert not any(piece in want for piece in pieces)
+    assert expected(guards[name], text).text == want
+    stats = f"http://127.0.0.1:{servers.upstream}/stats"
+    httpx.get(stats)  # (resets the counters)
+    with ThreadPoolExecutor(len(SEEDS)) as pool:  # the slicings at once: cheaper
+        answers = list(
+            pool.map(lambda seed: raw_events(servers.serve, name, text, seed=seed), SEEDS)
+        )
+    assert httpx.get(stats).json()["deltas"] == sum(len(deltas(text, seed)) for seed in SEEDS)
+    whole = httpx.post(
+        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
+        json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
+        timeout=60,
+    ).json()
+    assert whole["choices"][0]["message"]["content"] == want
+    received: list[Any] = [whole]
+    for status, events in answers:
+        assert status == 200 and events[-1] == "[DONE]"
+        payloads = [json.loads(event) for event in events[:-1]]
+        assert "".join(p["choices"][0]["delta"]["content"] for p in payloads) == want
+        received += payloads
+    shown = json.dumps(received, ensure_ascii=False)  # (summaries included)
+    assert not any(piece in shown for piece in pieces)
 
 
 #: A banned phrase written across a line break that ends a sentence.
