@@ -57,7 +57,7 @@ from guardrails_ai.chunkwise.server.events import guardrails_field
 
 CONFIG = """\
 from guardrails import Guard
-from guardrails_ai.chunkwise import BannedPhrases, RedactPII
+from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 from guardrails_ai.chunkwise.chunkers import limit
 
 def _guard(on_fail):
@@ -67,6 +67,18 @@ def _guard(on_fail):
 
 exception, noop, fix, filter, refrain = map(
     _guard, ["exception", "noop", "fix", "filter", "refrain"]
+)
+# Four validators in a pipeline, every one with the same on_fail.
+def _four(on_fail):
+    return Guard(name=f"four_{on_fail}").use(
+        RedactPII(on_fail=on_fail),
+        BannedPhrases(["free money"], on_fail=on_fail),
+        NoRepetition(on_fail=on_fail),
+        MaxChunkLength(max_words=20, on_fail=on_fail),
+    )
+
+four_exception, four_noop, four_fix, four_filter, four_refrain = map(
+    _four, ["exception", "noop", "fix", "filter", "refrain"]
 )
 # A size window of 400 characters (RedactPII keeps it entity-safe).
 pii_window = Guard(name="pii_window").use(
@@ -209,6 +221,7 @@ def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
     names = [*ON_FAIL, "quoting_filter", "phrases_filter", "pii_window"]
+    names += [f"four_{on_fail}" for on_fail in ON_FAIL]
     return {name: namespace[name] for name in names}
 
 
@@ -740,6 +753,47 @@ def test_chunks_joined_by_a_validator_are_joined_when_served(
         model=MODEL, messages=[{"role": "user", "content": text}]
     )
     assert streamed == whole.choices[0].message.content == want.text == shown
+
+
+#: Each of the four validators fails once, CR LF line ends, a trailing fragment.
+FOUR = (
+    "Hello there.\r\nSay it twice. Say it twice. Mail me at jo@example.com now. "
+    + "Words " * 24
+    + "end.\r\nFree money here. Caf\u00e9 \U0001f600 bye"
+)
+
+
+@pytest.mark.parametrize("on_fail", ON_FAIL)
+def test_four_validators_are_served_as_in_process(
+    servers: Servers, guards: dict[str, Any], on_fail: str
+) -> None:
+    # RedactPII, BannedPhrases, NoRepetition and MaxChunkLength run as a
+    # pipeline in the guard the server rebuilds from to_dict: streamed in
+    # 1-character deltas and whole, the text and verdict are the in-process ones.
+    name = f"four_{on_fail}"
+    want = expected(guards[name], FOUR)
+    status, events = raw_events(servers.serve, name, FOUR, seed=0)
+    payloads = [json.loads(event) for event in events[:-1]]
+    chunks = [p for p in payloads if "error" not in p]
+    streamed = "".join(p["choices"][0]["delta"]["content"] for p in chunks)
+    whole = httpx.post(
+        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
+        json={"model": MODEL, "messages": [{"role": "user", "content": FOUR}]},
+        timeout=60,
+    )
+    assert status == 200 and events[-1] == "[DONE]"
+    if want.failed:
+        assert "error" in payloads[-1] and want.text.startswith(streamed)
+        assert whole.status_code == 400
+    else:
+        assert streamed == whole.json()["choices"][0]["message"]["content"] == want.text
+        assert chunks[-1]["guardrails"]["validation_passed"] is want.passed
+        assert whole.json()["guardrails"]["validation_passed"] is want.passed
+    if on_fail in ("fix", "filter"):
+        names = {s["validator_name"] for s in summaries([p["guardrails"] for p in chunks])}
+        assert len(names) == 4
+    if on_fail != "noop":
+        assert "jo@example.com" not in json.dumps([payloads, whole.json()])
 
 
 def test_filtering_a_line_joins_no_phrase_when_served(
