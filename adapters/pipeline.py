@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,6 +67,7 @@ from .streams import chunker_of
 
 __all__ = [
     "CHUNK_START",
+    "ON_TRIM",
     "Stage",
     "Stop",
     "TextBuffer",
@@ -85,6 +86,15 @@ _FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
 #: so that a watcher of the validator's calls (the server's summaries) can
 #: place its ``error_spans`` as the pipeline's own records do; else 0.
 CHUNK_START: ContextVar[int] = ContextVar("chunkwise_chunk_start", default=0)
+
+#: Called by :func:`trim_to_stop` (when set) with, for each stage before the
+#: stopping one, ``id(validator)`` and the offset in that stage's input from
+#: which it forgot its failures: a watcher of the validators' calls (the
+#: server's summaries) forgets the same ones.  Set it before the stream starts
+#: (a copied context shares the callable).
+ON_TRIM: ContextVar[Callable[[dict[int, int]], None] | None] = ContextVar(
+    "chunkwise_on_trim", default=None
+)
 
 
 class Stop(Exception):
@@ -619,8 +629,13 @@ def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:
     Stages after the stopping one validated only what it released.
     """
     end = stop.end
+    ends: dict[int, int] = {}
     for stage in reversed(stages[: stages.index(stop.stage)]):
         end = stage.trim(end)
+        ends[id(stage.validator)] = end
+    on_trim = ON_TRIM.get()
+    if on_trim is not None and ends:
+        on_trim(ends)
     return end
 
 

@@ -39,7 +39,7 @@ from guardrails.validator_base import Validator
 from guardrails_ai.types import FailResult
 
 from guardrails_ai.chunkwise.adapters import async_guarded_stream
-from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START
+from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START, ON_TRIM
 
 from .events import (
     DONE,
@@ -97,6 +97,9 @@ class Verdicts:
         #: the response with an error, which reports it (kept from the chunk
         #: events the pipeline may still release before raising).
         self._raising: list[dict[str, Any]] = []
+        #: ``id(summary)`` -> the failing validator's id and where its chunk
+        #: starts in that validator's input, for each summary not taken yet.
+        self._places: dict[int, tuple[int, int]] = {}
         self._last: object = None
         self._raw = raw
         #: The text of the last failure noted, and of its error spans (what an
@@ -105,6 +108,7 @@ class Verdicts:
         #: Every run of _QUOTED_RUN characters of that text, case-folded.
         self._runs: frozenset[str] = frozenset()
         _CURRENT.set(self)
+        ON_TRIM.set(self.forget_past)
 
     def note(
         self,
@@ -115,13 +119,15 @@ class Verdicts:
         *,
         raises: bool = False,
         path: str = "$",
+        owner: object = None,
     ) -> None:
         """Record ``result``, a verdict on ``value``, if it is a failure not noted
         yet (nested calls report once).  ``value`` starts at offset ``at`` of the
         text the validator validates (a chunk of it): the summary's error spans
         are offsets in that text.  ``raises``: the validator's on_fail is
         ``exception`` (the failure is held for the error: :meth:`take`);
-        ``path``: what it validates (``"$.answer"``: a field).
+        ``path``: what it validates (``"$.answer"``: a field); ``owner``: the
+        validator (:meth:`forget_past`).
         O(its message and spans), whatever was noted before."""
         if isinstance(result, FailResult) and result is not self._last:
             self._last = result
@@ -147,7 +153,22 @@ class Verdicts:
                 failureReason=self.scrub(result.error_message),
                 errorSpans=spans,
             )
-            (self._raising if raises else self._failures).append(summary.model_dump())
+            dumped = summary.model_dump()
+            (self._raising if raises else self._failures).append(dumped)
+            self._places[id(dumped)] = (id(owner), at)
+
+    def forget_past(self, ends: dict[int, int]) -> None:
+        """After a refrain or exception stop: forget the failures not taken
+        yet that the pipeline forgot (``ends``: ``id(validator)`` -> where in
+        its input its failures stop counting, :data:`ON_TRIM`), failures past
+        the one that stopped it, found or not depending on the slicing."""
+
+        def kept(summary: dict[str, Any]) -> bool:
+            owner, at = self._places.get(id(summary), (0, 0))
+            return owner not in ends or at < ends[owner]
+
+        self._failures = [s for s in self._failures if kept(s)]
+        self._raising = [s for s in self._raising if kept(s)]
 
     def scrub(self, message: str) -> str:
         """``message`` with the text of the last failure noted (the longest
@@ -166,6 +187,8 @@ class Verdicts:
         taken, self._failures = self._failures, []
         if last:
             taken, self._raising = taken + self._raising, []
+        for summary in taken:
+            self._places.pop(id(summary), None)
         return taken
 
 
@@ -234,7 +257,8 @@ def _watched(owner: Validator, path: str, method: Callable[..., Any]) -> Callabl
         if verdicts is not None:
             value = args[0] if args else kwargs.get("value")
             raises = getattr(owner, "on_fail_descriptor", None) == OnFailAction.EXCEPTION
-            verdicts.note(validator, result, value, CHUNK_START.get(), raises=raises, path=path)
+            at = CHUNK_START.get()
+            verdicts.note(validator, result, value, at, raises=raises, path=path, owner=owner)
 
     if inspect.iscoroutinefunction(method):
 

@@ -796,6 +796,34 @@ def test_four_validators_are_served_as_in_process(
         assert "jo@example.com" not in json.dumps([payloads, whole.json()])
 
 
+#: A banned phrase, then an e-mail address: RedactPII (first) validates the
+#: address before BannedPhrases stops the pipeline on the phrase, or not, by slicing.
+STOPPED = "Free money here. Mail me at jo@example.com now. Bye."
+
+
+@pytest.mark.parametrize("on_fail", ["refrain", "exception"])
+def test_summaries_after_a_stop_are_those_of_the_history(
+    servers: Servers, guards: dict[str, Any], on_fail: str
+) -> None:
+    # Before: the summaries also reported RedactPII's failure on the address
+    # after the phrase (whole always, streamed by slicing), which the pipeline
+    # forgets after the stop: the history holds BannedPhrases' failure alone.
+    name = f"four_{on_fail}"
+    expected(guards[name], STOPPED)
+    logs = guards[name].history.last.iterations.last.outputs.validator_logs
+    want = [log.registered_name for log in logs if log.validation_result.outcome == "fail"]
+    assert want == ["chunkwise/banned_phrases"]
+    _, events = raw_events(servers.serve, name, STOPPED, seed=0)
+    fields = [json.loads(event).get("guardrails") or {} for event in events[:-1]]
+    whole = httpx.post(
+        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
+        json={"model": MODEL, "messages": [{"role": "user", "content": STOPPED}]},
+        timeout=60,
+    ).json()
+    names = [s["validator_name"] for s in summaries([whole["guardrails"]])]
+    assert [s["validator_name"] for s in summaries(fields)] == names == want
+
+
 def test_filtering_a_line_joins_no_phrase_when_served(
     servers: Servers, guards: dict[str, Any]
 ) -> None:
