@@ -256,6 +256,11 @@ def _unknown_option(key: str, classes: Sequence[type[Any]]) -> CommandError:
     return CommandError(f"unknown option {key!r}: {described}")
 
 
+#: Validator options that choose the validator's chunker themselves
+#: (``language="de"``: the German sentence chunker; ``unit="paragraph"``).
+_PICKS_CHUNKER = ("language", "unit")
+
+
 def build_validator(
     cls: type[Any], options: dict[str, Any], chunker: ChunkerSpec | None, on_fail: str
 ) -> Any:
@@ -275,6 +280,14 @@ def build_validator(
         )
     kwargs = dict(options)
     if chunker is not None and "chunker" in named:
+        picks = next((k for k in _PICKS_CHUNKER if kwargs.get(k) is not None), None)
+        if picks is not None:
+            raise CommandError(
+                f"--option {picks}={kwargs[picks]!r:.40} picks the chunker of {cls.__name__}, "
+                "as --chunker, --max-chars and --max-tokens do: give one or the other (for "
+                'the sentences of a language under a window: --chunker \'{"chunker": '
+                '"sentence", "language": "de"}\' --max-chars N)'
+            )
         kwargs["chunker"] = chunker
     try:
         validator = cls(on_fail=on_fail, **kwargs)

@@ -911,6 +911,25 @@ def test_guard_errors_are_one_line(
 
 
 @pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize("option", ["language=de", "unit=paragraph"])
+@pytest.mark.parametrize(
+    "sizing", [["--max-chars", "800"], ["--max-tokens", "512"], ["--chunker", "sentence"]]
+)
+def test_guard_says_which_flags_clash_with_an_option_that_picks_the_chunker(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, option: str, sizing: list[str]
+) -> None:
+    # -o language=de (or unit=) picks the chunker, as --chunker and a window
+    # do: the error named the library's chunker=... (with its repr), which
+    # the user never gave, instead of the flags and how to combine them.
+    args = ["--validator", "no_repetition", "-o", option, *sizing]
+    status, out, err = guard_main(capfd, tmp_path, "Eins. Zwei.", *args)
+    key = option.split("=")[0]
+    assert_one_line_error(status, err, f"--option {key}=", sizing[0], '"language": "de"')
+    assert "chunker=" not in err and "Bounded" not in err
+    assert out == ""
+
+
+@pytest.mark.usefixtures("in_process")
 def test_guard_releases_the_text_before_invalid_utf8(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
