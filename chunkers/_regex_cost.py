@@ -41,7 +41,8 @@ as one unbounded repeat of its characters; neither gets a run guard
 for ``(?:;{2,}.*)?\\.{1,3}``).
 
 The analysis looks at the top-level sequence of the pattern and at each
-alternative of a top-level alternation; characters are compared on a probe
+alternative of a top-level alternation (lookaheads also in each alternative of
+an alternation in a group, ``(?:(?=a+b)|x)a``, nested or not); characters are compared on a probe
 alphabet (all of Latin-1 and Latin Extended-A, samples of the other scripts,
 spaces and marks, and the pattern's own characters: its literals and the
 characters of its ranges, so that ``\\d`` meets ``\\u0661`` and, under
@@ -325,16 +326,20 @@ class _Checker:
 
     # -- rules 2 and 3 ------------------------------------------------------
 
-    def lookaheads(self, items: Any) -> None:
+    def lookaheads(
+        self, items: Any, before: frozenset[str] = frozenset(), leading: bool = True
+    ) -> None:
         """Rules 2 and 3 in a lookahead, read at every attempt: no two
         unbounded repeats of the same characters in a row
         (``;(?=\\s*\\s*x)``), and no unbounded repeat that can fail after it over
         the characters of the element before the lookahead (``;(?=.*!)`` on
         ``;;;;``: each attempt reads the rest of the run), or, in a lookahead
         with nothing before it, that an attempt inside its run reaches
-        (``(?=a+b)a``)."""
-        before: frozenset[str] = frozenset()
-        leading = True  # no element before: an attempt is made at every offset
+        (``(?=a+b)a``).  Each alternative of an alternation (in a group, or
+        nested further) is read alike, from where the alternation starts
+        (``(?:(?=a+b)|x)a``).  ``before``: the characters of the element
+        before ``items``; ``leading``: nothing before them (an attempt at
+        every offset)."""
         for op, av in _plain_items(items):
             if str(op) in ("ASSERT", "ASSERT_NOT") and av[0] >= 0:
                 els = self.flatten(av[1])
@@ -358,6 +363,8 @@ class _Checker:
                             "of its characters"
                         )
             else:
+                for alt in _alternatives(op, av):
+                    self.lookaheads(alt, before, leading)
                 leading = False
                 els = self.flatten([(op, av)])
                 before = els[-1].chars if els and els[-1].kind == "eat" else before
@@ -467,6 +474,19 @@ def _plain_items(items: Any) -> Iterator[tuple[Any, Any]]:
             yield from _plain_items(av[-1])
         else:
             yield op, av
+
+
+def _alternatives(op: Any, av: Any) -> Any:
+    """The sequences an alternation or a group that holds one reads from its
+    start (none for any other item)."""
+    name = str(op)
+    if name == "BRANCH":
+        return av[1]
+    if name == "SUBPATTERN":
+        return [av[-1]]
+    if name == "ATOMIC_GROUP":
+        return [av]
+    return []
 
 
 def _plain_group(items: Any) -> bool:

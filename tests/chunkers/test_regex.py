@@ -104,6 +104,42 @@ def test_regex_rejects_bad_patterns(pattern: Any, exc: type, needles: Any) -> No
         RegexChunker(pattern)
 
 
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?:(?=a+b)|x)a",  # an alternative that starts with a lookahead...
+        r"(?:x|(?=a+b))a",
+        r"(?:(?:(?=a+b)|x)|y)a",  # ... nested further
+        r"((?=a+b)|x)a",  # in a capturing group
+        r"(?>(?=a+b)|x)a",  # in an atomic group
+        r";(?:(?=.*!)|x)",  # a lookahead over the characters before the group
+        r"y(?:c(?=\s*\s*x)|b)",  # two repeats in a row in a nested lookahead
+    ],
+)
+def test_regex_refuses_lookaheads_in_nested_alternatives(pattern: str) -> None:
+    # The check read lookaheads in the top-level sequence and each top-level
+    # alternative only: these were accepted, and their search is quadratic on a
+    # run of a (of ;, of spaces after yc): 4x the run took 11-21x the time.
+    with bad(ValueError, f"pattern={pattern!r}", "not be linear"):
+        RegexChunker(pattern)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "chunks"),
+    [
+        ("(?:\n\n|\r\n\r\n)", "a\n\nb\r\n\r\nc", ["a", "b", "c"]),
+        (r"(?:[.!?]|\n)\s+", "Aa. Bb\n Cc", ["Aa", "Bb", "Cc"]),
+        (r"(?:[.!?](?=\s+[A-Z])|\n)", "Aa. Bb. cc\nDd", ["Aa", " Bb. cc", "Dd"]),
+        (r"(?:(?=\n\n)|\r)\s+", "a b\n\nc\r\nd", ["a b", "c", "d"]),
+        (r"(?:(?<=[.!?])|\n)\s+", "Aa. Bb\n Cc", ["Aa.", "Bb", "Cc"]),
+    ],
+)
+def test_regex_accepts_linear_nested_alternatives(
+    pattern: str, text: str, chunks: list[str]
+) -> None:
+    assert RegexChunker(pattern).split_text(text) == chunks
+
+
 def test_regex_max_match_is_checked_and_unlocks_unbounded_alternatives() -> None:
     with bad(ValueError, "max_match=2", "3"):
         RegexChunker("abc", max_match=2)
