@@ -334,12 +334,13 @@ class _Checker:
         (``;(?=\\s*\\s*x)``), and no unbounded repeat that can fail after it over
         the characters of the element before the lookahead (``;(?=.*!)`` on
         ``;;;;``: each attempt reads the rest of the run), or, in a lookahead
-        with nothing before it, that an attempt inside its run reaches
-        (``(?=a+b)a``).  Each alternative of an alternation (in a group, or
-        nested further) is read alike, from where the alternation starts
-        (``(?:(?=a+b)|x)a``).  ``before``: the characters of the element
-        before ``items``; ``leading``: nothing before them (an attempt at
-        every offset)."""
+        with nothing before it but what may match nothing, that an attempt
+        inside its run reaches (``(?=a+b)a``, ``x?(?=a+b)a``).  Each
+        alternative of an alternation (in a group, or nested further) is read
+        alike, from where the alternation starts (``(?:(?=a+b)|x)a``).
+        ``before``: the characters of the element before ``items``;
+        ``leading``: nothing before them but what may match nothing (an
+        attempt at every offset reaches them)."""
         for op, av in _plain_items(items):
             if str(op) in ("ASSERT", "ASSERT_NOT") and av[0] >= 0:
                 els = self.flatten(av[1])
@@ -365,8 +366,12 @@ class _Checker:
             else:
                 for alt in _alternatives(op, av):
                     self.lookaheads(alt, before, leading)
-                leading = False
                 els = self.flatten([(op, av)])
+                # An element that may match nothing leaves an attempt at every
+                # offset reaching what follows (x?(?=a+b)a, \s*(?=a+b)a).
+                leading = leading and all(
+                    (e.kind == "eat" and e.lo == 0) or e.kind in ("free", "check") for e in els
+                )
                 before = els[-1].chars if els and els[-1].kind == "eat" else before
 
     def sequence(self, els: list[_El], top: bool, runs: bool = True) -> str | None:

@@ -323,6 +323,11 @@ def test_issue_patterns_are_linear_on_runs(pattern: str, unit: str) -> None:
         # A lookahead that starts the pattern, tried at every offset (accepted before).
         r"(?=a+b)a",
         r"(?=\s*;)\s",
+        # ... or after what may match nothing (accepted before: quadratic on a
+        # run of a, 4x the run took 16x the time).
+        r"x?(?=a+b)a",
+        r"\s*(?=a+b)a",
+        r"\n?(?=\w+:)\s",
     ],
 )
 def test_catastrophic_patterns_are_refused(pattern: str) -> None:
