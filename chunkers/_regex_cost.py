@@ -360,8 +360,8 @@ class _Checker:
                     ):
                         # (?=a+b)a on aaaa: the attempt at every a reads the rest of the run.
                         raise self.refuse(
-                            "starts with a lookahead that reads a run again from each "
-                            "of its characters"
+                            "has a lookahead tried at every offset that reads a run again "
+                            "from each of its characters"
                         )
             else:
                 for alt in _alternatives(op, av):
