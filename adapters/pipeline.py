@@ -49,7 +49,7 @@ from collections.abc import Callable, Generator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from guardrails.actions.filter import Filter
 from guardrails.actions.refrain import Refrain
@@ -71,6 +71,7 @@ __all__ = [
     "Stage",
     "Stop",
     "TextBuffer",
+    "Trimmed",
     "advance",
     "arun",
     "check_streamable",
@@ -87,12 +88,21 @@ _FIXED = (OnFailAction.FIX, OnFailAction.FIX_REASK)
 #: place its ``error_spans`` as the pipeline's own records do; else 0.
 CHUNK_START: ContextVar[int] = ContextVar("chunkwise_chunk_start", default=0)
 
+
+class Trimmed(NamedTuple):
+    """What one stage forgot after a stop (:data:`ON_TRIM`): its failures and
+    chunks from offset ``end`` of its input on, ``chunks`` chunks in all."""
+
+    end: int
+    chunks: int
+
+
 #: Called by :func:`trim_to_stop` (when set) with, for each stage before the
-#: stopping one, ``id(validator)`` and the offset in that stage's input from
-#: which it forgot its failures: a watcher of the validators' calls (the
-#: server's summaries) forgets the same ones.  Set it before the stream starts
-#: (a copied context shares the callable).
-ON_TRIM: ContextVar[Callable[[dict[int, int]], None] | None] = ContextVar(
+#: stopping one, ``id(validator)`` and what that stage forgot (:class:`Trimmed`):
+#: a watcher of the validators' calls (the server's summaries, the command's
+#: tallies) forgets the same.  Set it before the stream starts (a copied
+#: context shares the callable).
+ON_TRIM: ContextVar[Callable[[dict[int, Trimmed]], None] | None] = ContextVar(
     "chunkwise_on_trim", default=None
 )
 
@@ -494,6 +504,11 @@ class Stage:
         self.released.truncate(end)
         return self.released_before(end)
 
+    def chunks_from(self, end: int) -> int:
+        """How many chunks validated here have their release start at or after
+        output offset ``end`` (:meth:`trim` forgets them)."""
+        return len(self._starts) - bisect_left(self._starts, end)
+
     def released_before(self, end: int) -> int:
         """The offset in this stage's input where the last chunk whose release
         starts before output offset ``end`` ends (0 if none).  ``end`` must not
@@ -629,10 +644,11 @@ def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:
     Stages after the stopping one validated only what it released.
     """
     end = stop.end
-    ends: dict[int, int] = {}
+    ends: dict[int, Trimmed] = {}
     for stage in reversed(stages[: stages.index(stop.stage)]):
+        chunks = stage.chunks_from(end)
         end = stage.trim(end)
-        ends[id(stage.validator)] = end
+        ends[id(stage.validator)] = Trimmed(end, chunks)
     on_trim = ON_TRIM.get()
     if on_trim is not None and ends:
         on_trim(ends)

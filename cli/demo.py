@@ -32,7 +32,7 @@ from guardrails_ai.chunkwise.chunkers import ChunkStream
 
 from .errors import CommandError, closed_stdout, stdout_errors
 from .guard import MESSAGES
-from .watch import Tally, unfixed_message, watch
+from .watch import Tally, forgetting_past_stops, unfixed_message, watch
 
 __all__ = [
     "DEMO_MAX_WORDS",
@@ -247,7 +247,7 @@ def run_demo(
         if plain
         else Live(run, console=console, refresh_per_second=20, vertical_overflow="visible")
     )
-    with live:
+    with live, forgetting_past_stops(validators, tallies):
         try:
             for outcome in guarded_stream(guard, llm, messages=MESSAGES):
                 raw = outcome.raw_llm_output or ""

@@ -338,7 +338,7 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
     from guardrails_ai.chunkwise.adapters import guarded_stream
 
     from .offline import skip_litellm, untraced
-    from .watch import unfixed_message, watch
+    from .watch import forgetting_past_stops, unfixed_message, watch
 
     skip_litellm()
     tallies = [watch(v, on_fail, timed=False) for v in validators]  # only the verdicts count
@@ -350,7 +350,7 @@ def _stream(fd: int, path: str, validators: list[Any], on_fail: str, out: Binary
                 yield text
 
     try:
-        with untraced():
+        with untraced(), forgetting_past_stops(validators, tallies):
             for outcome in guarded_stream(guard, llm, messages=MESSAGES):
                 text = outcome.validated_output
                 if isinstance(text, str) and text:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Tally", "chunker_name", "unfixed_message", "watch"]
+__all__ = ["Tally", "chunker_name", "forgetting_past_stops", "unfixed_message", "watch"]
 
 
 @dataclass
@@ -27,6 +29,18 @@ class Tally:
     failures: int = 0
     fixes: int = 0  # failures replaced by their fix (on_fail fix with a fix value)
     seconds: list[float] = field(default_factory=list)  # one entry per chunk
+    #: Where each failure's chunk starts in the validator's input, and whether
+    #: it was fixed (what a stop's trim needs: :meth:`forget_from`).
+    failed_at: list[tuple[int, bool]] = field(default_factory=list)
+
+    def forget_from(self, end: int, chunks: int) -> None:
+        """Forget what the pipeline forgot after a stop: the ``chunks`` chunks
+        and the failures from offset ``end`` of the validator's input on,
+        which the slicing decides whether it validated at all."""
+        self.chunks -= chunks
+        self.failed_at = [(at, fixed) for at, fixed in self.failed_at if at < end]
+        self.failures = len(self.failed_at)
+        self.fixes = sum(fixed for _, fixed in self.failed_at)
 
     @property
     def unfixed(self) -> int:
@@ -81,6 +95,7 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
     """
     from guardrails_ai.chunkwise.adapters import ChunkedValidator  # (imports Guardrails)
     from guardrails_ai.chunkwise.adapters.override import validator_id
+    from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START
 
     strategy = getattr(validator, "chunker", None)
     tally = Tally(
@@ -107,12 +122,36 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
         if getattr(result, "outcome", "pass") == "fail":
             tally.failures += 1
             fixable = isinstance(getattr(result, "fix_value", None), str)
-            if fixable and tally.on_fail in ("fix", "fix_reask"):
-                tally.fixes += 1
+            fixed = fixable and tally.on_fail in ("fix", "fix_reask")
+            tally.fixes += fixed
+            tally.failed_at.append((CHUNK_START.get(), fixed))
         return result
 
     setattr(validator, name, counted)
     return tally
+
+
+@contextmanager
+def forgetting_past_stops(validators: Sequence[Any], tallies: Sequence[Tally]) -> Iterator[None]:
+    """While streaming in this context, a ``refrain`` or ``exception`` stop
+    makes each tally of an earlier validator forget what the pipeline forgot
+    (:meth:`Tally.forget_from`): the verdicts past the text that stopped the
+    stream, which depend on how it was sliced.  ``tallies[i]`` watches
+    ``validators[i]``."""
+    from guardrails_ai.chunkwise.adapters.pipeline import ON_TRIM, Trimmed
+
+    by_id = {id(v): t for v, t in zip(validators, tallies, strict=True)}
+
+    def forget(ends: dict[int, Trimmed]) -> None:
+        for owner, trimmed in ends.items():
+            if owner in by_id:
+                by_id[owner].forget_from(trimmed.end, trimmed.chunks)
+
+    token = ON_TRIM.set(forget)
+    try:
+        yield
+    finally:
+        ON_TRIM.reset(token)
 
 
 #: What happened to a failing chunk's text, by on_fail action.

@@ -39,7 +39,7 @@ from guardrails.validator_base import Validator
 from guardrails_ai.types import FailResult
 
 from guardrails_ai.chunkwise.adapters import async_guarded_stream
-from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START, ON_TRIM
+from guardrails_ai.chunkwise.adapters.pipeline import CHUNK_START, ON_TRIM, Trimmed
 
 from .events import (
     DONE,
@@ -157,7 +157,7 @@ class Verdicts:
             (self._raising if raises else self._failures).append(dumped)
             self._places[id(dumped)] = (id(owner), at)
 
-    def forget_past(self, ends: dict[int, int]) -> None:
+    def forget_past(self, ends: dict[int, Trimmed]) -> None:
         """After a refrain or exception stop: forget the failures not taken
         yet that the pipeline forgot (``ends``: ``id(validator)`` -> where in
         its input its failures stop counting, :data:`ON_TRIM`), failures past
@@ -165,7 +165,7 @@ class Verdicts:
 
         def kept(summary: dict[str, Any]) -> bool:
             owner, at = self._places.get(id(summary), (0, 0))
-            return owner not in ends or at < ends[owner]
+            return owner not in ends or at < ends[owner].end
 
         self._failures = [s for s in self._failures if kept(s)]
         self._raising = [s for s in self._raising if kept(s)]

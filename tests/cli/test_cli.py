@@ -987,6 +987,27 @@ def test_guard_unfixed_failures_say_what_failed(
 
 
 @pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize("on_fail", ["refrain", "exception"])
+def test_guard_failure_line_leaves_out_failures_past_a_stop(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path, on_fail: str
+) -> None:
+    # redact_pii validates the e-mail's sentence before banned_phrases stops the
+    # stream on the sentence before it (the file is one read); whether it does
+    # depends on the slicing, so the line (like the guard's history) leaves it out.
+    text = "Free money here. Mail me at jo@example.com now."
+    status, out, err = guard_main(
+        capfd,
+        tmp_path,
+        text,
+        *("--validator", "redact_pii", "--validator", "banned_phrases"),
+        *("--phrases", "free money", "--on-fail", on_fail),
+    )
+    assert out == ""
+    assert_one_line_error(status, err, "banned_phrases failed 1 of 1 chunk", status=1)
+    assert "redact_pii" not in err
+
+
+@pytest.mark.usefixtures("in_process")
 def test_guard_chunker_for_a_hub_validator(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
