@@ -165,7 +165,10 @@ class Verdicts:
 
         def kept(summary: dict[str, Any]) -> bool:
             owner, at = self._places.get(id(summary), (0, 0))
-            return owner not in ends or at < ends[owner].end
+            if owner not in ends or at < ends[owner].end:
+                return True
+            del self._places[id(summary)]
+            return False
 
         self._failures = [s for s in self._failures if kept(s)]
         self._raising = [s for s in self._raising if kept(s)]
