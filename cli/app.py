@@ -208,7 +208,11 @@ def split(
         ),
     ] = None,
     chunk_size: Annotated[
-        int | None, typer.Option(help="Units (e.g. sentences) per chunk (with --max-chars).")
+        int | None,
+        typer.Option(
+            help="Units (e.g. sentences) per chunk, alone or under --max-chars (not with "
+            "--max-tokens)."
+        ),
     ] = None,
     overlap: Annotated[
         int | None,
