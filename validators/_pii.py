@@ -145,7 +145,11 @@ hold two between its groups, a card number a tab between each two), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
 (ASCII, once folded), or a phone number's hyphen or slash between two spaces
 (``415 - 555 - 0123``, ``030 / 123 456 78``); none contains a sentence terminator followed by
-whitespace.  Overlapping entities are merged (see
+whitespace (but a terminator with no whitespace after, which a chunk may end
+with: ``+44 20\u30027946 0958``, see :func:`entity_open`).  An ideographic or
+full-width full stop before a capitalised word ends an address whose domain
+holds a dot already, as it ends the sentence (``jo@example.com\u3002Thanks``
+holds ``jo@example.com``; see :func:`_domains_ended`).  Overlapping entities are merged (see
 :func:`find_entities`).  Every pattern uses bounded or possessive repetition:
 linear time in the length of the text.
 """
@@ -166,6 +170,7 @@ __all__ = [
     "LONGEST_ENTITY",
     "PLACEHOLDERS",
     "Entity",
+    "entity_open",
     "find_entities",
     "iban_valid",
     "label_open",
@@ -661,6 +666,43 @@ def label_open(text: str) -> bool:
     its readings), its last :data:`CONTEXT` characters only."""
     shown = _without_invisible(text)[0][-CONTEXT:]
     return any(_ends_with_label(reading) for reading in _readings(shown))
+
+
+#: Characters a sentence may end at with no whitespace after (ideographic and
+#: full-width full stops, full-width "!" and "?"; the accurate sentence
+#: chunker ends one there) that the detectors read as the dot, "!" or "?" an
+#: entity may hold (see :data:`FOLD`, :data:`AMBIGUOUS`).
+_GLUED_STOPS = frozenset(chr(cp) for cp, to in _AS_WRITTEN.items() if to in ".!?" and cp > 0x7F)
+#: What an entity's word may end with before such a stop: a letter, digit or
+#: atext mark, or the ")" of a phone number's area code (a letter of a script
+#: written without spaces only in a word holding an "@", see :func:`entity_open`).
+_ENTITY_CHARACTER = re.compile(r"[)" + _ATEXT + r"]")
+
+
+def entity_open(text: str) -> bool:
+    """Whether an entity may go on after the end of ``text``, with no
+    whitespace between: ``text`` ends with characters of :data:`_GLUED_STOPS`
+    right after a letter, digit or mark an entity holds, but a letter of a
+    script written without spaces, which ends a sentence there
+    (``\u3067\u3059\u3002``), unless the word before them holds an ``@`` (an
+    address's domain: ``\u7528\u6237@\u4f8b\u5b50\u3002``).  So ``+44
+    20\u3002`` (``+44 20\u30027946 0958``), ``jo@b\u00fccher\u3002``, ``Taro\u3002``
+    (the local part ``Taro\u3002Yamada...@example.jp``) and ``jo\uff01`` (a
+    full-width ``jo!ann@example.com``) are open.  Read as the detectors read
+    text (invisible characters passed over, :data:`FOLD` and
+    :data:`AMBIGUOUS` as written), its last :data:`CONTEXT` characters only."""
+    if not text or text[-1].isascii():
+        return False  # (what most chunks end with: read no further)
+    shown = _without_invisible(text[-CONTEXT:])[0]
+    end = len(shown)
+    while end and shown[end - 1] in _GLUED_STOPS:
+        end -= 1
+    if end == len(shown) or end == 0:
+        return False
+    word = shown[:end].rsplit(None, 1)[-1].translate(_AS_WRITTEN) if shown[:end].strip() else ""
+    if not word or not _ENTITY_CHARACTER.fullmatch(word[-1]):
+        return False
+    return _HAS_GLUED.fullmatch(word[-1]) is None or "@" in word
 
 
 def _ends_with_label(text: str) -> bool:
@@ -1302,21 +1344,57 @@ def _decoded_at(m: re.Match[str]) -> str:
     return m.group()[0] * (len(m.group()) - 1) + "@"
 
 
+#: An ideographic or full-width full stop before a capitalised word
+#: (``\u3002Thanks``): a sentence's end after a domain that holds a dot already
+#: (see :func:`_domains_ended`).
+_STOP_BEFORE_A_CAPITAL = re.compile(
+    "[\u3002\uff61\uff0e\ufe52](?=[A-Z\uff21-\uff3a][a-z\uff41-\uff5a])"
+)
+
+
+def _domains_ended(text: str, folded: str) -> str:
+    """``folded`` (a reading of ``text``) with each full stop of
+    :data:`_STOP_BEFORE_A_CAPITAL` after an ``@`` and a domain that holds a
+    dot already (no whitespace between) read as no dot: a sentence ends there,
+    as the sentence chunker reads it, and the address with it
+    (``jo@example.com\u3002Thanks`` holds ``jo@example.com``); a domain's
+    first dot (``Jo@Example\u3002Com``) and one before a lower-case label
+    (``jo@mail.example\u3002co\u3002uk``) are dots of the domain.  Each stop
+    reads back at most :data:`LONGEST_ENTITY` characters."""
+    ends = []
+    for m in _STOP_BEFORE_A_CAPITAL.finditer(text):
+        before = folded[max(0, m.start() - LONGEST_ENTITY) : m.start()]
+        domain = before[before.rfind("@") + 1 :] if "@" in before else ""
+        if "." in domain and not any(c.isspace() for c in domain):
+            ends.append(m.start())
+    if not ends:
+        return folded
+    chars = list(folded)
+    for i in ends:
+        chars[i] = "\x00"
+    return "".join(chars)
+
+
 def _found(text: str, entities: Iterable[str]) -> list[_Found]:
     """The entities of every reading of ``text`` (:func:`_readings`), a text
     holding no invisible character, unmerged (see :func:`_merged`).  An
     address whose "@" is encoded is looked for once more, in the first
     reading with :data:`_ENCODED_AT` read as an "@" (only then: one more
-    pass of the e-mail detector over the text)."""
+    pass of the e-mail detector over the text).  Addresses are looked for
+    with a full stop that ends a sentence after a domain read as no dot
+    (:func:`_domains_ended`)."""
     found: list[_Found] = []
     for i, folded in enumerate(_readings(text)):
         for name in entities:
             if name == "iban":
                 _search(name, folded.translate(_UPPER_ASCII), found, folded)
+            elif name == "email":
+                scan = _domains_ended(text, folded)
+                _search(name, scan, found)
+                if i == 0 and ("%40" in scan or "&#" in scan):
+                    _search(name, _ENCODED_AT.sub(_decoded_at, scan), found)
             else:
                 _search(name, folded, found)
-            if name == "email" and i == 0 and ("%40" in folded or "&#" in folded):
-                _search(name, _ENCODED_AT.sub(_decoded_at, folded), found)
     return found
 
 

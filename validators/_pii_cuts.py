@@ -39,6 +39,17 @@ window up to there.  Cost per fallback cut: one detector pass over
 This strategy is a fallback level only: it chunks one window per scanner and
 is not delta-invariant by itself (Bounded feeds it whole windows).
 
+Entities across a full stop with no whitespace after.  The accurate sentence
+chunker ends a sentence at an ideographic or full-width full stop, ``!`` or
+``?`` with no whitespace after it, where the detectors read a dot (or the
+``!``, ``?`` of a local part) that an entity may go on after
+(``+44 20\u30027946 0958``, ``jo@b\u00fccher\u3002de``,
+``taro\u3002yamada...@example.jp``).  :class:`LabelJoins` holds such a chunk too
+(:func:`._pii.entity_open`: the stop right after a letter, digit or mark an
+entity holds, but a letter of a script written without spaces, unless the
+word holds an ``@``), so the entity is validated whole.  Left open: a local
+part written in such a script (``\u7528\u6237\u3002\u540d@example.cn``).
+
 Labels kept with their number.  A number that only its label makes an entity
 (``Cell. 612 345 678``, ``Call me. 2147483647``) is found only in a chunk
 that holds the label too: a sentence chunker cuts after ``Cell.`` (no
@@ -79,7 +90,15 @@ from guardrails_ai.chunkwise.chunkers import (
 from guardrails_ai.chunkwise.chunkers.base import Cut, Scanner
 from guardrails_ai.chunkwise.chunkers.stream import scanner_for
 
-from ._pii import CONTEXT, ENTITIES, LONGEST_ENTITY, find_entities, label_open, label_start
+from ._pii import (
+    CONTEXT,
+    ENTITIES,
+    LONGEST_ENTITY,
+    entity_open,
+    find_entities,
+    label_open,
+    label_start,
+)
 from ._windows import JoinScanner, OneCut, size_limit, window_cut, wrap_units
 
 __all__ = [
@@ -211,12 +230,15 @@ class LabelJoins(OwnJoins):
     """``inner``'s chunks, a chunk that ends with a label joined with the next one.
 
     A chunk whose last words read as a label of personal data
-    (:func:`._pii.label_open`: ``Cell.``, ``Call me.``, ``Phone``) is held
+    (:func:`._pii.label_open`: ``Cell.``, ``Call me.``, ``Phone``), or that
+    ends where an entity may go on with no whitespace between
+    (:func:`._pii.entity_open`: ``+44 20\u3002``), is held
     until the next chunk ends and given out joined with it (again held if
-    that one ends with a label too), so a number that its label makes an
-    entity is validated with the label.  Decided from the text up to each
-    chunk's end (never its separator, which may depend on the slicing): the
-    same chunks streamed in any slicing as at once.  At the end of the stream
+    that one ends so too), so a number that its label makes an
+    entity is validated with the label, and an entity is validated whole.
+    Decided from the text up to each chunk's end (never its separator, which
+    may depend on the slicing): the same chunks streamed in any slicing as at
+    once.  At the end of the stream
     the chunk held is joined with the fragment, or is the fragment.
     """
 
@@ -235,7 +257,8 @@ class _LabelJoinScanner(JoinScanner):
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
         start = cut.start if self._start is None else self._start
-        if label_open(self._text(self._from, cut.end)):
+        text = self._text(self._from, cut.end)
+        if label_open(text) or entity_open(text):
             self._start, self._end = start, cut.end  # held: joined with the next chunk
         else:
             out.append(Cut(start, cut.end, cut.stop))

@@ -113,7 +113,12 @@ class RedactPII(ChunkedValidator):
     A label read as context must be in the same chunk as its number: whatever
     the chunker, a chunk that ends with a label (``Cell.``, ``Call me.``) is
     joined with the next one (``_pii_cuts.LabelJoins``), and so is a word-gap
-    cut of the fallback (``Phone | number: ...``).  A size
+    cut of the fallback (``Phone | number: ...``).  So is a chunk that ends
+    where an entity may go on with no whitespace between: an ideographic or
+    full-width full stop (or full-width ``!``, ``?``), which ends a sentence
+    with no whitespace after it, right after a Latin letter, a digit or a
+    domain (``+44 20\u3002`` of ``+44 20\u30027946 0958``, ``jo@b\u00fccher\u3002de``;
+    ``_pii.entity_open``).  A size
     limit given as ``chunker=`` (``limit("sentence", max_tokens=512,
     tokenizer=...)``, any ``max_chars`` window, filled or not) is taken as a
     window: its inner chunker and measure are kept and its fallback chain

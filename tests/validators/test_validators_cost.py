@@ -68,6 +68,8 @@ RUNS = {
     "ssns": "536-22-1234 ",
     "labelled ssns": "SSN 536221234 ",
     "addresses and dotted words": "jo@example.com.a1.",
+    "full stops after domains": "jo@x.io\u3002Ab@x.io\u3002",
+    "full stops after latin words": "Taro\u300220\u3002\uff4a\uff01",
     "encoded addresses": "jo%40example.com%40",
     "joined cards": "4111111111111111/4111111111111111-",
     "html-encoded addresses": "jo&#64;example.com&#64;",

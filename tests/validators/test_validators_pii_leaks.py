@@ -155,16 +155,30 @@ CJK_DOTTED = [
     "jo@example" + "\u200b" * 8 + "\uff0eCOM",
     "jo@example\uff0e\u200dcom",  # (a joiner after the dot: read as a closer)
     "192\uff0e168\uff0e\ufe0f10.20",
+    # Where the sentence chunker still ends a sentence (no whitespace needed):
+    # a dot between two digit groups, after a domain's ASCII dot, in a domain
+    # of other letters, before a long rest of a local part; a full-width "!".
+    "+44 20\u30027946 0958",
+    "020\u30027946 0958",
+    "+33 1 23 45 67\u300289",
+    "jo@mail.example\u3002co\u3002uk",
+    "jo@b\u00fccher\u3002de",
+    "\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a",
+    "Taro\u3002Yamada" + "x" * 20 + "@example.jp",
+    "\uff4a\uff4f\uff01\uff41\uff4e\uff4e@example\uff0ecom",
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.parametrize("entity", CJK_DOTTED)
+@settings(max_examples=6, deadline=None)
 @given(
-    st.sampled_from(CJK_DOTTED),
     st.sampled_from(["Mail {} now.", "{}", "メールは {} です。", "Note: {}。次へ。"]),
     st.data(),
 )
 def test_cjk_full_stops_never_split_an_entity(entity: str, frame: str, data: st.DataObject) -> None:
+    # "+44 20\u30027946 0958" was released whole: the sentence chunker ended a
+    # sentence at the ideographic full stop (two digit groups are no address
+    # or number to it), and neither half is an entity.
     _redacted_at_once_and_streamed(frame.format(entity), entity, data)
 
 

@@ -466,6 +466,7 @@ SURROUNDED = [
     ),
     # An ideographic full stop after a whole address ends its sentence.
     ("Mail jo@example.com\u3002Thanks a lot.", "Mail <EMAIL>\u3002Thanks a lot."),
+    ("Mail jo@example.com\uff0eThanks a lot.", "Mail <EMAIL>\uff0eThanks a lot."),
     # An address after an "@" that is not inside another address.
     ("From jo@x@ann@example.org today.", "From jo@x@<EMAIL> today."),
     ("Follow @ann@example.social now.", "Follow @<EMAIL> now."),
