@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 __all__ = [
+    "ABBREVIATION_JOINERS",
     "BRACKET_QUOTES",
     "BULLETS",
     "CJK_CLOSERS",
@@ -179,6 +180,12 @@ WORD_OPENERS = "\"'\u201c\u2018\u00ab([{\u00bf\u00a1*_"
 
 #: Dashes: a dash before a lower-case word after a ``!`` goes on (``Stop! - he said``).
 DASHES = "-\u2013\u2014"
+
+#: Marks that join an abbreviation to the word after it into one word, read
+#: by its last part: hyphens (``Dipl.-Ing.``, also U+2010 and the
+#: non-breaking U+2011), an en dash or a slash (a range or a choice:
+#: ``Mo.\u2013Fr.``, ``Sa./So.``).
+ABBREVIATION_JOINERS = "-\u2010\u2011\u2013/"
 
 #: Bullets that open a list item at the start of a line (a space after them).
 BULLETS = "-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014"

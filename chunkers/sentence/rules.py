@@ -131,7 +131,10 @@ starters and the ordinal rule below.
     capitalised sentence starter (``The``, ``It``...) that is not itself an
     initial (``I.``); a word is looked up without an elision before an
     apostrophe (``l'Avv.``; a contraction such as ``isn't`` is a word),
-    a hyphenated title by its last part (``Dipl.-Ing.``), and a word glued
+    a word that a mark of ``ABBREVIATION_JOINERS`` (a hyphen, an en dash, a
+    slash) joins to an abbreviation before it by its last part, a title
+    there as ``MEDIAL`` (``Dipl.-Ing. Weber``, ``Sa./So. 10 Uhr``, ``Mo.-Fr.
+    Am Samstag`` ends: a range's end), and a word glued
     to a kana or ideograph by what follows the last one when that is an
     abbreviation or a dotted form (``他叫Dr. Wang``, ``在U.S. Army``);
   - dotted forms (``U.S.A``, ``Ph.D``, any letters of one or two between
@@ -224,6 +227,7 @@ from .abbreviations import (
 )
 from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
 from .marks import (
+    ABBREVIATION_JOINERS,
     BULLETS,
     CJK_TERMINATORS,
     CODE_MARK,
@@ -374,6 +378,9 @@ _WORD_END = re.compile(r"(?<!\S)\S+\Z")
 _AFTER_UNSPACED = re.compile(f"(?<=[{UNSPACED_LETTERS}])[^{UNSPACED_LETTERS}]+\\Z")
 # (A letter and its marks: the vowel sign of Hindi "बी.ए", "ई.पू".)
 _MARKED_LETTER = f"[^\\W\\d_][{LETTER_MARKS}]*"
+#: A word up to the last mark joining an abbreviation to the word after it
+#: (``Dipl.-``, ``Mo.\u2013``, ``Sa./``), which is then read by that word.
+_JOINED = re.compile(f".*\\.[{re.escape(ABBREVIATION_JOINERS)}](?=.)")
 _DOTTED = re.compile(f"(?:{_MARKED_LETTER}){{1,2}}(?:\\.(?:{_MARKED_LETTER}){{1,2}})+")
 #: A plain word before a period, which ends a sentence before a lower-case word.
 _PLAIN_WORD = re.compile(r"[a-z]{2,}")
@@ -1113,9 +1120,14 @@ class SentenceRules:
             if tail.lower() not in CONTRACTION_ENDS:  # ("isn't." is a word)
                 word = tail  # "l'Avv.", "l'art. 12"
                 kind = self._abbreviations.get(word.lower())
-        if kind is None and ".-" in word:
-            word = word.rsplit(".-", 1)[1]  # "Dipl.-Ing.", "Dr.-Ing.": the last title
+        if kind is None and (joined := _JOINED.match(word)) is not None:
+            # The last part: "Dipl.-Ing. Weber", "Mo.\u2013Fr. 9 Uhr", "Sa./So.
+            # 10 Uhr", "die 1.\u20133. Klasse".  A title there ends a sentence
+            # before a sentence starter ("Mo.-Fr. Am Samstag": a range's end).
+            word = word[joined.end() :]
             kind = self._abbreviations.get(word.lower())
+            if kind == PREFIX:
+                kind = MEDIAL
         if kind is None and not word.isascii():
             # "他叫Dr. Wang", "在U.S. Army": a word of the tables or a dotted
             # form right after a kana or ideograph is that abbreviation.

@@ -130,7 +130,7 @@ LANGUAGE_WORDS = [
     "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc", "Nr. 5", "p. m", "p. ex",
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
     "segg", "det", "Dr.-Ing", "isn't", "I\u2019d", "is B", "Plan B", "Answer: C", "is J", "(is B",
-    "\u884c\u3053\u3046", "kr", "es", "EE",
+    "\u884c\u3053\u3046", "kr", "es", "EE", "Mo.\u2013Fr", "Sa./so", "1.\u20133",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",

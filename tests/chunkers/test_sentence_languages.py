@@ -330,6 +330,19 @@ EXAMPLES = [
      ["Herr Dipl.-Ing. Schulz plant das Haus.", "Es war 50 v. Chr. in Rom."]),
     ("auto", "Wir treffen uns am Mo. 5. Mai. Bis dann.",
      ["Wir treffen uns am Mo. 5. Mai.", "Bis dann."]),
+    # An abbreviation joined to another by an en dash or a slash (a range or
+    # a choice) is read by its last part, as after a hyphen; a title there
+    # ends a sentence before a sentence starter.
+    ("de", "Die Praxis hat Mo.\u2013Fr. 8\u201318 Uhr offen. Sa./So. 10 Uhr ist Notdienst.",
+     ["Die Praxis hat Mo.\u2013Fr. 8\u201318 Uhr offen.", "Sa./So. 10 Uhr ist Notdienst."]),
+    ("auto", "Sie hat Mo.\u2013Fr. 8 Uhr Dienst. Wir sind Mo.-Fr. Am Wochenende frei.",
+     ["Sie hat Mo.\u2013Fr. 8 Uhr Dienst.", "Wir sind Mo.-Fr.", "Am Wochenende frei."]),
+    ("de", "Die 1.\u20134. Klasse turnt zuerst. Frau Dr.\u2011Ing. Kern leitet es.",
+     ["Die 1.\u20134. Klasse turnt zuerst.", "Frau Dr.\u2011Ing. Kern leitet es."]),
+    ("es", "La tienda abre lun.\u2013sáb. 10 h. Cierra dom.",
+     ["La tienda abre lun.\u2013sáb. 10 h.", "Cierra dom."]),
+    ("en", "The desk is open Tue./Thu. 9 a.m. to noon. Call ahead.",
+     ["The desk is open Tue./Thu. 9 a.m. to noon.", "Call ahead."]),
     # Titles, places, laws and amounts of each language's tables.
     ("it", "Vedi il d.lgs. Rossi. Il Magg. Bianchi è qui.",
      ["Vedi il d.lgs. Rossi.", "Il Magg. Bianchi è qui."]),
@@ -512,7 +525,7 @@ TOKENS = [
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
     "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
-    "ነው", "မိုး", "१", "၇", "１．", "1２．",
+    "ነው", "မိုး", "१", "၇", "１．", "1２．", "Mo.\u2013Fr.", "Sa./", "1.\u2013",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
@@ -597,7 +610,7 @@ def test_typed_terminators_cost_linear_work(
         "ist 42. Das ", "isn't. Try ", "'til 'ti ", "is B. Paris ", "Goed. 's Avonds ",
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
         "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
-        "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ",
+        "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ", "Mo.\u2013Fr. 9 ", "Sa./So./",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])

@@ -82,6 +82,11 @@ CASES: dict[str, list[Case]] = {
             "The shop shut at 8 P.M. Mrs. Quint went home. 6 a.m. Mr. Ode woke.",
             ["The shop shut at 8 P.M.", "Mrs. Quint went home.", "6 a.m. Mr. Ode woke."],
         ),
+        (
+            # Abbreviations joined by an en dash or a slash: a range, a choice.
+            "Support runs Mon.\u2013Fri. 8 a.m. to 6 p.m. Sat./Sun. 10 a.m. is on call.",
+            ["Support runs Mon.\u2013Fri. 8 a.m. to 6 p.m.", "Sat./Sun. 10 a.m. is on call."],
+        ),
     ],
     "abbreviation_ends_sentence": [
         (
