@@ -179,7 +179,7 @@ _SPECS: dict[str, _Spec] = {
         " mtra abog ctra urb depto dpto pje atte coord pdte pdta",
         final="etc pág núm sigs hs págs",
         medial="ene feb mar abr may jun jul ago sep sept oct nov dic lun mié jue vie sáb dom"
-        " tel tfno telf telef av avda cía art doc izq dcha secc",
+        " tel tfno telf telef av avda cía art doc izq dcha secc a.c d.c",
         starters="el la los las un una es esta este esto eso pero y o si no que qué cómo"
         " cuándo dónde por para en con yo tú él ella nosotros ellos hoy ayer también"
         " entonces después"
@@ -196,7 +196,7 @@ _SPECS: dict[str, _Spec] = {
     "pt": _Spec(
         prefix="sr sra srta dr dra prof eng exmo exma ex profa aprox sto sta cel arq apto obs trav",
         final="etc pág págs",
-        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art ltda",
+        medial="jan fev mar abr mai jun jul ago set out nov dez av tel séc art ltda a.c d.c",
         starters="o a os as um uma ele ela eles elas nós eu você isso este esta mas e ou se"
         " não que quando onde hoje ontem também então depois"
         " além porém contudo todavia entretanto assim ainda já agora logo primeiro"
@@ -230,7 +230,7 @@ _SPECS: dict[str, _Spec] = {
         " cod reg int d.lgs d.p.r c.d c.a c.c c.p",
         final="ecc pag cap",
         medial="gen feb mar apr mag giu lug ago set ott nov dic tel meteor idraul sec art segg"
-        " sgg gg",
+        " sgg gg a.c d.c",
         starters="il lo la i gli le un una è questo questa quello quella ma e o se non che"
         " come quando dove perché io tu lui lei noi voi loro oggi ieri anche poi allora"
         " tuttavia però quindi dunque inoltre infatti invece ora adesso già ancora sempre"

@@ -142,6 +142,8 @@ starters and the ordinal rule below.
     letters (initials such as ``J. R. R. Tolkien``) are
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
     space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``),
+    unless it is the first half of a dotted abbreviation of the tables
+    written spaced (``en el 63 a. C. en Roma``),
     and a capital that a word of ``LETTER_NOUNS`` names, or one of
     ``ANSWER_LETTERS`` after a word of ``ANSWER_LEADS``, is a letter,
     ``FINAL`` but before an initial (``Plan B. Nobody``, ``The answer is B.
@@ -198,7 +200,9 @@ a ``MEDIAL`` abbreviation that ends its sentence stays joined (``Acme Inc. Bob
 left``), and so does one after ``a.m.``/``p.m.`` (``at 9 p.m. Bob left``);
 a time that opens its sentence after a word missing from ``TIME_LEADS`` is
 cut before a title (``Early on at 5 a.m. Mr. Smith left``); a spaced time in
-upper case is cut (``5 P. M.``); in languages that write ordinals with a
+upper case is cut (``5 P. M.``), and a unit before an initial that makes an
+abbreviation of the tables with it is taken for its first half (``12 m. A. Lee``
+goes on, as ``63 a. C. en`` does); in languages that write ordinals with a
 period, a number of one or two digits ending a sentence before a capitalised
 word does not end it (``Bývam na ul. Hlavnej 5. Príď``), unless a label
 precedes it (``Nr. 5. Komm``, ``Hauptstr. 12. Komm``) or a sentence starter
@@ -1143,11 +1147,18 @@ class SentenceRules:
             kind = self._compound_kind(word)  # "Hauptstr. 5"
         if kind is None:
             if len(word) == 1 and word.isalpha():
-                # A lower-case letter after a number is a unit ("5 g. Stir"), a
-                # capital after one of LETTER_NOUNS or ANSWER_LEADS a letter
-                # ("Plan B. Nobody", "is B. Paris"), any other an initial.
+                # A lower-case letter after a number is a unit ("5 g. Stir")
+                # unless a letter and a period follow that make one of the
+                # tables with it ("en el 63 a. C. en Roma"), a capital after
+                # one of LETTER_NOUNS or ANSWER_LEADS a letter ("Plan B.
+                # Nobody", "is B. Paris"), any other an initial.
                 if word.islower():
-                    kind = FINAL if self._after_number(at - 1) else MEDIAL
+                    unit = self._after_number(at - 1) and not (
+                        j == e
+                        and f"{word}.{buf[j]}".lower() in self._abbreviations
+                        and buf[j + 1] == "."
+                    )
+                    kind = FINAL if unit else MEDIAL
                 elif self._names_a_letter(at - 1):
                     # (Not before an initial: "is A. B. Smith".)
                     following = _word_at(buf, j)

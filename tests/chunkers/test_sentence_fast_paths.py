@@ -130,7 +130,7 @@ LANGUAGE_WORDS = [
     "\u0574\u057f", "\u0939\u0948", "[", "word", "U.S", "etc", "Nr. 5", "p. m", "p. ex",
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
     "segg", "det", "Dr.-Ing", "isn't", "I\u2019d", "is B", "Plan B", "Answer: C", "is J", "(is B",
-    "\u884c\u3053\u3046", "kr", "es", "EE", "Mo.\u2013Fr", "Sa./so", "1.\u20133",
+    "\u884c\u3053\u3046", "kr", "es", "EE", "Mo.\u2013Fr", "Sa./so", "1.\u20133", "63 a",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
@@ -139,7 +139,7 @@ LANGUAGE_MARKS = [
 LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 ", "\u00a1"]
 LANGUAGE_NEXT = [
     "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
-    "1990 x", "10. x", "Okt. x", "per", "UU. x",
+    "1990 x", "10. x", "Okt. x", "per", "UU. x", "C. x",
 ]  # fmt: skip
 
 

@@ -343,6 +343,18 @@ EXAMPLES = [
      ["La tienda abre lun.\u2013sáb. 10 h.", "Cierra dom."]),
     ("en", "The desk is open Tue./Thu. 9 a.m. to noon. Call ahead.",
      ["The desk is open Tue./Thu. 9 a.m. to noon.", "Call ahead."]),
+    # An era written spaced after a year: its first letter is no unit.
+    ("es", "Cicerón nació en el 106 a. C. en Arpino. Murió en el 43 a. C. Luego vino Augusto.",
+     ["Cicerón nació en el 106 a. C. en Arpino.", "Murió en el 43 a. C.",
+      "Luego vino Augusto."]),
+    ("it", "Virgilio morì nel 19 a. C. a Brindisi. Il poema restò incompiuto.",
+     ["Virgilio morì nel 19 a. C. a Brindisi.", "Il poema restò incompiuto."]),
+    ("pt", "O imperador morreu em 180 d. C. em Viena. Depois veio Cômodo.",
+     ["O imperador morreu em 180 d. C. em Viena.", "Depois veio Cômodo."]),
+    ("auto", "Pompeya quedó sepultada en el 79 d. C. por el Vesubio.",
+     ["Pompeya quedó sepultada en el 79 d. C. por el Vesubio."]),
+    ("en", "The rope is 12 m. Ahead is the gate. Add 5 g. Then stir.",
+     ["The rope is 12 m.", "Ahead is the gate.", "Add 5 g.", "Then stir."]),
     # Titles, places, laws and amounts of each language's tables.
     ("it", "Vedi il d.lgs. Rossi. Il Magg. Bianchi è qui.",
      ["Vedi il d.lgs. Rossi.", "Il Magg. Bianchi è qui."]),
@@ -525,7 +537,7 @@ TOKENS = [
     "３．２", "ｅｘ．ｃｏｍ", "《好！》", "「はい。」と", "1.", "2.)", "•", "⁃9.", "a.)", "b.)",
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
     "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
-    "ነው", "မိုး", "१", "၇", "１．", "1２．", "Mo.\u2013Fr.", "Sa./", "1.\u2013",
+    "ነው", "မိုး", "१", "၇", "１．", "1２．", "Mo.\u2013Fr.", "Sa./", "1.\u2013", "63 a.", "C.",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
@@ -611,6 +623,7 @@ def test_typed_terminators_cost_linear_work(
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
         "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
         "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ", "Mo.\u2013Fr. 9 ", "Sa./So./",
+        "63 a. C. en ",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
