@@ -126,13 +126,15 @@ _SPECS: dict[str, _Spec] = {
     "en": _Spec(plain_words=True),
     "de": _Spec(
         prefix="hr hrn fr frl dr prof dipl ing z.b bzw vgl ca evtl ggf inkl zzgl bspw sog"
-        " d.h u.a z.t o.ä u.ä abs gem fa gebr dt hl mind zw allg bes insb"
+        " d.h u.a z.t abs gem fa gebr dt hl mind zw allg bes insb"
         " urspr zit abt kfm"
         # Prepositions, which govern the noun after them ("bzgl. Ihrer Frage").
         " bzgl exkl ggü",
         final="usw etc nr usf",
         medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez anm aufl ausg bearb"
-        " hbf kap geb gest verh verw abschn anh ff",
+        " hbf kap geb gest verh verw abschn anh ff"
+        # "oder/und Ähnliches" ends a list, "o. ä. Produkte" goes on.
+        " o.ä u.ä",
         compounds="str",
         starters="der die das den dem ein eine es er sie wir ich ihr aber und doch dann"
         " danach dies diese dieser heute morgen im am auf mit nach wenn als auch so da was"

@@ -355,6 +355,11 @@ EXAMPLES = [
      ["Pompeya quedó sepultada en el 79 d. C. por el Vesubio."]),
     ("en", "The rope is 12 m. Ahead is the gate. Add 5 g. Then stir.",
      ["The rope is 12 m.", "Ahead is the gate.", "Add 5 g.", "Then stir."]),
+    # German "oder/und Ähnliches" closes a list and may end a sentence.
+    ("de", "Nimm Quark, Joghurt o. Ä. Dann rühre alles um. Honig o. ä. Sirupe süßen.",
+     ["Nimm Quark, Joghurt o. Ä.", "Dann rühre alles um.", "Honig o. ä. Sirupe süßen."]),
+    ("auto", "Er sammelt Münzen, Briefmarken u.Ä. Das kostet Zeit.",
+     ["Er sammelt Münzen, Briefmarken u.Ä.", "Das kostet Zeit."]),
     # Titles, places, laws and amounts of each language's tables.
     ("it", "Vedi il d.lgs. Rossi. Il Magg. Bianchi è qui.",
      ["Vedi il d.lgs. Rossi.", "Il Magg. Bianchi è qui."]),
@@ -538,6 +543,7 @@ TOKENS = [
     "npm", "e.g.", "10。0。1", "Jo．Ann@", "x。co。Uk", "Nr.", "5", "p.", "m.", "ex.", "डॉ.",
     "Okt.", "det.", "segg.", "Ｑ．", "Ｎ．Ｙ．", "Ｘ", "😊", "| a.", "2 hrs.", "'90s", "Dipl.-Ing.",
     "ነው", "မိုး", "१", "၇", "１．", "1２．", "Mo.\u2013Fr.", "Sa./", "1.\u2013", "63 a.", "C.",
+    "o.", "Ä.",
 ]  # fmt: skip
 MARKS = [
     "", "", ".", "!", "?", ":", ";", ";;", "»:", "։", "।", "؟", "。", "．", "“", "»", '."', "...",
@@ -623,7 +629,7 @@ def test_typed_terminators_cost_linear_work(
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
         "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
         "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ", "Mo.\u2013Fr. 9 ", "Sa./So./",
-        "63 a. C. en ",
+        "63 a. C. en ", "o. \u00c4. Dann ",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
