@@ -9,7 +9,10 @@
   ``bpe-openai`` package (``pip install 'guardrails-ai-chunkwise[tokens]'``);
 * a tokenizer object, duck-typed (no tokenizer library is imported here):
   a tiktoken-compatible ``Encoding`` (tiktoken, bpe-openai: ``encode_ordinary``),
-  a ``tokenizers.Tokenizer`` (``encode(text, add_special_tokens=False).ids``)
+  a ``tokenizers.Tokenizer`` (``encode(text, add_special_tokens=False).ids``,
+  by a copy without the truncation and padding it may be set up with: a
+  tokenizer loaded from a ``tokenizer.json`` often truncates to the model's
+  input length, which would count every longer text as that many tokens)
   or a ``transformers`` tokenizer (``encode(text, add_special_tokens=False)``);
 * any other callable: ``length(text) -> int``.
 
@@ -28,6 +31,7 @@ chunk measured again as it is decided costs a look-up).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -235,6 +239,7 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
         return None
     module = type(tokenizer).__module__
     if module.startswith("tokenizers"):  # tokenizers.Tokenizer: an Encoding object
+        encode = _untruncated(tokenizer).encode
 
         def count_encoding(text: str) -> int:
             return len(encode(text, add_special_tokens=False).ids)
@@ -247,6 +252,20 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
 
         return count_ids
     return None
+
+
+def _untruncated(tokenizer: Any) -> Any:
+    """``tokenizer`` (a ``tokenizers.Tokenizer``), or a copy of it without
+    truncation and padding when it has either (the caller's is left as it is)."""
+    if (
+        getattr(tokenizer, "truncation", None) is None
+        and getattr(tokenizer, "padding", None) is None
+    ):
+        return tokenizer
+    plain = copy.deepcopy(tokenizer)
+    plain.no_truncation()
+    plain.no_padding()
+    return plain
 
 
 def _pieces(text: str) -> list[str]:

@@ -188,6 +188,41 @@ def test_tokenizers_tokenizer_built_offline() -> None:
     assert statistics.median(sizes) >= 0.75 * 150
 
 
+@pytest.mark.parametrize(
+    ("setup", "fill", "size"),
+    [("truncation", True, 200), ("padding", True, 200), ("padding", False, 40)],
+)
+def test_a_tokenizers_tokenizer_is_counted_without_its_truncation_or_padding(
+    setup: str, fill: bool, size: int
+) -> None:
+    # Before: a Tokenizer set up to truncate to 64 tokens (as many a
+    # tokenizer.json is, for its model's input) counted every longer text as
+    # 64, so under max_tokens=200 chunks of 445 tokens passed; set up to pad to
+    # 64, it counted every text as 64: filled chunks of 9 tokens, and under
+    # max_tokens=40 chunks of one character.
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, pre_tokenizers, trainers
+
+    plain = tokenizers.Tokenizer(models.WordLevel(unk_token="[UNK]"))
+    plain.pre_tokenizer = pre_tokenizers.Whitespace()
+    plain.train_from_iterator(
+        prose(30_000, seed=1).splitlines(),
+        trainers.WordLevelTrainer(vocab_size=400, special_tokens=["[UNK]", "[PAD]"]),
+    )
+    tok = tokenizers.Tokenizer.from_str(plain.to_str())
+    if setup == "truncation":
+        tok.enable_truncation(max_length=64)
+    else:
+        tok.enable_padding(length=64, pad_token="[PAD]", pad_id=1)
+    text = prose(8_000, seed=7)
+    chunks = limit("sentence", max_tokens=size, tokenizer=tok, fill=fill).split_text(text)
+    sizes = [len(plain.encode(c, add_special_tokens=False).ids) for c in chunks]
+    assert max(sizes) <= size
+    assert statistics.median(sizes) >= (0.75 * size if fill else 5)
+    # The caller's tokenizer keeps its setup.
+    assert (tok.truncation if setup == "truncation" else tok.padding) is not None
+
+
 def test_fill_reaches_the_target_on_markdown() -> None:
     text = markdown(200_000, seed=5)
     for chunker in ("structure", "paragraph"):
