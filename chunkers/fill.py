@@ -897,6 +897,8 @@ class Sized(ChunkingStrategy):
         params: dict[str, object] = {"inner": self.inner, self._param: self.limit}
         if self.measure.spec is not None:
             params["tokenizer" if self._param == "max_tokens" else "length"] = self.measure.spec
+        elif self._param == "max_tokens":  # (characters: not the cl100k_base default)
+            params["tokenizer"] = len
         if self.fill:
             params["fill"] = True
         if self.overlap:

@@ -159,6 +159,8 @@ def sized_from_spec(inner: object, **params: object) -> ChunkingStrategy:
     ``max_chars``, or ``limit`` for one built directly) and its measure as
     ``tokenizer`` (with ``max_tokens``) or ``length``: a spec with two
     ceilings, or with both measures, is a ``ValueError`` (one would be dropped).
+    Without a measure, ``max_tokens`` counts ``cl100k_base`` tokens, as
+    ``limit(..., max_tokens=...)`` does; the other ceilings count characters.
     """
     ceilings = [name for name in ("max_tokens", "max_chars", "limit") if name in params]
     if len(ceilings) != 1:
@@ -172,5 +174,6 @@ def sized_from_spec(inner: object, **params: object) -> ChunkingStrategy:
         raise ValueError("a 'sized' spec takes its measure as tokenizer or length, not both")
     key = "tokenizer" if "tokenizer" in params else "length"
     # Measured here, so that an error names the key the spec gave it under.
-    length = measure_for(params.pop(key, None), param=key)
+    default = "cl100k_base" if name == "max_tokens" else None
+    length = measure_for(params.pop(key, default), param=key)
     return Sized(inner, ceiling, length=length, param=name, **params)  # type: ignore[arg-type]

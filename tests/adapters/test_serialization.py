@@ -261,6 +261,14 @@ def test_an_alias_is_a_spec_without_parameters() -> None:
     assert resolve_chunker({"chunker": "sentence-simple"}) == SentenceChunker(mode="simple")
 
 
+def test_a_sized_spec_without_a_tokenizer_counts_tokens_as_limit_does() -> None:
+    # Before: without a tokenizer, a "sized" spec's max_tokens counted characters
+    # (the CLI's --chunker '{"chunker": "sized", ...}' cut a 34-letter word into
+    # four chunks under max_tokens=10); limit(max_tokens=...) counts cl100k_base.
+    spec = {"chunker": "sized", "inner": "sentence", "max_tokens": 10}
+    assert resolve_chunker(spec) == limit("sentence", max_tokens=10)
+
+
 def _custom(text: str) -> list[str]:
     return []
 
@@ -280,8 +288,10 @@ class _Subclass(SentenceChunker):
         (Bounded("word", 9, fallback=[SplitFlushOnly(WordChunker())]), r"chunker\.fallback\[0\]"),
         (GuardrailsChunker(_custom), r"chunker\.function=<function _custom"),
         (_Subclass(), r"rebuilds SentenceChunker"),
+        # (Characters under max_tokens: its spec was read back as cl100k_base tokens.)
+        (limit("word", max_tokens=9, tokenizer=len), r"chunker\.tokenizer=<built-in function len>"),
     ],
-    ids=["foreign", "foreign-inner", "foreign-fallback", "function", "subclass"],
+    ids=["foreign", "foreign-inner", "foreign-fallback", "function", "subclass", "tokenizer-len"],
 )
 def test_what_has_no_spec_raises_naming_it(chunker: Any, words: str) -> None:
     with pytest.raises(SpecError, match=words):
