@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["as_langchain_splitter", "from_huggingface_tokenizer", "from_tiktoken_encoder"]
 
 _EXTRA_HINT = (
-    "as_langchain_splitter needs langchain-text-splitters; install it with "
+    "chunkwise's LangChain splitters need langchain-text-splitters; install it with "
     "pip install 'guardrails-ai-chunkwise[langchain]'"
 )
 
@@ -141,18 +141,22 @@ def _token_splitter(
     tokenizer_name: str = "tokenizer",
 ) -> TextSplitter:
     """The filled, token-sized splitter; an error about a size or the tokenizer
-    names the parameter as the caller gave it (``chunk_size``,
-    ``chunk_overlap``, ``tokenizer_name``); one about ``chunker`` itself (its
-    spec's own sizes) is raised as it is."""
+    (the ``tokens`` extra a named encoding needs included) names the parameter
+    as the caller gave it (``chunk_size``, ``chunk_overlap``,
+    ``tokenizer_name``); one about ``chunker`` itself (its spec's own sizes)
+    is raised as it is."""
     strategy = resolve_chunker(chunker)
     try:
         strategy = limit(strategy, max_tokens=size, tokenizer=tokenizer, fill=True, overlap=overlap)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, ImportError) as error:
         message = str(error)
         if message.startswith("tokenizer"):
             message = tokenizer_name + message.removeprefix("tokenizer")
         message = message.replace("max_tokens", "chunk_size")
-        raise type(error)(message.replace("overlap", "chunk_overlap")) from None
+        message = message.replace("overlap", "chunk_overlap")
+        if isinstance(error, ImportError):
+            raise ImportError(message, name=error.name) from None
+        raise type(error)(message) from None
     return as_langchain_splitter(strategy, **kwargs)
 
 

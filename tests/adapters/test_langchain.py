@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -103,14 +104,40 @@ def test_bad_arguments_are_named() -> None:
     assert [(d.page_content, d.metadata) for d in documents] == [("a", {}), ("b", {})]
 
 
-def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: as_langchain_splitter("word"),
+        lambda: adapter_module.from_tiktoken_encoder(chunk_size=50, chunk_overlap=5),
+    ],
+    ids=["as_langchain_splitter", "from_tiktoken_encoder"],
+)
+def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch, build: Any) -> None:
     adapter_module._splitter_class.cache_clear()
     monkeypatch.setitem(sys.modules, "langchain_text_splitters", None)
     try:
-        with pytest.raises(ImportError, match=r"guardrails-ai-chunkwise\[langchain\]"):
-            as_langchain_splitter("word")
+        with pytest.raises(ImportError, match=r"guardrails-ai-chunkwise\[langchain\]") as raised:
+            build()
+        # (from_tiktoken_encoder's error named as_langchain_splitter, never called.)
+        assert "as_langchain_splitter" not in str(raised.value)
     finally:
         adapter_module._splitter_class.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [({}, "encoding_name='cl100k_base'"), ({"model_name": "gpt-4o"}, "model_name='gpt-4o'")],
+)
+def test_missing_tokens_extra_is_named_by_the_parameter_given(
+    monkeypatch: pytest.MonkeyPatch, kwargs: dict[str, str], named: str
+) -> None:
+    # Before: "tokenizer='cl100k_base': named encodings need ...", a parameter
+    # from_tiktoken_encoder does not have.
+    monkeypatch.setitem(sys.modules, "bpe_openai", None)
+    with pytest.raises(ImportError, match=r"guardrails-ai-chunkwise\[tokens\]") as raised:
+        adapter_module.from_tiktoken_encoder(chunk_size=50, chunk_overlap=5, **kwargs)
+    assert str(raised.value).startswith(f"{named}: ")
+    assert raised.value.name == "bpe_openai"
 
 
 def test_module_imports_without_langchain(monkeypatch: pytest.MonkeyPatch) -> None:
