@@ -242,7 +242,12 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
         encode = _untruncated(tokenizer).encode
 
         def count_encoding(text: str) -> int:
-            return len(encode(text, add_special_tokens=False).ids)
+            try:
+                return len(encode(text, add_special_tokens=False).ids)
+            except TypeError:  # lone surrogates: counted as U+FFFD, as tiktoken does
+                if text.isascii():
+                    raise
+                return len(encode(_sanitised(text), add_special_tokens=False).ids)
 
         return count_encoding
     if module.startswith("transformers") or hasattr(tokenizer, "convert_tokens_to_ids"):
@@ -252,6 +257,11 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
 
         return count_ids
     return None
+
+
+def _sanitised(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (a pair is joined)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _untruncated(tokenizer: Any) -> Any:

@@ -186,6 +186,12 @@ def test_tokenizers_tokenizer_built_offline() -> None:
     sizes = [len(tok.encode(c, add_special_tokens=False).ids) for c in chunks]
     assert max(sizes) <= 150
     assert statistics.median(sizes) >= 0.75 * 150
+    # Before: a lone surrogate (bpe-openai counts one, as tiktoken does) raised
+    # tokenizers' "TextInputSequence must be str" from the middle of a stream.
+    lone = "Odd \ud800 byte here. Then\udfff more words follow."
+    chunker = limit("sentence", max_tokens=4, tokenizer=tok)
+    check(chunker, lone, list(lone), tok)
+    assert chunker.split_text(lone)[:2] == ["Odd", "\ud800"]
 
 
 @pytest.mark.parametrize(
