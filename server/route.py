@@ -35,6 +35,7 @@ from guardrails_api.api import guards as guards_api
 from guardrails_api.classes.create_chat_completion_request import CreateChatCompletionRequest
 from guardrails_api.clients.get_guard_client import get_guard_client
 from pydantic import TypeAdapter, ValidationError
+from starlette.requests import ClientDisconnect
 
 from guardrails_ai.chunkwise.adapters.pipeline import check_streamable
 
@@ -131,13 +132,24 @@ def _request_error(message: str, param: str | None = None) -> Response:
     return AsciiJSONResponse(body, status_code=400)
 
 
+#: The status of the answer to a client that hung up before sending its whole
+#: body (nginx's "client closed request"): no one reads it, uvicorn drops it.
+CLIENT_CLOSED = 499
+
+
 async def _payload(request: Request) -> dict[str, Any] | Response:
     """The request's body checked against :data:`_REQUEST`, or an OpenAI-shaped
     400 naming the field at fault (the one every error is under) and what is
     wrong with it, never its value (FastAPI's own answer was a 422
-    ``{"detail": [...]}`` quoting the input)."""
+    ``{"detail": [...]}`` quoting the input).  A client that hangs up before
+    its body is read gets an empty :data:`CLIENT_CLOSED` answer: nothing
+    logged (it was a traceback in the server log)."""
     try:
-        body = json.loads(await request.body())
+        raw = await request.body()
+    except ClientDisconnect:
+        return Response(status_code=CLIENT_CLOSED)
+    try:
+        body = json.loads(raw)
     except ValueError:
         return _request_error("the request body is not valid JSON")
     if isinstance(body, dict):  # (a null optional parameter is one not given, as OpenAI reads it)

@@ -1056,6 +1056,26 @@ def test_a_malformed_request_gets_an_openai_error(
     )
 
 
+@pytest.mark.parametrize("port", ["serve", "start"])
+def test_a_client_that_hangs_up_before_its_body_leaves_no_traceback(
+    servers: Servers, port: str
+) -> None:
+    # Before: starlette's ClientDisconnect, "Exception in ASGI application" and
+    # a traceback in the server log (the route reads the body itself).
+    number = getattr(servers, port)
+    log = servers.logs[["serve", "workers", "start"].index(port)]
+    head = b"POST /guards/fix/openai/v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+    body = b'{"model": "m", "messages": [{"role": "user", "content": "Card 4111'
+    with socket.create_connection(("127.0.0.1", number)) as hanging:
+        hanging.sendall(head + b"Content-Length: 500\r\n\r\n" + body)
+        # (the server is reading the body when a request after it is answered)
+        assert stream(number, "fix", "Still served.")[0] == "Still served."
+    # (one worker: the hang-up is handled before the request after it is answered)
+    assert stream(number, "fix", "Served again.")[0] == "Served again."
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "ClientDisconnect" not in text and "4111" not in text
+
+
 @pytest.mark.parametrize("streamed", [False, True])
 def test_content_given_as_text_parts_is_served(servers: Servers, streamed: bool) -> None:
     # Before: Guardrails refused content parts (it takes strings) and the
