@@ -11,6 +11,10 @@ servers start once, in parallel, for the module:
 * ``guardrails start --config opted_in.py``, whose config calls
   ``serve_validated()`` and opts in to raw text (``CHUNKWISE_RAW_LLM_OUTPUT``).
 
+One test starts a fourth, ``guardrails start`` with a config that does not call
+``serve_validated()`` (guardrails-api's own endpoint), to check what the README
+says of it.
+
 What each response must be is computed in this process with ``guarded_stream``
 over the same guard and text (one delta: chunking is delta-invariant).
 """
@@ -220,7 +224,7 @@ class Expected:
 def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
-    names = [*ON_FAIL, "quoting_filter", "phrases_filter", "pii_window"]
+    names = [*ON_FAIL, "quoting_filter", "phrases_filter", "pii_window", "plain"]
     names += [f"four_{on_fail}" for on_fail in ON_FAIL]
     return {name: namespace[name] for name in names}
 
@@ -1212,6 +1216,62 @@ def test_guardrails_start_with_serve_validated(servers: Servers, guards: dict[st
     assert "".join(field.get("raw_llm_output") or "" for field in fields) == TEXT
     status, events = raw_events(servers.start, "exception", TEXT)
     assert status == 200 and events[-1] == "[DONE]" and "error" in json.loads(events[-2])
+
+
+# -- guardrails-api's own endpoint (no serve_validated()), as the README describes it -------
+
+#: The config as is, streaming validated by chunkwise in process, and a guard that raises,
+#: found by id (guardrails-api finds a guard by id only).
+PLAIN = (
+    CONFIG
+    + """
+from guardrails_ai.chunkwise import enable_validated_streaming
+
+enable_validated_streaming()
+raising = Guard(id="raising", name="raising").use(RedactPII(on_fail="exception"))
+"""
+)
+
+
+@pytest.fixture(scope="module")
+def plain_start(
+    servers: Servers, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[int, Path]]:
+    """``guardrails start --config`` with :data:`PLAIN`: its port and its log."""
+    folder = tmp_path_factory.mktemp("plain")
+    (folder / "config.py").write_text(PLAIN, encoding="utf-8")
+    port, log = free_port(), folder / "server.log"
+    command = [str(Path(sys.executable).with_name("guardrails")), "start"]
+    command += ["--config", "config.py", "--port", str(port)]
+    proc = start_server(command, port, server_env(servers.upstream), folder, log.open("wb"))
+    try:
+        yield port, log
+    finally:
+        stop(proc)
+
+
+def test_without_serve_validated_guardrails_api_sends_raw_text(
+    plain_start: tuple[int, Path], guards: dict[str, Any]
+) -> None:
+    # What the README says of guardrails-api 0.4.4's own endpoint, which no
+    # chunkwise validator nor enable_validated_streaming() changes.
+    port, log = plain_start
+    ask = {"model": MODEL, "messages": [{"role": "user", "content": TEXT}]}
+    with pytest.raises(openai.NotFoundError):  # by id only; "fix" is a name
+        client(port, "fix").chat.completions.create(**ask)
+    want = expected(guards["plain"], TEXT).text
+    assert not any(pii in want for pii in PII)
+    whole = client(port, "plain").chat.completions.create(**ask)
+    assert whole.choices[0].message.content == TEXT  # raw, the PII in clear
+    assert (whole.model_extra or {})["guardrails"]["validated_output"] == want
+    received = events(port, "plain", TEXT)
+    contents = [content for content, _ in received]
+    assert all(content in TEXT for content in contents) and "".join(contents) != want
+    assert "".join(field["validated_output"] or "" for _, field in received) == want
+    assert "".join(field["raw_llm_output"] or "" for _, field in received) == TEXT
+    with pytest.raises(httpx.RemoteProtocolError):  # cut off: no error event, no [DONE]
+        raw_events(port, "raising", TEXT)
+    assert "Traceback" in log.read_text(encoding="utf-8", errors="replace")
 
 
 def test_no_server_printed_a_traceback(servers: Servers) -> None:
