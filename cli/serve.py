@@ -78,13 +78,18 @@ def _check_config(path: Path) -> None:
 
 def _check_guards(module: object, path: Path) -> None:
     """Write each guard of the config as JSON, as guardrails-api does when it
-    starts (and per request, to rebuild it); ``CommandError`` naming the guard
-    if one cannot be written (a validator's chunker with no spec, say).
+    starts, and rebuild it from that, as each worker does to stream
+    (:func:`~guardrails_ai.chunkwise.server.rebuild.rebuilt`); ``CommandError``
+    naming the guard if one cannot be written (a validator's chunker with no
+    spec, say) or rebuilt (a validator that keeps a required argument from
+    ``Validator.__init__``: every request was an HTTP 500).
 
     The message gives chunkwise's own reason (``SpecError``: which validator,
     which chunker), never the text of another exception.
     """
     from guardrails import AsyncGuard, Guard
+
+    from guardrails_ai.chunkwise.server.rebuild import rebuilt
 
     for value in list(vars(module).values()):
         if not isinstance(value, (Guard, AsyncGuard)):
@@ -97,6 +102,13 @@ def _check_guards(module: object, path: Path) -> None:
             raise CommandError(
                 f"--config {path}: guard {value.name!r} cannot be served: Guard.to_dict() "
                 f"raised {type(exc).__name__}{why}"
+            ) from None
+        try:
+            rebuilt(value)
+        except Exception as exc:
+            raise CommandError(
+                f"--config {path}: guard {value.name!r} cannot be served: rebuilding it from "
+                f"Guard.to_dict() raised {type(exc).__name__}"
             ) from None
 
 

@@ -28,7 +28,7 @@ from urllib.parse import unquote_plus
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
-from guardrails import AsyncGuard, Guard
+from guardrails import AsyncGuard
 from guardrails.classes import ValidationOutcome
 from guardrails.classes.generic.stack import Stack
 from guardrails_api.api import guards as guards_api
@@ -41,8 +41,16 @@ from guardrails_ai.chunkwise.adapters.pipeline import check_streamable
 
 from .completions import complete, output_validators, stream_events, watch
 from .events import error_body
+from .rebuild import rebuilt
 
-__all__ = ["PATH", "RAW_FLAG", "VALIDATE_PATH", "chat_completions", "install", "raw_allowed"]
+__all__ = [
+    "PATH",
+    "RAW_FLAG",
+    "VALIDATE_PATH",
+    "chat_completions",
+    "install",
+    "raw_allowed",
+]
 
 #: The route replaced.
 PATH = "/guards/{id}/openai/v1/chat/completions"
@@ -73,12 +81,8 @@ def _find(name: str) -> Any:
 
 
 def _rebuilt(found: Any) -> AsyncGuard[Any]:
-    """An ``AsyncGuard`` rebuilt from ``found``'s dict, its history left behind."""
-    data = found.to_dict() if isinstance(found, Guard) else found.model_dump(exclude_none=True)
-    data["history"] = []
-    guard = AsyncGuard.from_dict(data)
-    if guard is None:
-        raise ValueError(f"guard {found.name!r} could not be rebuilt from its dict")
+    """:func:`rebuilt`, its output validators reporting to the current response (:func:`watch`)."""
+    guard = rebuilt(found)
     watch(guard)
     return guard
 
@@ -276,21 +280,30 @@ async def chat_completions(id: str, request: Request) -> Response:
     if isinstance(messages, Response):
         return messages
     payload["messages"] = messages
-    guard = _request_guard(found)
+    try:
+        guard = _request_guard(found)
+    except Exception as exc:  # (named by its type: its text may quote the config)
+        return _not_served(name, f"rebuilding it from Guard.to_dict() raised {type(exc).__name__}")
     try:
         check_streamable(output_validators(guard))
     except ValueError as exc:  # (its message names the validator, never user text)
-        log.error("guard %r cannot be served: %s", name, exc)
-        body = error_body(
-            f"guard {name!r} cannot be served: {exc}", "invalid_request_error", "guard_not_served"
-        )
-        return AsciiJSONResponse(body, status_code=400)
+        return _not_served(name, str(exc))
     stream = bool(payload.pop("stream", False))
     if stream:
         events = stream_events(guard, payload, name=name, raw=raw_allowed())
         return StreamingResponse(events, media_type="text/event-stream")
     status, body = await complete(guard, payload, name=name, raw=raw_allowed())
     return AsciiJSONResponse(body, status_code=status)
+
+
+def _not_served(name: str, why: str) -> Response:
+    """HTTP 400 ``guard_not_served``: guard ``name`` cannot be served, because ``why``
+    (which names a validator or an exception's type, never user text); one log line."""
+    log.error("guard %r cannot be served: %s", name, why)
+    body = error_body(
+        f"guard {name!r} cannot be served: {why}", "invalid_request_error", "guard_not_served"
+    )
+    return AsciiJSONResponse(body, status_code=400)
 
 
 def _without_raw(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

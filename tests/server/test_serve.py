@@ -133,8 +133,23 @@ class Reasked(BaseModel):
 
 structured_reask = Guard.for_pydantic(Reasked, name="structured_reask")
 """
+#: A validator that keeps its required argument from Validator.__init__: to_dict()
+#: lacks it, so a guard using it cannot be rebuilt (``chunkwise serve`` refuses it).
+UNBUILDABLE = """
+@register_validator(name="serve-test/unbuildable", data_type="string")
+class Unbuildable(Validator):
+    def __init__(self, limit, on_fail=None):
+        super().__init__(on_fail=on_fail)
+        self.limit = limit
+
+    def _validate(self, value, metadata):
+        return PassResult()
+
+unbuildable = Guard(name="unbuildable").use(Unbuildable(5, on_fail="fix"))
+"""
 OPTED_IN = (
     CONFIG
+    + UNBUILDABLE
     + """
 from guardrails_ai.chunkwise.server import serve_validated
 
@@ -333,6 +348,25 @@ def test_a_guard_that_cannot_be_written_as_json_is_a_one_line_error(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "guard 'own' cannot be served" in err and "NoRepetition" in err
     assert "has no spec" in err and "'fine'" not in err
+
+
+def test_a_guard_that_cannot_be_rebuilt_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the server started, and every request to the guard was an HTTP 500
+    # "Internal Server Error" (not OpenAI-shaped) and a traceback in the log.
+    config = tmp_path / "config.py"
+    config.write_text(CONFIG + UNBUILDABLE, encoding="utf-8")
+    with socket.socket() as busy:  # (checked after the guards: never serves if they pass)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.strip().endswith(
+        "guard 'unbuildable' cannot be served: rebuilding it from Guard.to_dict() raised TypeError"
+    )
 
 
 def test_a_directory_or_a_busy_port_is_a_one_line_error(
@@ -942,27 +976,32 @@ def test_failure_messages_never_quote_withheld_text(servers: Servers) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "reason"),
+    ("port", "name", "reason"),
     # A callable on_fail is lost in to_dict(), which each request's guard is rebuilt from.
     # A field's validator too (before: HTTP 502 "guard_failed" for structured_reask).
+    # A guard that cannot be rebuilt at all: chunkwise serve refuses it at start-up
+    # (test_a_guard_that_cannot_be_rebuilt_is_a_one_line_error), guardrails start serves
+    # its config (before: HTTP 500 "Internal Server Error" and a traceback per request).
     [
-        ("reask", "on_fail='reask'"),
-        ("handled", "on_fail='custom' without its callable"),
-        ("structured_reask", "on_fail='reask'"),
+        ("serve", "reask", "on_fail='reask'"),
+        ("serve", "handled", "on_fail='custom' without its callable"),
+        ("serve", "structured_reask", "on_fail='reask'"),
+        ("start", "unbuildable", "rebuilding it from Guard.to_dict() raised TypeError"),
     ],
 )
 @pytest.mark.parametrize("streamed", [False, True])
 def test_a_guard_the_route_cannot_serve_is_a_clear_error(
-    servers: Servers, streamed: bool, name: str, reason: str
+    servers: Servers, streamed: bool, port: str, name: str, reason: str
 ) -> None:
     # Before: 502 "the guarded completion failed: ValueError", nothing in the log
     # (reask); a stream stopped at the first failure as if on_fail were exception (custom).
     with pytest.raises(openai.BadRequestError, match=re.escape(reason)) as raised:
-        client(servers.serve, name).chat.completions.create(
+        client(getattr(servers, port), name).chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": TEXT}], stream=streamed
         )
     assert f"guard '{name}' cannot be served" in raised.value.response.text
-    assert "cannot be served" in servers.logs[0].read_text(encoding="utf-8")
+    log = servers.logs[["serve", "workers", "start"].index(port)]
+    assert f"guard '{name}' cannot be served" in log.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("streamed", [False, True])
