@@ -120,7 +120,9 @@ class _ChunkingFunctionScanner(Scanner):
     answer is the one the whole pending text would give unless the function
     reads further than ``LOOKAHEAD`` past a segment's end (Guardrails'
     default: a bracket that closes further on), as it would have when
-    streamed in small deltas.
+    streamed in small deltas.  Where that default reads the word after a
+    sentence end (after a ``"\\r"`` alone, see :meth:`_reads_on`), the cut
+    waits for that word; at the end of the text (:meth:`close`) it is taken.
     """
 
     def __init__(self, function: ChunkingFunction) -> None:
@@ -131,7 +133,16 @@ class _ChunkingFunctionScanner(Scanner):
         self._no_end = 0  # (the pending text holds no _ends before this offset)
 
     def feed(self, delta: str) -> list[Cut]:
-        pending = self._pending + delta
+        return self._cuts(self._pending + delta, final=False)
+
+    def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
+        # A cut that waited for the word after it (see _reads_on) is taken now.
+        cuts = self._cuts(self._pending, final=True) if self._pending else []
+        return cuts, self.finish()
+
+    def _cuts(self, pending: str, final: bool) -> list[Cut]:
+        """The cuts in ``pending`` (the text from the last cut on); ``final``:
+        the text has ended, so no answer waits for more."""
         if pending[:1].isspace():
             # Whitespace before the first chunk (a response that opens with a
             # line break) is its lead: no function is shown it, as no later
@@ -171,7 +182,7 @@ class _ChunkingFunctionScanner(Scanner):
             start, stop = pos + span[0], pos + span[1]
             space = _SPACE.match(pending, stop)
             after = space.end() if space else stop  # (it always matches)
-            if after == len(pending):
+            if after == len(pending) or (not final and self._reads_on(pending, stop, after)):
                 break  # the whitespace after it may continue: wait until it has ended
             cuts.append(Cut(self._base + start, self._base + stop, self._base + after))
             pos = after
@@ -180,6 +191,24 @@ class _ChunkingFunctionScanner(Scanner):
         self._pending = pending[pos:]
         self._no_end = max(self._no_end - pos, 0)
         return cuts
+
+    def _reads_on(self, pending: str, stop: int, after: int) -> bool:
+        """Whether Guardrails' default splitter may still change its answer
+        about a sentence ending at ``stop`` when more text comes.
+
+        It drops every ``"\\r"`` before its rules run, so after a whitespace
+        run of ``"\\r"`` alone the next word touches the sentence end and its
+        rules read that word (a lowercase word of three letters or more, a
+        conjunction or a preposition joins the two sentences: ``"Call
+        now.\\rc"`` is cut after ``now.``, ``"Call now.\\rcall me. "`` is
+        not).  The answer is taken once other whitespace follows that word,
+        or ``LOOKAHEAD`` characters follow the sentence end.
+        """
+        if self._ends is None or pending[stop:after].strip("\r"):
+            return False
+        if len(pending) - stop >= LOOKAHEAD:
+            return False
+        return _OTHER_SPACE.search(pending, after) is None
 
     def _span(self, answer: object, text: str) -> tuple[int, int]:
         """Where the segment of ``answer`` lies in ``text``, or ``ValueError``."""
@@ -205,6 +234,8 @@ class _ChunkingFunctionScanner(Scanner):
 
 
 _SPACE = re.compile(r"\s*")
+#: Whitespace that Guardrails' default splitter keeps (it drops ``"\\r"``).
+_OTHER_SPACE = re.compile(r"[^\S\r]")
 
 
 def _locate(segment: str, text: str) -> tuple[int, int] | None:

@@ -326,6 +326,34 @@ def test_function_cutting_a_response_that_opens_with_a_line_break(text: str) -> 
         assert validator.seen == (chunks or [text])
 
 
+@pytest.mark.parametrize(
+    ("text", "chunks"),
+    [
+        # After a "\r" alone, Guardrails' splitter reads the next word: a
+        # lowercase one, a conjunction or a preposition joins the sentences.
+        ("Call now.\rcall me. Bye. ", ["Call now.\rcall me.", "Bye."]),
+        ("It is 5.\rand so on. Bad? ", ["It is 5.\rand so on.", "Bad?"]),
+        ("Go.\r\rof course. ", ["Go.\r\rof course."]),
+        # A capital, or other whitespace, ends the sentence there.
+        ("Call now.\rCall me. ", ["Call now.", "Call me."]),
+        ("Call now.\r\ncall me. ", ["Call now.", "call me."]),
+        # At the end of the text the splitter's answer is taken as it is.
+        ("Call now.\rc", ["Call now.", "c"]),
+    ],
+)
+def test_a_sentence_after_a_bare_cr_waits_for_the_next_word(text: str, chunks: list[str]) -> None:
+    # Before: the cut after "now." was taken as soon as one letter followed
+    # the "\r", so a plain validator saw one chunk in one delta and two in
+    # 1-character deltas, and filtered or fixed different text.
+    validator = PlainBan("Bad", on_fail="fix")
+    guard = guard_with(validator)
+    for deltas in ([text], list(text), [text[:10], text[10:]]):
+        validator.seen.clear()
+        assert joined(run(guard, deltas)) == text.replace("Bad", "***"), deltas
+        assert validator.seen == chunks, deltas
+    assert GuardrailsChunker().split_text(text) == chunks
+
+
 def test_function_must_be_callable() -> None:
     with pytest.raises(TypeError, match="function must be callable"):
         GuardrailsChunker("split")  # type: ignore[arg-type]
