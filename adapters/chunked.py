@@ -232,6 +232,16 @@ class ChunkedValidator(Validator):
         """State for one response (override; default ``None``)."""
         return None
 
+    def after_failure(self, state: Any, released: str) -> None:
+        """Told by the validation pipeline what took the place of a chunk this
+        validator failed: ``released`` is the text it released for it, only
+        whitespace (or nothing) when the chunk was dropped (``filter``, a
+        custom on_fail that returned ``Filter()`` or ``None``, a fix with no
+        string).  ``state`` is the stream's :meth:`new_stream_state`.  Not
+        called when the failure stops the stream, nor by :meth:`validate`.
+        Override to keep ``state`` in step with the text released; default:
+        nothing."""
+
     @property
     def stream_state(self) -> Any:
         """The state of the response being validated, inside ``_validate``."""

@@ -383,7 +383,8 @@ class Stage:
 
         ``filter`` drops the chunk (see :meth:`drop`).  Raises :class:`Stop`
         for ``refrain`` and ``exception``.  Notes where the release starts in
-        the output, for :meth:`trim`.
+        the output, for :meth:`trim`; tells a ``ChunkedValidator`` what took
+        the place of a chunk it failed (``after_failure``).
         """
         start = len(self.released)
         # Where the chunk's text ends, trailing whitespace aside (a chunker may
@@ -395,6 +396,8 @@ class Stage:
             stop.end = end
             self._place(len(self.released), end)
             raise
+        if isinstance(result, FailResult) and isinstance(self.validator, ChunkedValidator):
+            self.validator.after_failure(self.state, text)
         self._place(start + len(text) - len(text.lstrip()), end)
         return text
 

@@ -28,12 +28,22 @@ _AROUND = (("", ""), ("", " and more."), ("So ", " More."))
 
 @dataclass
 class _Released:
-    """Per response, under ``on_fail="filter"``: the beginning of a phrase
+    """Per response, under ``on_fail="filter"`` (or a custom one): the beginning of a phrase
     that the text released so far ends with (``""``: none), and where in it
     the last chunk was filtered (``None``: after none of it)."""
 
     open: str = ""
     drop: int | None = None
+
+
+#: The on_fail actions that may drop a failing chunk (a custom one when it
+#: returns ``Filter()`` or ``None``): the text around it is then joined.
+_DROPPING = (OnFailAction.FILTER, OnFailAction.CUSTOM)
+
+
+def _dropped(state: _Released) -> None:
+    """Note that the chunk after the text released so far was dropped."""
+    state.drop = len(state.open) if state.open else None
 
 
 @register_validator(name="chunkwise/banned_phrases", data_type="string")
@@ -97,9 +107,10 @@ class BannedPhrases(ChunkedValidator):
     (padded with invisible characters, or many tokens a letter) is cut: its
     halves pass.
 
-    Under ``on_fail="filter"``, a chunk that would complete a phrase with
-    the text released before a filtered chunk (``get`` and ``free`` once the
-    line between them is dropped) fails too: filtering never joins a phrase.
+    Under ``on_fail="filter"``, or a custom on_fail that drops the chunk
+    (returns ``Filter()`` or ``None``), a chunk that would complete a phrase
+    with the text released before a dropped chunk (``get`` and ``free`` once
+    the line between them is dropped) fails too: dropping never joins a phrase.
 
     Args:
         phrases: The phrases to block (non-empty strings).
@@ -192,7 +203,7 @@ class BannedPhrases(ChunkedValidator):
         across a filtered chunk (as in ``value``, from its start).  Notes
         what this chunk leaves released."""
         state = self.stream_state
-        if not isinstance(state, _Released) or self.on_fail_descriptor != OnFailAction.FILTER:
+        if not isinstance(state, _Released) or self.on_fail_descriptor not in _DROPPING:
             return matches
         # The chunks filtered leave whitespace at most (the pipeline's
         # bridge), which any run matches as one space; a phrase counts only
@@ -207,7 +218,8 @@ class BannedPhrases(ChunkedValidator):
                 if m.start < drop and m.end > offset
             ]
         if matches:
-            state.drop = len(state.open) if state.open else None
+            if self.on_fail_descriptor == OnFailAction.FILTER:
+                _dropped(state)  # (a custom on_fail's outcome comes in after_failure)
             return matches
         opened = open_in_last_words(self._matcher, held, self._words)
         if opened is None:
@@ -216,6 +228,17 @@ class BannedPhrases(ChunkedValidator):
             state.open = held[opened:]
             state.drop = None if state.drop is None or state.drop <= opened else state.drop - opened
         return matches
+
+    def after_failure(self, state: Any, released: str) -> None:
+        """Under a custom on_fail: a chunk it dropped (``Filter()``, ``None``,
+        only whitespace) leaves a gap no phrase may be completed across, as
+        under ``filter``; text it put in the chunk's place ends any phrase."""
+        if not isinstance(state, _Released) or self.on_fail_descriptor != OnFailAction.CUSTOM:
+            return
+        if released.strip():
+            state.open, state.drop = "", None
+        else:
+            _dropped(state)
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         matches = self._filtered_joins(value, self._matcher.find(value))

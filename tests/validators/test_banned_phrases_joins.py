@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from guardrails.actions.filter import Filter
 from helpers.chunking import sliced
 from helpers.cost import Reads
 from helpers.guardrails import guard_with, joined, rebuilt_opt_in_outputs, run
@@ -260,26 +261,27 @@ def test_filter_drops_the_phrase_not_the_words_after_it(text: str, kept: str) ->
         assert joined(run(guard, deltas)).split() == kept.split(), deltas
 
 
-@pytest.mark.parametrize(
-    ("chunker", "text", "kept"),
-    [
-        # The line between "Get" and "FREE" is filtered: "Get\nFREE" would be released.
-        ("line", "Get\nsecret sauce here\nFREE stuff", "Get\n"),
-        (None, "Take it free\nThe secret sauce!\nMONEY back. Ok.", "Take it free\nOk."),
-        ("word", "Free secret sauce money today", "Free today"),
-        ("line", "act now\nsecret sauce\nnow\nnow", "act now\n"),
-        # A chunk kept after the filtered one, and then the rest of the phrase.
-        ("line", "act\nsecret sauce\nnow\nnow", "act\nnow\n"),
-        # Nothing released before the filtered chunk: nothing to join.
-        ("line", "secret sauce\nfree money\nok", "ok"),
-        # Text after the filtered chunk that completes no phrase stays.
-        ("line", "Get\nsecret sauce\nfreebies\nfree\nok", "Get\nfreebies\nfree\nok"),
-    ],
-)
+FILTERED_JOINS = [
+    # The line between "Get" and "FREE" is filtered: "Get\nFREE" would be released.
+    ("line", "Get\nsecret sauce here\nFREE stuff", "Get\n"),
+    (None, "Take it free\nThe secret sauce!\nMONEY back. Ok.", "Take it free\nOk."),
+    ("word", "Free secret sauce money today", "Free today"),
+    ("line", "act now\nsecret sauce\nnow\nnow", "act now\n"),
+    # A chunk kept after the filtered one, and then the rest of the phrase.
+    ("line", "act\nsecret sauce\nnow\nnow", "act\nnow\n"),
+    # Nothing released before the filtered chunk: nothing to join.
+    ("line", "secret sauce\nfree money\nok", "ok"),
+    # Text after the filtered chunk that completes no phrase stays.
+    ("line", "Get\nsecret sauce\nfreebies\nfree\nok", "Get\nfreebies\nfree\nok"),
+]
+JOIN_PHRASES = ["secret sauce", "free money", "get free", "act now now"]
+
+
+@pytest.mark.parametrize(("chunker", "text", "kept"), FILTERED_JOINS)
 def test_filtering_a_chunk_never_joins_a_phrase(chunker: Any, text: str, kept: str) -> None:
     # Before: the chunks on either side of a filtered one were released
     # together, and their words could spell a phrase ("Get\nFREE").
-    phrases = ["secret sauce", "free money", "get free", "act now now"]
+    phrases = JOIN_PHRASES
     guard = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="filter"))
     assert guard.validate(text).validated_output is None  # (Guardrails filters it whole)
     matcher = PhraseMatcher(phrases)
@@ -294,6 +296,29 @@ def test_filtering_a_chunk_never_joins_a_phrase(chunker: Any, text: str, kept: s
     # "fix" masks in place: nothing is dropped, so nothing is joined either.
     fixing = guard_with(BannedPhrases(phrases, chunker=chunker, on_fail="fix"))
     assert joined(run(fixing, list(text))) == fixing.validate(text).validated_output
+
+
+@pytest.mark.parametrize("handler", [lambda value, fail: Filter(), lambda value, fail: None, ""])
+@pytest.mark.parametrize(("chunker", "text", "kept"), FILTERED_JOINS)
+def test_a_custom_on_fail_that_drops_never_joins_a_phrase(
+    chunker: Any, text: str, kept: str, handler: Any
+) -> None:
+    # Before: only on_fail="filter" was watched for joins, so a custom
+    # on_fail dropping the chunk (Filter(), None, or an empty text) released
+    # "Get\nFREE stuff", "get free" banned.
+    on_fail = handler if callable(handler) else lambda value, fail: handler
+    guard = guard_with(BannedPhrases(JOIN_PHRASES, chunker=chunker, on_fail=on_fail))
+    for deltas in ([text], list(text)):
+        released = joined(run(guard, deltas))
+        assert released.split() == kept.split(), deltas
+        assert not PhraseMatcher(JOIN_PHRASES).find(released)
+    # Text the handler puts in the chunk's place ends the phrase: nothing more fails.
+    marked = guard_with(
+        BannedPhrases(JOIN_PHRASES, chunker=chunker, on_fail=lambda value, fail: "[cut]")
+    )
+    replaced = joined(run(marked, [text]))
+    assert joined(run(marked, list(text))) == replaced
+    assert "[cut]" in replaced and len(replaced.split()) >= len(kept.split())
 
 
 @pytest.mark.parametrize(
