@@ -183,21 +183,26 @@ class ChunkedValidator(Validator):
 
     @property
     def chunker(self) -> ChunkingStrategy | SplitFlush:
-        """The resolved chunking strategy."""
+        """The resolved chunking strategy.
+
+        Setting it is :meth:`record_chunker`: the validator chunks with the
+        new chunker and ``Guard.to_dict()`` writes it.
+        """
         return self._chunker
 
     @chunker.setter
     def chunker(self, chunker: ChunkerSpec) -> None:
-        self._use(resolve_chunker(without_own_joins(chunker)))
+        self.record_chunker(chunker)
 
     def record_chunker(self, chunker: ChunkerSpec) -> None:
         """Chunk with ``chunker`` and record it in ``get_args()`` (for ``Guard.to_dict()``).
 
-        What ``with_chunker`` does to an instance.  The recorded entry is one
-        object that Guardrails' snapshot (taken in ``guard.use(...)``) shares,
-        so a chunker recorded after ``use`` is written by ``to_dict()`` too, if
-        the validator recorded one before (given ``chunker=``); otherwise call
-        this before ``use``.
+        What ``with_chunker`` does to an instance, and what setting
+        :attr:`chunker` does.  The recorded entry is one object that
+        Guardrails' snapshot (taken in ``guard.use(...)``) shares, so a chunker
+        recorded after ``use`` is written by ``to_dict()`` too, if the
+        validator recorded one before (given ``chunker=``); otherwise call this
+        before ``use``.
         """
         chunker = without_own_joins(chunker)
         strategy = resolve_chunker(chunker)

@@ -16,6 +16,7 @@ from guardrails_ai.chunkwise.chunkers import (
     ChunkingStrategy,
     LineChunker,
     ParagraphChunker,
+    SentenceChunker,
     SplitFlush,
 )
 from guardrails_ai.chunkwise.chunkers.markdown import Fence, closes_fence, opened_fence
@@ -30,7 +31,10 @@ __all__ = ["NoRepetition"]
 
 #: Each ``unit=`` and the chunker it names (a paragraph ends at a blank line,
 #: ``\r\n`` line breaks included).
-UNITS: dict[str, ChunkerSpec] = {"sentence": "sentence", "paragraph": ParagraphChunker(crlf=True)}
+UNITS: dict[str, ChunkingStrategy] = {
+    "sentence": SentenceChunker(),
+    "paragraph": ParagraphChunker(crlf=True),
+}
 #: A list item's marker opening a folded unit (CommonMark: a bullet, or 1-9
 #: digits and ``.`` or ``)``; the space after it).  Anchored, no nesting: linear.
 _LIST_MARKER = re.compile(r"(?:[-*+\u2022]|[0-9]{1,9}[.)]) ")
@@ -151,7 +155,7 @@ class NoRepetition(ChunkedValidator):
         super().__init__(chunker=chunker, on_fail=on_fail, max_repeats=limit, **kwargs)
         if unit is not None:
             # (Recorded as unit= only, so get_args() rebuilds it.)
-            self.chunker = UNITS[unit]
+            self._use(UNITS[unit])
             self._kwargs.pop("chunker", None)  # (a with_chunker subclass's default)
         self.max_repeats = limit
 

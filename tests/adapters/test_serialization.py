@@ -436,15 +436,39 @@ def test_the_dict_holds_each_chunker_as_its_spec() -> None:
     assert json.loads(json.dumps(data)) == data
 
 
-def test_a_chunker_set_after_use_is_what_to_dict_writes() -> None:
-    v = BannedPhrases(["free money"], chunker="sentence", on_fail="fix")
-    guard = guard_with(v)
-    with_chunker(v, FixedSizeChunker(40, 8))
+def _set_by_attribute(validator: Any, chunker: Any) -> Any:
+    validator.chunker = chunker
+    return validator
+
+
+#: The two ways to give a validator a chunker once it is built.
+SET_CHUNKER = [
+    pytest.param(with_chunker, id="with_chunker"),
+    pytest.param(_set_by_attribute, id="setter"),
+]
+
+
+@pytest.mark.parametrize("set_chunker", SET_CHUNKER)
+@pytest.mark.parametrize("after_use", [False, True], ids=["before-use", "after-use"])
+def test_a_chunker_set_on_a_built_validator_is_what_to_dict_writes(
+    set_chunker: Any, after_use: bool
+) -> None:
+    # Before: the setter changed the chunking but not get_args(), so to_dict()
+    # wrote the chunker the validator was built with (or none) and the rebuilt
+    # guard chunked differently.  After use, only a chunker recorded before
+    # (chunker=) can change: Guardrails' record of the arguments is a copy.
+    v = BannedPhrases(["free money"], chunker="sentence" if after_use else None, on_fail="fix")
+    guard = guard_with(v) if after_use else None
+    set_chunker(v, FixedSizeChunker(40, 8))
+    guard = guard or guard_with(v)
     assert v.get_args()["chunker"] == FixedSizeChunker(40, 8)
     ref = json.loads(json.dumps(guard.to_dict()))["validators"][0]
     assert ref["kwargs"]["chunker"] == {"chunker": "fixed", "size": 40, "tolerance": 8}
-    run(guard, SLICINGS[0])
-    assert len(guard._validators) == 1
+    rebuilt = _round_trip(guard, Guard)
+    for deltas in SLICINGS:
+        assert joined(run(rebuilt, deltas)) == joined(run(guard, deltas))
+        assert _logs(rebuilt) == _logs(guard)
+    assert len(guard._validators) == len(rebuilt._validators) == 1
 
 
 def test_a_with_chunker_subclass_of_a_chunkwise_validator_keeps_its_id() -> None:
@@ -456,8 +480,9 @@ def test_a_with_chunker_subclass_of_a_chunkwise_validator_keeps_its_id() -> None
     assert joined(run(rebuilt, SLICINGS[1])) == joined(run(guard, SLICINGS[1]))
 
 
-def test_with_chunker_on_no_repetition_replaces_its_unit() -> None:
-    v = with_chunker(NoRepetition(unit="paragraph", on_fail="fix"), "sentence")
+@pytest.mark.parametrize("set_chunker", SET_CHUNKER)
+def test_a_chunker_set_on_no_repetition_replaces_its_unit(set_chunker: Any) -> None:
+    v = set_chunker(NoRepetition(unit="paragraph", on_fail="fix"), "sentence")
     (w,) = _round_trip(guard_with(v), Guard)._validators
     assert without_own_joins(w.chunker) == SentenceChunker() and "unit" not in w.get_args()
 
