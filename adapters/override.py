@@ -95,9 +95,9 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
                 f"validator={validator!r} is not a registered validator alias; "
                 f"registered: {', '.join(sorted(validators_registry)) or 'none'}"
             )
-        return _override_class(cls, strategy)
+        return _override_class(cls, chunker, strategy)
     if isinstance(validator, type) and issubclass(validator, Validator):
-        return _override_class(validator, strategy)
+        return _override_class(validator, chunker, strategy)
     if isinstance(validator, ChunkedValidator):
         validator.record_chunker(chunker)
         return validator
@@ -119,7 +119,10 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     )
 
 
-def _override_class(cls: type[Validator], strategy: Any) -> type[Validator]:
+def _override_class(cls: type[Validator], given: ChunkerSpec, strategy: Any) -> type[Validator]:
+    """The ``with_chunker`` subclass of ``cls``: chunks with ``strategy``
+    and records ``given`` (so an alias whose chunker has no spec is written
+    as the alias, as for an instance)."""
     attrs: dict[str, Any] = {
         "rail_alias": cls.rail_alias,
         "__module__": cls.__module__,
@@ -127,7 +130,7 @@ def _override_class(cls: type[Validator], strategy: Any) -> type[Validator]:
         "__qualname__": cls.__qualname__,
     }
     if issubclass(cls, ChunkedValidator):
-        attrs["default_chunker"] = strategy
+        attrs["default_chunker"] = given
     else:
         function = chunking_function(strategy)
 
@@ -139,16 +142,16 @@ def _override_class(cls: type[Validator], strategy: Any) -> type[Validator]:
         attrs["validate_stream"] = exact_validate_stream
         if cls.async_validate_stream is Validator.async_validate_stream:
             attrs["async_validate_stream"] = exact_async_validate_stream
-        attrs["__init__"] = _recording_init(cls, strategy)
+        attrs["__init__"] = _recording_init(cls, given, strategy)
     return type(cls.__name__, (cls,), attrs)
 
 
-def _recording_init(cls: type[Validator], strategy: Any) -> Any:
+def _recording_init(cls: type[Validator], given: ChunkerSpec, strategy: Any) -> Any:
     """``__init__`` of a ``with_chunker`` subclass of ``cls``: records the override."""
 
     def __init__(self: Validator, *args: Any, **kwargs: Any) -> None:
         cls.__init__(self, *args, **kwargs)
-        _record(self, strategy, strategy)
+        _record(self, given, strategy)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__

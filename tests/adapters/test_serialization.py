@@ -661,15 +661,29 @@ def _foreign_words() -> SplitFlushOnly:
     return SplitFlushOnly(WordChunker())
 
 
-def test_an_alias_without_a_spec_is_written_as_the_alias() -> None:
+#: Every way to give a validator a chunker by an alias (the class forms
+#: wrote the chunker the alias resolved to, which has no spec: SpecError).
+BY_ALIAS = {
+    "chunker=": lambda alias: BannedPhrases(["x"], chunker=alias),
+    "instance": lambda alias: with_chunker(BannedPhrases(["x"]), alias),
+    "class": lambda alias: with_chunker(BannedPhrases, alias)(["x"]),
+    "hub-instance": lambda alias: with_chunker(LowerCase(), alias),
+    "hub-class": lambda alias: with_chunker(LowerCase, alias)(),
+    "hub-alias": lambda alias: with_chunker("guardrails/lowercase", alias)(),
+}
+
+
+@pytest.mark.parametrize("form", list(BY_ALIAS))
+def test_an_alias_without_a_spec_is_written_as_the_alias(form: str) -> None:
     from guardrails_ai.chunkwise.chunkers import register_alias
 
     register_alias("test-foreign-words", _foreign_words)  # type: ignore[arg-type]
-    guard = guard_with(BannedPhrases(["x"], chunker="test-foreign-words"))
+    guard = guard_with(BY_ALIAS[form]("test-foreign-words"))
     (ref,) = json.loads(json.dumps(guard.to_dict()))["validators"]
     assert ref["kwargs"]["chunker"] == "test-foreign-words"
     (w,) = Guard.from_dict(guard.to_dict())._validators
-    assert isinstance(w.chunker.inner, SplitFlushOnly)  # (joined across a phrase)
+    chunker = getattr(w, "chunker", None) or w._chunking_function.chunker
+    assert isinstance(getattr(chunker, "inner", chunker), SplitFlushOnly)  # (BannedPhrases joins)
 
 
 def test_the_plain_stream_of_a_rebuilt_guard_releases_the_same_text() -> None:
