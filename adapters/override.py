@@ -17,7 +17,7 @@ from guardrails_ai.types import ValidationResult
 from guardrails_ai.chunkwise.chunkers import ChunkerSpec
 from guardrails_ai.chunkwise.chunkers.registry import resolve_chunker
 
-from .chunked import ChunkedValidator
+from .chunked import ChunkedValidator, without_own_joins
 from .chunker_arg import ChunkerArg
 from .contract import chunking_function
 from .streams import chunker_of, streams_of
@@ -55,8 +55,10 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
 
     ``chunker`` is a strategy, an alias such as ``"paragraph"``, a spec
     (``{"chunker": "fixed", "size": 30}``) or any object with
-    ``split``/``flush``.  Raises ``TypeError``/``ValueError`` naming the bad
-    argument.
+    ``split``/``flush``; a chunker taken from a chunkwise validator
+    (``other.chunker``) is the one that validator was given, without its own
+    joins and cuts (:func:`~.chunked.without_own_joins`).  Raises
+    ``TypeError``/``ValueError`` naming the bad argument.
 
     A validator this package did not write (a hub validator) then streams
     exactly as a ``ChunkedValidator`` does: its ``_chunking_function`` answers
@@ -87,6 +89,7 @@ def with_chunker(validator: Any, chunker: ChunkerSpec) -> Any:
     the id it was written under.  Guardrails records a validator's id and
     arguments in ``guard.use(...)``: give the override before that.
     """
+    chunker = without_own_joins(chunker)
     strategy = resolve_chunker(chunker)
     if isinstance(validator, str):
         cls = validators_registry.get(validator)

@@ -531,6 +531,34 @@ def test_with_chunker_on_a_hub_validator_survives_to_dict(form: str) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        lambda given: RedactPII(chunker=given),
+        lambda given: BannedPhrases(["free money"], chunker=given),
+        lambda given: NoRepetition(chunker=given),
+    ],
+    ids=["RedactPII", "BannedPhrases", "NoRepetition"],
+)
+@pytest.mark.parametrize("form", ["instance", "class"])
+def test_a_hub_validator_given_a_chunkwise_validators_chunker_gets_the_one_it_was_given(
+    source: Any, form: str
+) -> None:
+    # Before: it chunked with that validator's own joins (phrases, labels,
+    # fences), which have no spec: to_dict() raised SpecError, where a
+    # chunkwise validator given the same chunker takes the one it was given.
+    given = limit("sentence", max_chars=400)
+    taken = source(given).chunker
+    v = with_chunker(LowerCase(on_fail="fix"), taken) if form == "instance" else None
+    v = v or with_chunker(LowerCase, taken)(on_fail="fix")
+    assert v._chunking_function.chunker == given
+    guard = guard_with(v)
+    (ref,) = json.loads(json.dumps(guard.to_dict()))["validators"]
+    assert ref["kwargs"]["chunker"] == given.spec()
+    rebuilt = _round_trip(guard, Guard)
+    assert joined(run(rebuilt, HUB_SLICINGS[1])) == joined(run(guard, HUB_SLICINGS[1]))
+
+
 def test_a_hub_validator_keeps_its_arguments_through_the_wrapper() -> None:
     v = with_chunker(LowerCase(on_fail="noop", extra="x"), "paragraph")
     (w,) = _round_trip(guard_with(v), Guard)._validators
