@@ -265,7 +265,9 @@ class GuardrailsChunker(ChunkingStrategy):
     ``function(text)`` must return ``[]`` or ``[segment, remainder]`` as a
     validator's ``_chunking_function`` does; a bound ``_chunking_function`` of
     any validator works.  Chunks are the segments it finds with surrounding
-    whitespace stripped; ``flush`` returns the rest stripped, or ``[]``.  The
+    whitespace stripped; ``flush`` returns the rest stripped, or ``[]`` (with,
+    before it, a chunk that ends a sentence before a bare ``"\r"`` and waited
+    for the word after it, which only the end completes).  The
     default is Guardrails' own sentence splitter
     (``split_sentence_word_tokenizers_jl_separator``), registered as the alias
     ``"guardrails"`` for side-by-side comparison.  Rescanning: O(n) per delta
