@@ -26,12 +26,20 @@ class Tally:
     on_fail: str
     chunker: str
     chunks: int = 0
-    failures: int = 0
-    fixes: int = 0  # failures replaced by their fix (on_fail fix with a fix value)
     seconds: list[float] = field(default_factory=list)  # one entry per chunk
-    #: Where each failure's chunk starts in the validator's input, and whether
-    #: it was fixed (what a stop's trim needs: :meth:`forget_from`).
+    #: One entry per failure: where its chunk starts in the validator's input,
+    #: and whether it was fixed (what a stop's trim needs: :meth:`forget_from`).
     failed_at: list[tuple[int, bool]] = field(default_factory=list)
+
+    @property
+    def failures(self) -> int:
+        """Failing chunks."""
+        return len(self.failed_at)
+
+    @property
+    def fixes(self) -> int:
+        """Failures replaced by their fix (on_fail fix with a fix value)."""
+        return sum(fixed for _, fixed in self.failed_at)
 
     def forget_from(self, end: int, chunks: int) -> None:
         """Forget what the pipeline forgot after a stop: the ``chunks`` chunks
@@ -39,8 +47,6 @@ class Tally:
         which the slicing decides whether it validated at all."""
         self.chunks -= chunks
         self.failed_at = [(at, fixed) for at, fixed in self.failed_at if at < end]
-        self.failures = len(self.failed_at)
-        self.fixes = sum(fixed for _, fixed in self.failed_at)
 
     @property
     def unfixed(self) -> int:
@@ -120,10 +126,8 @@ def watch(validator: Any, on_fail: str, *, timed: bool = True) -> Tally:
             result = inner(value, metadata)
         tally.chunks += 1
         if getattr(result, "outcome", "pass") == "fail":
-            tally.failures += 1
             fixable = isinstance(getattr(result, "fix_value", None), str)
             fixed = fixable and tally.on_fail in ("fix", "fix_reask")
-            tally.fixes += fixed
             tally.failed_at.append((CHUNK_START.get(), fixed))
         return result
 
