@@ -131,9 +131,22 @@ class _ChunkingFunctionScanner(Scanner):
         self._base = 0
         self._ends = _DEFAULT_SPLITTER_ENDS if _is_guardrails_default(function) else None
         self._no_end = 0  # (the pending text holds no _ends before this offset)
+        # Where a cut waits for the word after a bare "\r" (see _reads_on): the
+        # sentence end's offset in the pending text, or -1.  Until other
+        # whitespace comes or LOOKAHEAD characters follow it, the function is
+        # not asked again (asking it at every delta cost O(LOOKAHEAD) a delta).
+        self._waits_at = -1
 
     def feed(self, delta: str) -> list[Cut]:
-        return self._cuts(self._pending + delta, final=False)
+        pending = self._pending + delta
+        if (
+            self._waits_at >= 0
+            and len(pending) - self._waits_at < LOOKAHEAD
+            and _OTHER_SPACE.search(delta) is None
+        ):
+            self._pending = pending
+            return []
+        return self._cuts(pending, final=False)
 
     def close(self) -> tuple[list[Cut], tuple[int, int] | None]:
         # A cut that waited for the word after it (see _reads_on) is taken now.
@@ -143,6 +156,7 @@ class _ChunkingFunctionScanner(Scanner):
     def _cuts(self, pending: str, final: bool) -> list[Cut]:
         """The cuts in ``pending`` (the text from the last cut on); ``final``:
         the text has ended, so no answer waits for more."""
+        self._waits_at = -1
         if pending[:1].isspace():
             # Whitespace before the first chunk (a response that opens with a
             # line break) is its lead: no function is shown it, as no later
@@ -182,8 +196,11 @@ class _ChunkingFunctionScanner(Scanner):
             start, stop = pos + span[0], pos + span[1]
             space = _SPACE.match(pending, stop)
             after = space.end() if space else stop  # (it always matches)
-            if after == len(pending) or (not final and self._reads_on(pending, stop, after)):
+            if after == len(pending):
                 break  # the whitespace after it may continue: wait until it has ended
+            if not final and self._reads_on(pending, stop, after):
+                self._waits_at = stop - pos
+                break
             cuts.append(Cut(self._base + start, self._base + stop, self._base + after))
             pos = after
             width = 2 * LOOKAHEAD
