@@ -61,7 +61,8 @@ class Measure:
     messages (``"chars"``, ``"tokens"``); ``additive`` is true when the size of
     a concatenation is always the sum of the sizes (characters), so that no
     chunk needs measuring again.  ``spec`` is what the user passed (``None``
-    for characters), for ``repr``; ``param`` the parameter it was passed as
+    for characters; an ``Encoding`` of a shipped encoding by its name, so that
+    a chunker's spec can write it), for ``repr``; ``param`` the parameter it was passed as
     (``length``, ``tokenizer``), for the error a count that is no ``int >= 0``
     raises.
     """
@@ -163,7 +164,10 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
         return Measure(_named(spec, param), unit="tokens", additive=False, spec=spec, param=param)
     count = _tokenizer_count(spec)
     if count is not None:
-        return Measure(count, unit="tokens", additive=False, spec=spec, param=param)
+        # An Encoding that is a shipped named one is recorded by its name, so
+        # that a chunker sized by it has a spec (Guard.to_dict()).
+        known = _shipped_name(spec) or spec
+        return Measure(count, unit="tokens", additive=False, spec=known, param=param)
     if callable(spec):
         return Measure(spec, unit="units", additive=False, spec=spec, param=param)
     raise TypeError(
@@ -174,7 +178,34 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
 
 
 #: The encodings bpe-openai ships (it downloads the others).
-_SHIPPED = "'cl100k_base', 'o200k_base'"
+_SHIPPED_NAMES = ("cl100k_base", "o200k_base")
+_SHIPPED = ", ".join(map(repr, _SHIPPED_NAMES))
+
+#: Text an Encoding must tokenize as the named encoding does to be recorded
+#: by its name: words, digits, punctuation, runs of spaces and line breaks,
+#: Cyrillic, CJK, an emoji sequence.
+_PROBE = (
+    "Hello, world! It's 2024-07-09: 3.14 and 1,000,000 (x_y). \n\n  \tdone;"
+    " Привет, мир. 你好\uff0c世界。こんにちは 👩🏽\u200d💻 café naïve"
+)
+
+
+def _shipped_name(tokenizer: object) -> str | None:
+    """The name of the shipped encoding that ``tokenizer`` (a tiktoken or
+    bpe-openai ``Encoding``) is, or ``None``: its ``name`` is a shipped one and
+    it tokenizes :data:`_PROBE` as bpe-openai's encoding of that name does (a
+    custom Encoding may reuse a name).  ``None`` without bpe-openai."""
+    name = getattr(tokenizer, "name", None)
+    ordinary = getattr(tokenizer, "encode_ordinary", None)
+    if name not in _SHIPPED_NAMES or not callable(ordinary):
+        return None
+    try:
+        import bpe_openai  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        same = list(bpe_openai.get_encoding(name).encode_ordinary(_PROBE)) == list(ordinary(_PROBE))
+    except Exception:
+        return None
+    return name if same else None
 
 
 def _named(name: str, param: str) -> Callable[[str], int]:

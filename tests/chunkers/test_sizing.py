@@ -27,6 +27,7 @@ from guardrails_ai.chunkwise.chunkers import (
     Sized,
     limit,
     measure_for,
+    resolve_chunker,
     split_spans,
 )
 
@@ -169,6 +170,34 @@ def test_named_encoding_counts_as_the_encoding_does() -> None:
     assert measure(text) == tokens(text)
     assert measure_for("o200k_base")("hello world") == 2
     assert measure_for("gpt-4o").spec == "gpt-4o"
+
+
+def test_an_encoding_object_of_a_shipped_encoding_is_written_by_its_name() -> None:
+    # Before: a chunker sized by an Encoding object had no spec
+    # ("cannot be written as JSON data"), so Guard.to_dict() failed and no
+    # server could rebuild the guard, though its name says the same.
+    tiktoken = pytest.importorskip("tiktoken")
+    # (tiktoken.get_encoding downloads; the same encoding built from the
+    # ranks bpe-openai ships stands for it.)
+    same = tiktoken.Encoding(
+        "cl100k_base",
+        pat_str=CL100K._pat_str,
+        mergeable_ranks=dict(CL100K._mergeable_ranks),
+        special_tokens={},
+    )
+    for encoding in (CL100K, same):
+        chunker = limit("sentence", max_tokens=50, tokenizer=encoding)
+        assert chunker.spec()["tokenizer"] == "cl100k_base"
+        assert resolve_chunker(chunker.spec()) == chunker
+    # An Encoding that only takes the name is not written as it.
+    other = tiktoken.Encoding(
+        "cl100k_base",
+        pat_str=r"\S+|\s+",
+        mergeable_ranks={bytes([i]): i for i in range(256)},
+        special_tokens={},
+    )
+    with pytest.raises(ValueError, match="cannot be written as JSON data"):
+        limit("sentence", max_tokens=50, tokenizer=other).spec()
 
 
 def test_tokenizers_tokenizer_built_offline() -> None:

@@ -134,7 +134,10 @@ def test_with_chunker_on_an_instance_is_made_entity_safe_too() -> None:
     assert isinstance(validator.chunker.fallback[-1], EntityCuts)  # type: ignore[union-attr]
 
 
-def test_a_token_window_survives_to_dict_and_streams_redacted_on_every_guard_path() -> None:
+@pytest.mark.parametrize("tokenizer", ["cl100k_base", CL100K], ids=["name", "object"])
+def test_a_token_window_survives_to_dict_and_streams_redacted_on_every_guard_path(
+    tokenizer: object,
+) -> None:
     # The server rebuilds every guard from to_dict() (JSON) before it streams: the
     # rebuilt window must still keep entities whole, on the plain and async paths.
     import asyncio
@@ -145,7 +148,9 @@ def test_a_token_window_survives_to_dict_and_streams_redacted_on_every_guard_pat
 
     from guardrails_ai.chunkwise import disable_validated_streaming, enable_validated_streaming
 
-    window = limit("sentence", max_tokens=512, tokenizer="cl100k_base")
+    # (An Encoding object of a shipped encoding is written by its name; before,
+    # to_dict() failed on it.)
+    window = limit("sentence", max_tokens=512, tokenizer=tokenizer)
     data = json.loads(json.dumps(guard_with(RedactPII(chunker=window, on_fail="fix")).to_dict()))
     text = "Mail jo@example.com now. Card 4111 1111 1111 1111 ok. Bye"
     deltas = ["Mail jo", "@exam", "ple.com now. Card 4111 11", "11 1111 1111 ok.", " Bye"]
