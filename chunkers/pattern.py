@@ -289,7 +289,10 @@ class RegexChunker(ChunkingStrategy):
     ``\s*`` in the pattern to drop surrounding whitespace), and the separator
     travels with the chunk before it.  The text between two adjacent matches
     is empty and is not a chunk.  To keep a terminator in the chunk, match
-    after it with a lookbehind: ``(?<=[.!?])\s+``.  Matches are those of
+    after it with a lookbehind: ``(?<=[.!?])\s+``; to keep a marker that
+    opens a chunk, match the line break before it with a lookahead:
+    ``\n+(?=#)`` chunks Markdown at its headings (``(?m)^#`` would take each
+    ``#`` as the separator, out of the chunks).  Matches are those of
     ``re.finditer`` over the whole text.  A pattern that can match the empty
     string is rejected (``ValueError``), as is anything that is not a ``str``
     pattern (``TypeError``).

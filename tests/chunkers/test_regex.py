@@ -42,6 +42,17 @@ def test_regex_lookbehind_keeps_the_terminator_in_the_chunk() -> None:
     assert [p.chunk for p in drive(rc, ["One.", " Two", "!", " x"])] == ["One.", "Two!", "x"]
 
 
+def test_regex_lookahead_keeps_a_heading_marker_in_the_chunk_it_opens() -> None:
+    # The docstring's example: cut before each Markdown heading, "#" kept.
+    text = "# One\ntext\n\n## Two\nmore\n# Three"
+    chunks = ["# One\ntext", "## Two\nmore", "# Three"]
+    chunker = RegexChunker(r"\n+(?=#)")
+    assert chunker.split_text(text) == chunks
+    assert [p.chunk for p in drive(chunker, list(text))] == chunks
+    # (A marker matched as the separator goes out of the chunks.)
+    assert RegexChunker(r"(?m)^#").split_text(text) == [" One\ntext\n\n", "# Two\nmore\n", " Three"]
+
+
 def test_regex_accepts_a_match_once_a_character_follows_it() -> None:
     rc = RegexChunker(r"\n+")
     assert rc.split("a\n\n") == []  # more newlines may come
