@@ -353,6 +353,33 @@ def test_the_llm_response_is_closed_when_the_stream_ends_early() -> None:
     assert closed == ["refrain", "caller stopped", "guarded_stream", "async refrain"]
 
 
+def test_an_async_stream_closed_early_with_aclose_logs_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # What the README tells a caller who leaves an AsyncGuard stream early:
+    # close it (contextlib.aclosing).  Under the opt-in that logs nothing and
+    # closes the LLM response.  (Without aclose, or with it on Guardrails' own
+    # path, OpenTelemetry logs "Failed to detach context" when Guardrails'
+    # traced generator is finalized in another task.)
+    closed: list[str] = []
+
+    async def answer(*, messages: Any = None, **kwargs: Any) -> EndlessResponse:
+        return EndlessResponse(closed, "left early")
+
+    async def leave_early() -> str:
+        guard = guard_with(RedactPII(on_fail="fix"), asynchronous=True)
+        stream = await guard(answer, messages=MESSAGES, stream=True)
+        async with contextlib.aclosing(stream) as outcomes:
+            async for outcome in outcomes:
+                return str(outcome.validated_output)
+        return ""
+
+    with caplog.at_level("ERROR"):
+        assert asyncio.run(leave_early())
+    assert closed == ["left early"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+
+
 async def astreamed_from(guard: Any, answer: Any) -> list[Any]:
     return [o async for o in await guard(answer, messages=MESSAGES, stream=True)]
 
