@@ -77,6 +77,7 @@ __all__ = [
     "check_streamable",
     "run",
     "stages_for",
+    "trim_to_release",
     "trim_to_stop",
 ]
 
@@ -637,6 +638,20 @@ def released_passed(stages: Sequence[Stage]) -> bool:
         stage.forget_before(end)
         end = stage.released_before(end)
     return passed
+
+
+def trim_to_release(stages: Sequence[Stage], released: int) -> int:
+    """After a stream ended before its end (its reader stopped reading, or an
+    error), make every stage forget what it did beyond the first ``released``
+    characters of the last one's output, the text its reader was given (see
+    :meth:`Stage.trim`; a failure counts as in :func:`released_passed`), so
+    that the history says what the reader was given, whatever the slicing.
+    Returns that end as an offset in the pipeline's input.
+    """
+    end = released
+    for stage in reversed(stages):
+        end = stage.trim(end)
+    return end
 
 
 def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:

@@ -27,7 +27,10 @@ once): one iteration whose inputs are Guardrails' own (messages, metadata,
 ``llm_response_info.output``), ``validation_response`` and ``guarded_output``
 the whole released text, and one ``ValidatorLogs`` per validator (see
 :meth:`Stage.log`) instead of one per delta; an exception is recorded in
-``outputs.exception``/``error``.
+``outputs.exception``/``error``.  A stream that ended before its end (its
+reader stopped reading, an error) is recorded as far as its outcomes released
+text, as a stop is: the logs and the verdict say nothing of what the
+validators read beyond it (how far depends on the slicing).
 
 Whether the call passed is the pipeline's own verdict, not Guardrails' guess
 from those logs: for each iteration the pipeline validated to the end (no
@@ -65,6 +68,7 @@ from .pipeline import (
     released_passed,
     run,
     stages_for,
+    trim_to_release,
     trim_to_stop,
 )
 
@@ -142,8 +146,11 @@ class _Session:
         self.raw = TextBuffer()
         self.unreported: list[str] = []  # LLM text the last outcome did not report
         self.reported = False  # whether an outcome was yielded
+        self.given = 0  # how much text the outcomes released
         #: After a stop: how much of the LLM text the validators' logs cover.
         self.validated: int | None = None
+        #: Whether the pipeline took in the whole stream (its end included).
+        self.ended = False
         self.start = datetime.now()
 
     @property
@@ -183,6 +190,7 @@ class _Session:
         them in the ``last`` outcome."""
         raw, self.unreported = "".join(self.unreported), []
         self.reported = True
+        self.given += len(released)
         # Built without pydantic validation (every field is already the right
         # type): one of these per release is most of the pipeline's own cost.
         return _OUTCOME.model_construct(
@@ -191,6 +199,11 @@ class _Session:
             validated_output=released,
             validation_passed=self.passed if last else released_passed(self.stages),
         )
+
+    def last(self, released: str) -> ValidationOutcome[str]:
+        """The outcome of the end of the stream (the pipeline took all of it)."""
+        self.ended = True
+        return self.outcome(released, last=True)
 
     def stopped(self, stop: Stop) -> Iterator[ValidationOutcome[str]]:
         """The last outcome after a refrain/exception; raises the exception's error."""
@@ -222,7 +235,14 @@ class _Session:
             self.record(error)
 
     def record(self, error: Exception | None) -> None:
-        """Write the call's outputs into its iteration (once, at the end)."""
+        """Write the call's outputs into its iteration (once, at the end).
+
+        A stream that ended before its end (its reader stopped reading, or an
+        error) is recorded as far as its outcomes released text
+        (:func:`trim_to_release`): what the validators did beyond that, as far
+        as the slicing had taken them, is forgotten."""
+        if not self.ended and self.validated is None and self.stages:
+            self.validated = trim_to_release(self.stages, self.given)
         raw = self.raw.value()
         outputs = self.iteration.outputs
         outputs.raw_output = raw
@@ -277,7 +297,7 @@ def stream_step(
                 text = session.delta(delta)
                 if text and (released := run(advance(session.stages, text, False))):
                     yield session.outcome(released)
-            yield session.outcome(run(advance(session.stages, "", True)), last=True)
+            yield session.last(run(advance(session.stages, "", True)))
         except Stop as stop:
             yield from session.stopped(stop)
         finally:
@@ -306,7 +326,7 @@ async def _async_stream(
                 text = session.delta(delta)
                 if text and (released := await arun(advance(session.stages, text, False))):
                     yield session.outcome(released)
-            yield session.outcome(await arun(advance(session.stages, "", True)), last=True)
+            yield session.last(await arun(advance(session.stages, "", True)))
         except Stop as stop:
             for outcome in session.stopped(stop):
                 yield outcome

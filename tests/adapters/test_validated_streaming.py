@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 import guardrails_ai.chunkwise as chunkwise
 from guardrails_ai.chunkwise import (
     BannedPhrases,
+    MaxChunkLength,
     NoRepetition,
     RedactPII,
     disable_validated_streaming,
@@ -917,6 +918,55 @@ def test_after_a_stop_the_verdict_and_history_depend_on_the_text_alone(
     for outcome, async_history in asyncio.run(async_paths()):
         assert outcome == reference
         assert async_history == history
+
+
+EARLY_TEXT = "Hi. Ok.\n\nSame. Same. More words here.\n\nThe end."
+
+
+def test_a_stream_its_reader_left_early_is_recorded_as_far_as_it_was_released() -> None:
+    """The reader takes the first outcome and stops (a break, close(), aclose()):
+    the history says what that outcome released, whatever the first validator
+    had found beyond it (before: its repeat, found or not depending on how the
+    text was read, made the call fail, and the logs covered unreleased text)."""
+    validators = [
+        NoRepetition(on_fail="noop"),
+        MaxChunkLength(max_words=40, chunker="paragraph", on_fail="noop"),
+    ]
+    guard = guard_with(*validators)
+    aguard = guard_with(*validators, asynchronous=True)
+
+    async def first_outcome(deltas: list[str]) -> Any:
+        stream = await aguard(async_llm(deltas), messages=MESSAGES, stream=True)
+        async for outcome in stream:
+            await stream.aclose()
+            return outcome
+        raise AssertionError("no outcome")
+
+    histories = set()
+    # The first delta ends inside the second paragraph: before the second
+    # "Same.", after it (its first validator has found the repeat), or at once.
+    cuts = [len("Hi. Ok.\n\nS"), len("Hi. Ok.\n\nSame. Sa"), EARLY_TEXT.index(" here.")]
+    for deltas in [list(EARLY_TEXT)] + [[EARLY_TEXT[:k], EARLY_TEXT[k:]] for k in cuts]:
+        for outcome in guard(llm(deltas), messages=MESSAGES, stream=True):  # noqa: B007
+            break
+        assert (outcome.validated_output, outcome.validation_passed) == ("Hi. Ok.\n\n", True)
+        histories.add(repr(history_of(guard)))
+        stream = guarded_stream(guard, llm(deltas), messages=MESSAGES)
+        assert next(stream).validated_output == "Hi. Ok.\n\n"
+        stream.close()
+        histories.add(repr(history_of(guard)))
+        assert asyncio.run(first_outcome(deltas)).validated_output == "Hi. Ok.\n\n"
+        histories.add(repr(history_of(aguard)))
+    assert len(histories) == 1
+    assert history_of(guard)[:2] == ("pass", "Hi. Ok.\n\n")
+    assert all(
+        log.validation_result.outcome == "pass"
+        for log in guard.history.last.iterations.last.outputs.validator_logs
+    )
+    # A later stream on the same guard reads the whole text from a new start.
+    outcomes = streamed(guard, [EARLY_TEXT])
+    assert joined(outcomes) == EARLY_TEXT and outcomes[-1].validation_passed is False
+    assert guard.history.last.status == "fail"
 
 
 def _none(value: Any, result: Any) -> None:
