@@ -120,6 +120,19 @@ phrases_filter = Guard(name="phrases_filter").use(
 )
 handled = Guard(name="handled").use(RedactPII(on_fail=lambda value, result: "[mail]"))
 
+# A custom validator left on Guardrails' own chunking: its fix (the chunk in
+# capitals) shows a client where the chunks were cut.
+@register_validator(name="serve-test/shout", data_type="string")
+class Shout(Validator):
+    def _validate(self, value, metadata):
+        if "call" not in value:
+            return PassResult()
+        return FailResult(error_message="A chunk holds a banned word.", fix_value=value.upper())
+
+shout_fix, shout_filter = (
+    Guard(name=f"shout_{on_fail}").use(Shout(on_fail=on_fail)) for on_fail in ("fix", "filter")
+)
+
 # A structured output (README: a field of a pydantic model).
 from pydantic import BaseModel, Field
 
@@ -240,6 +253,7 @@ def guards() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec(compile(CONFIG, "config.py", "exec"), namespace)
     names = [*ON_FAIL, "quoting_filter", "phrases_filter", "pii_window", "plain"]
+    names += ["shout_fix", "shout_filter"]
     names += [f"four_{on_fail}" for on_fail in ON_FAIL]
     return {name: namespace[name] for name in names}
 
@@ -748,6 +762,52 @@ def test_pii_leaks_fixed_in_process_stay_fixed_when_served(
             pool.map(lambda seed: raw_events(servers.serve, name, text, seed=seed), SEEDS)
         )
     assert httpx.get(stats).json()["deltas"] == sum(len(deltas(text, seed)) for seed in SEEDS)
+    whole = httpx.post(
+        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
+        json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
+        timeout=60,
+    ).json()
+    assert whole["choices"][0]["message"]["content"] == want
+    received: list[Any] = [whole]
+    for status, events in answers:
+        assert status == 200 and events[-1] == "[DONE]"
+        payloads = [json.loads(event) for event in events[:-1]]
+        assert "".join(p["choices"][0]["delta"]["content"] for p in payloads) == want
+        received += payloads
+    shown = json.dumps(received, ensure_ascii=False)  # (summaries included)
+    assert not any(piece in shown for piece in pieces)
+
+
+#: A sentence end and a bare CR before a lowercase word: one chunk for
+#: Guardrails' splitter, which reads the word.  Two entities whose dot is an
+#: ideographic full stop, where the sentence chunker ends a sentence.
+BARE_CR = "Call now.\rcall me. Go on.\rcall us. Do it.\rcall them. Bye."
+DOTTED = "Hi. Call +44 20\u30027946 0958 now. Bye. Mail jo@mail.example\u3002co\u3002uk today. End."
+DOTTED_PIECES = ["7946 0958", "+44 20", "jo@mail", "example\u3002co", "co\u3002uk"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "want", "pieces"),
+    [
+        ("shout_fix", BARE_CR, BARE_CR.upper()[:-4] + "Bye.", []),
+        ("shout_filter", BARE_CR, "Bye.", []),
+        ("fix", DOTTED, "Hi. Call <PHONE> now. Bye. Mail <EMAIL> today. End.", DOTTED_PIECES),
+        ("filter", DOTTED, "Hi. Bye. End.", DOTTED_PIECES),
+    ],
+)
+def test_cuts_that_wait_for_more_text_are_served_as_in_process(
+    servers: Servers, guards: dict[str, Any], name: str, text: str, want: str, pieces: list[str]
+) -> None:
+    # In 1-character deltas, the cut after "now." was taken as soon as "c"
+    # followed the "\r" (a37e072), and "Call +44 20\u3002" was released
+    # before "7946 0958" came (29c2154); served, the guard is rebuilt from
+    # to_dict and streams through an AsyncGuard: the in-process text in every
+    # slicing, whole, and no piece of an entity in any event.
+    assert expected(guards[name], text).text == want
+    with ThreadPoolExecutor(len(SEEDS)) as pool:
+        answers = list(
+            pool.map(lambda seed: raw_events(servers.serve, name, text, seed=seed), SEEDS)
+        )
     whole = httpx.post(
         f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
         json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
