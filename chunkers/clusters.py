@@ -3,18 +3,18 @@
 A hard cut (the last resort of a size limit, in a run with no boundary of any
 level) counts code points, so it could fall inside a grapheme cluster: before
 a combining accent (``e`` + U+0301), inside an emoji sequence joined by ZWJ
-(``👨‍👩‍👧``) or a flag's pair of regional indicators (``🇫🇷``), between a CR
-and its LF.  :func:`cluster_start` moves such a cut back to the start of the
-cluster, with the standard library's ``unicodedata`` only: the rules of
-Unicode's extended grapheme clusters (UAX #29) that keep marks, joiners
-(ZWJ and ZWNJ), variation selectors, emoji modifiers, tags and the few
-other extending characters (Thai and Lao AM, halfwidth katakana sound
-marks) with what they follow, CR LF
-together, regional indicators in pairs, an emoji ZWJ sequence whole (a ZWJ
-joins an emoji to an emoji before it, and a letter to a virama: any other
-character after a ZWJ starts a cluster), and an Indic conjunct whole (a
-letter after a virama).  Left out: Hangul jamo sequences (models write
-precomposed syllables) and prepended concatenation marks.
+(``👨‍👩‍👧``) or a flag's pair of regional indicators (``🇫🇷``), between a CR and
+its LF.  :func:`cluster_start` moves such a cut back to the start of the
+cluster, and :func:`cluster_end` forward to its end (for a cluster that opens
+the chunk and fits in it), with the standard library's ``unicodedata`` only:
+the rules of Unicode's extended grapheme clusters (UAX #29) that keep marks,
+joiners (ZWJ and ZWNJ), variation selectors, emoji modifiers, tags and the few
+other extending characters (Thai and Lao AM, halfwidth katakana sound marks)
+with what they follow, CR LF together, regional indicators in pairs, an emoji
+ZWJ sequence whole (a ZWJ joins an emoji to an emoji before it, and a letter
+to a virama: any other character after a ZWJ starts a cluster), and an Indic
+conjunct whole (a letter after a virama).  Left out: Hangul jamo sequences
+(models write precomposed syllables) and prepended concatenation marks.
 
 The decision reads the characters around the cut only (back to the start of
 a run of regional indicators, never before ``lo``): it depends on the text,
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["cluster_start"]
+__all__ = ["cluster_end", "cluster_start"]
 
 _ZWJ = "\u200d"
 #: Categories of the characters that extend the cluster before them: marks.
@@ -84,31 +84,50 @@ def _regional(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
 
 
+def _joined(text: str, cut: int, lo: int) -> bool:
+    """Whether a cut at ``cut`` (``0 < cut < len(text)``) falls inside a
+    grapheme cluster; reads back to ``lo`` at most."""
+    before, after = text[cut - 1], text[cut]
+    if (
+        (before == "\r" and after == "\n")
+        or (before == _ZWJ and _after_zwj(text, cut - 1, lo))
+        or _extends(after)
+        or _joins_conjunct(before, after)
+    ):
+        return True
+    if _regional(before) and _regional(after):
+        first = cut - 1
+        while first > lo and _regional(text[first - 1]):
+            first -= 1
+        return bool((cut - first) % 2)  # (a pair's second half follows)
+    return False
+
+
 def cluster_start(text: str, end: int, lo: int = 0) -> int:
     """The cut ``end`` of ``text``, moved back to the start of the grapheme
     cluster it falls inside (see the module docstring); ``end`` itself when
     it falls between clusters, at the end of ``text``, or when moving it would
-    leave nothing after ``lo`` (one cluster longer than the chunk: it is cut).
+    leave nothing after ``lo`` (one cluster longer than the chunk: it is cut,
+    or kept whole by :func:`cluster_end` when it fits).
 
     O(the cluster's length), plus the run of regional indicators before ``end``.
     """
     cut = end
-    while lo < cut < len(text):
-        before, after = text[cut - 1], text[cut]
-        if (
-            (before == "\r" and after == "\n")
-            or (before == _ZWJ and _after_zwj(text, cut - 1, lo))
-            or _extends(after)
-            or _joins_conjunct(before, after)
-        ):
-            cut -= 1
-            continue
-        if _regional(before) and _regional(after):
-            first = cut - 1
-            while first > lo and _regional(text[first - 1]):
-                first -= 1
-            if (cut - first) % 2:  # (a pair's second half follows)
-                cut -= 1
-                continue
-        return cut
+    while lo < cut < len(text) and _joined(text, cut, lo):
+        cut -= 1
     return cut if cut > lo else end
+
+
+def cluster_end(text: str, end: int, lo: int = 0) -> int:
+    """The cut ``end`` of ``text``, moved forward to the end of the grapheme
+    cluster it falls inside, ``len(text)`` at most (a cluster the text ends
+    inside ends there); ``end`` itself when it falls between clusters.  For
+    a cluster that opens a chunk (from ``lo``) and that :func:`cluster_start`
+    cannot move the cut back out of: the chunk keeps it whole if it fits.
+
+    O(the cluster's length), plus the run of regional indicators before ``end``.
+    """
+    cut = end
+    while lo < cut < len(text) and _joined(text, cut, lo):
+        cut += 1
+    return cut

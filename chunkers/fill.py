@@ -66,7 +66,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from .base import ChunkingStrategy, Cut, Scanner, SplitFlush, StreamText
-from .clusters import cluster_start
+from .clusters import cluster_end, cluster_start
 from .fallback import after_gap, levels_below, resolve_levels
 from .fences import Fence, FenceReader, closed_to_cuts, fence_at, inside
 from .line import LineChunker
@@ -776,8 +776,19 @@ class Sized(ChunkingStrategy):
     def _hard_cut(self, window: str, est: Callable[[int, int], int], start: int) -> int:
         """The end of the longest chunk from ``start`` within the limit (one
         character at least), moved back out of a grapheme cluster
-        (:func:`~.clusters.cluster_start`)."""
-        return cluster_start(window, self._longest_within(window, est, start), start)
+        (:func:`~.clusters.cluster_start`), or forward to the end of the
+        cluster the chunk opens with when that cluster fits: a cluster that
+        takes the whole limit (a Devanagari conjunct of three cl100k tokens under
+        ``max_tokens=3``) ends a window where the estimate passes the limit,
+        so the longest prefix that estimates within it stops inside the
+        cluster (one exact measure more, only then)."""
+        end = self._longest_within(window, est, start)
+        cut = cluster_start(window, end, start)
+        if cut == end:
+            whole = cluster_end(window, end, start)
+            if whole > end and self.measure(window[start:whole]) <= self.limit:
+                return whole
+        return cut
 
     def _longest_within(self, window: str, est: Callable[[int, int], int], start: int) -> int:
         """The end of the longest chunk from ``start`` within the limit (one

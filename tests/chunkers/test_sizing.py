@@ -9,6 +9,7 @@ tokenizer objects of each kind and parameter checking.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import statistics
@@ -776,3 +777,71 @@ def test_an_unknown_encoding_lists_only_those_shipped() -> None:
     with pytest.raises(ValueError, match="choose one of 'cl100k_base', 'o200k_base' ") as raised:
         limit("word", max_tokens=10, tokenizer="no-such-encoding")
     assert "gpt2" not in str(raised.value)
+
+
+#: Grapheme clusters, with their cl100k tokens: a Devanagari conjunct (3), Thai
+#: with its tone mark and AM (3), a heart with its variation selector (3), an
+#: accented letter (2), a thumb with a skin tone (6), a flag (6), a family
+#: joined by ZWJ (13), CR LF, letters and spaces.
+TOKEN_CLUSTERS = [
+    "\u0915\u094d\u0937",
+    "\u0e19\u0e49\u0e33",
+    "\u2764\ufe0f",
+    "e\u0301",
+    "\U0001f44d\U0001f3fd",
+    "\U0001f1eb\U0001f1f7",
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+    "\r\n",
+    "a",
+    "x",
+    " ",
+    ".",
+]
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@pytest.mark.parametrize(
+    ("text", "ceiling", "expected"),
+    [
+        ("\u0915\u094d\u0937", 3, ["\u0915\u094d\u0937"]),
+        ("\u0915\u094d\u0937" * 2, 3, ["\u0915\u094d\u0937"] * 2),
+        ("xx\u0e19\u0e49\u0e33", 3, ["xx", "\u0e19\u0e49\u0e33"]),
+        ("\u2764\ufe0f!", 3, ["\u2764\ufe0f", "!"]),
+        (
+            "\U0001f468\u200d\U0001f469\u200d\U0001f467.",
+            13,
+            ["\U0001f468\u200d\U0001f469\u200d\U0001f467", "."],
+        ),
+    ],
+)
+def test_a_cluster_that_takes_the_whole_token_limit_is_kept_whole(
+    fill: bool, text: str, ceiling: int, expected: list[str]
+) -> None:
+    # Before: the window is cut where the estimate passes the limit, and the
+    # longest prefix that estimates within it stopped inside a cluster of
+    # exactly max_tokens tokens: 'क्', 'ष' under max_tokens=3.
+    for level in ("word", "sentence", "paragraph"):
+        chunker = limit(level, max_tokens=ceiling, tokenizer=CL100K, fill=fill)
+        assert chunker.split_text(text) == expected, (level, fill)
+        check(chunker, text, list(text), CL100K)
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@given(
+    clusters=st.lists(st.sampled_from(TOKEN_CLUSTERS), max_size=30),
+    ceiling=st.integers(3, 14),
+    level=st.sampled_from(["word", "line", "sentence"]),
+    data=st.data(),
+)
+def test_token_hard_cuts_keep_the_clusters_that_fit_whole(
+    fill: bool, clusters: list[str], ceiling: int, level: str, data: st.DataObject
+) -> None:
+    text = "".join(clusters)
+    chunker = limit(level, max_tokens=ceiling, tokenizer=CL100K, fill=fill)
+    check(chunker, text, data.draw(sliced(st.just(text)))[1], CL100K)
+    starts = list(itertools.accumulate(map(len, clusters), initial=0))
+    for a, b in split_spans(chunker, text):
+        for cut in (a, b):
+            i = bisect.bisect_right(starts, cut) - 1
+            if starts[i] != cut:  # inside a cluster: only one over the limit
+                assert tokens(clusters[i]) > ceiling, (text[a:b], clusters[i])
