@@ -4,17 +4,18 @@ A hard cut (the last resort of a size limit, in a run with no boundary of any
 level) counts code points, so it could fall inside a grapheme cluster: before
 a combining accent (``e`` + U+0301), inside an emoji sequence joined by ZWJ
 (``👨‍👩‍👧``) or a flag's pair of regional indicators (``🇫🇷``), between a CR and
-its LF.  :func:`cluster_start` moves such a cut back to the start of the
-cluster, and :func:`cluster_end` forward to its end (for a cluster that opens
-the chunk and fits in it), with the standard library's ``unicodedata`` only:
-the rules of Unicode's extended grapheme clusters (UAX #29) that keep marks,
-joiners (ZWJ and ZWNJ), variation selectors, emoji modifiers, tags and the few
-other extending characters (Thai and Lao AM, halfwidth katakana sound marks)
-with what they follow, CR LF together, regional indicators in pairs, an emoji
-ZWJ sequence whole (a ZWJ joins an emoji to an emoji before it, and a letter
-to a virama: any other character after a ZWJ starts a cluster), and an Indic
-conjunct whole (a letter after a virama).  Left out: Hangul jamo sequences
-(models write precomposed syllables) and prepended concatenation marks.
+its LF, between the jamo of a Hangul syllable.  :func:`cluster_start` moves
+such a cut back to the start of the cluster, and :func:`cluster_end` forward
+to its end (for a cluster that opens the chunk and fits in it), with the
+standard library's ``unicodedata`` only: the rules of Unicode's extended
+grapheme clusters (UAX #29) that keep marks, joiners (ZWJ and ZWNJ), variation
+selectors, emoji modifiers, tags and the few other extending characters (Thai
+and Lao AM, halfwidth katakana sound marks) with what they follow, CR LF
+together, Hangul jamo sequences whole (and a precomposed syllable with the
+jamo that continue it), regional indicators in pairs, an emoji ZWJ sequence
+whole (a ZWJ joins an emoji to an emoji before it, and a letter to a virama:
+any other character after a ZWJ starts a cluster), and an Indic conjunct whole
+(a letter after a virama).  Left out: prepended concatenation marks.
 
 The decision reads the characters around the cut only (back to the start of
 a run of regional indicators, never before ``lo``): it depends on the text,
@@ -84,6 +85,31 @@ def _regional(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
 
 
+def _hangul(char: str) -> str:
+    """The Hangul syllable type of ``char`` (UAX #29): ``"L"``, ``"V"``, ``"T"``
+    (conjoining jamo), ``"LV"``, ``"LVT"`` (precomposed syllables), else ``""``."""
+    if "\uac00" <= char <= "\ud7a3":
+        return "LVT" if (ord(char) - 0xAC00) % 28 else "LV"
+    if "\u1100" <= char <= "\u115f" or "\ua960" <= char <= "\ua97c":
+        return "L"
+    if "\u1160" <= char <= "\u11a7" or "\ud7b0" <= char <= "\ud7c6":
+        return "V"
+    if "\u11a8" <= char <= "\u11ff" or "\ud7cb" <= char <= "\ud7fb":
+        return "T"
+    return ""
+
+
+#: The Hangul syllable types that may follow each one in a syllable (UAX #29,
+#: GB6 to GB8).
+_HANGUL_NEXT = {
+    "L": frozenset({"L", "V", "LV", "LVT"}),
+    "V": frozenset({"V", "T"}),
+    "LV": frozenset({"V", "T"}),
+    "T": frozenset({"T"}),
+    "LVT": frozenset({"T"}),
+}
+
+
 def _joined(text: str, cut: int, lo: int) -> bool:
     """Whether a cut at ``cut`` (``0 < cut < len(text)``) falls inside a
     grapheme cluster; reads back to ``lo`` at most."""
@@ -100,6 +126,9 @@ def _joined(text: str, cut: int, lo: int) -> bool:
         while first > lo and _regional(text[first - 1]):
             first -= 1
         return bool((cut - first) % 2)  # (a pair's second half follows)
+    if before >= "\u1100" and after >= "\u1100":
+        kind = _hangul(before)
+        return bool(kind) and _hangul(after) in _HANGUL_NEXT[kind]
     return False
 
 

@@ -498,6 +498,8 @@ CLUSTERS = [
     "\u0e19\u0e49\u0e33",  # Thai: a tone mark and the vowel AM (a letter by category)
     "\u06cc\u200c",  # a letter and ZWNJ (Persian)
     "\uff76\uff9e",  # halfwidth katakana and its voiced sound mark
+    "\u1100\u1161\u11a8",  # a Hangul syllable in conjoining jamo (L V T)
+    "\uac00\u11a8",  # a precomposed syllable (LV) and a final jamo (T)
 ]
 
 
@@ -541,6 +543,13 @@ def test_hard_cuts_keep_grapheme_clusters_whole(
         ("ab\u0e84\u0eb3", 3, ["ab", "\u0e84\u0eb3"]),
         ("ab\u06cc\u200c", 3, ["ab", "\u06cc\u200c"]),
         ("ab\uff76\uff9e", 3, ["ab", "\uff76\uff9e"]),
+        # Hangul jamo make one syllable (L V T, LV T, LVT T, L L V): a hard cut
+        # went between them; two precomposed syllables are two clusters.
+        ("ab\u1100\u1161\u11a8", 4, ["ab", "\u1100\u1161\u11a8"]),
+        ("ab\uac00\u11a8", 3, ["ab", "\uac00\u11a8"]),
+        ("ab\uac01\u11a8", 3, ["ab", "\uac01\u11a8"]),
+        ("a\u1100\u1100\u1161", 3, ["a", "\u1100\u1100\u1161"]),
+        ("\uac00\uac00\uac00", 2, ["\uac00\uac00", "\uac00"]),
     ],
 )
 def test_hard_cuts_keep_these_clusters_whole(
@@ -558,8 +567,8 @@ def test_hard_cuts_keep_these_clusters_whole(
 
 @pytest.mark.parametrize(
     "unit",
-    ["e" + "\u0301" * 200, "\U0001f1eb", "\U0001f468\u200d", "\r\n", "\u0915\u094d"],
-    ids=["marks", "regional-indicators", "zwj-chain", "crlf", "conjuncts"],
+    ["e" + "\u0301" * 200, "\U0001f1eb", "\U0001f468\u200d", "\r\n", "\u0915\u094d", "\u1100"],
+    ids=["marks", "regional-indicators", "zwj-chain", "crlf", "conjuncts", "hangul-jamo"],
 )
 @pytest.mark.parametrize("delta", [1, 7])
 def test_cluster_cut_work_is_linear(unit: str, delta: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -569,12 +578,12 @@ def test_cluster_cut_work_is_linear(unit: str, delta: int, monkeypatch: pytest.M
     from guardrails_ai.chunkwise.chunkers import clusters
 
     looked = [0]
-    for name in ("_extends", "_regional"):
+    for name in ("_extends", "_regional", "_hangul"):
         original = getattr(clusters, name)
 
-        def counted(*args: str, _original: Any = original) -> bool:
+        def counted(*args: str, _original: Any = original) -> Any:
             looked[0] += 1
-            return bool(_original(*args))
+            return _original(*args)
 
         monkeypatch.setattr(clusters, name, counted)
 
