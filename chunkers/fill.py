@@ -49,13 +49,16 @@ dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
 tokenizers, its measure for a length function), and, for tokenizers, one token
 more for each piece cut off a run at 16 characters (a pre-token cut in two may
-take one token more whole than its parts do). When the estimate passes the
-limit, the held-back text is measured exactly (at most twice per chunk):
-if it is within the limit after all, counting goes on from there; else a chunk
-is decided over it, one pass per level and one measure of the chosen chunk. So
-a stream costs amortised O(len(delta)) and no text is measured twice except the
-chunks themselves; the held-back text never exceeds the limit by that estimate.
-A length function must count a prefix as no longer than the text (monotone).
+take one token more whole than its parts do) and one before the held-back text
+until its first piece is measured (a token a tokenizer adds before a text that
+no byte pays for: SentencePiece's ``\u2581``, a prefix space). When the
+estimate passes the limit, the held-back text is measured exactly (at most
+twice per chunk): if it is within the limit after all, counting goes on from
+there; else a chunk is decided over it, one pass per level and one measure of
+the chosen chunk. So a stream costs amortised O(len(delta)) and no text is
+measured twice except the chunks themselves; the held-back text never exceeds
+the limit by that estimate. A length function must count a prefix as no longer
+than the text (monotone).
 """
 
 from __future__ import annotations
@@ -154,11 +157,16 @@ class _PieceMeter(_Meter):
         #: cut in two may outnumber those of its parts by one (".\n\n\n..."), so
         #: the held-back text is bounded with one token more per such cut.
         self.margin = 1 if measure.unit == "tokens" else 0
+        #: A tokenizer may add a token before a text that its bytes do not pay
+        #: for: SentencePiece's "\u2581" (Metaspace, or a normalizer's
+        #: prepend), a byte-level prefix space: "0000" may be five tokens.  The
+        #: held-back text is bounded from its start with one token more.
+        self.lead = self.margin
         self.q: list[int] = []  # q[k]: bound of text[b[k]:b[k+1]+1]
         self.tail = ""  # text[b[-1]:fed]
         self.qmax = 0  # at least every q[k] (lets a crossing skip pieces by bisection)
-        self._scan: tuple[int, int, int, int] | None = None  # p, limit, next k, head
-        self._last: tuple[int, int, int, int | None] | None = None  # p, limit, fed, crossing
+        self._scan: tuple[int, int, int, int, int] | None = None  # p, limit, lead, next k, head
+        self._last: tuple[int, int, int, int, int | None] | None = None  # p, limit, lead, fed, x
         #: (p, boundary, exact size of text[p:boundary], times): see reanchor.
         self.anchor: tuple[int, int, int, int] | None = None
 
@@ -301,30 +309,33 @@ class _PieceMeter(_Meter):
     def crossing(self, p: int) -> int | None:
         anchor = self.anchor
         if anchor is not None and anchor[0] == p:
-            return self._crossing(anchor[1], self.limit - anchor[2])
-        return self._crossing(p, self.limit)
+            # (The anchor's exact measure counts the token added before the text.)
+            return self._crossing(anchor[1], self.limit - anchor[2], 0)
+        return self._crossing(p, self.limit, self.lead)
 
-    def _crossing(self, p: int, limit: int) -> int | None:
+    def _crossing(self, p: int, limit: int, lead: int) -> int | None:
         last = self._last  # asked again as the driver catches up: a function of its key
-        if last is not None and last[:3] == (p, limit, self.fed):
-            return last[3]
-        x = self._first_over(p, limit)
-        self._last = (p, limit, self.fed, x)
+        if last is not None and last[:4] == (p, limit, lead, self.fed):
+            return last[4]
+        x = self._first_over(p, limit, lead)
+        self._last = (p, limit, lead, self.fed, x)
         return x
 
-    def _first_over(self, p: int, limit: int) -> int | None:
+    def _first_over(self, p: int, limit: int, lead: int) -> int | None:
+        """The first offset at which ``text[p:x]`` estimates over ``limit``,
+        bounded from ``p`` with ``lead`` tokens more (see :attr:`lead`)."""
         b, cum, q = self.b, self.cum, self.q
         k0 = bisect_right(b, p)
         if k0 == len(b):  # no piece ends after p yet
-            if self.bound(self.text(p, self.fed)) > limit:
-                return self._within(p, p + 1, 0, limit)
+            if self.bound(self.text(p, self.fed)) > limit - lead:
+                return self._within(p, p + 1, lead, limit)
             return None
-        if self._scan is not None and self._scan[:2] == (p, limit):
-            _, _, k, head = self._scan
+        if self._scan is not None and self._scan[:3] == (p, limit, lead):
+            _, _, _, k, head = self._scan
         else:
             # From p to the first boundary after it: the bound of the text so far.
-            if self.bound(self.text(p, b[k0] + 1)) > limit:
-                return self._within(p, p + 1, 0, limit)
+            if self.bound(self.text(p, b[k0] + 1)) > limit - lead:
+                return self._within(p, p + 1, lead, limit)
             head = self._head(p, k0)
             k = k0
         last = len(b) - 1
@@ -338,7 +349,7 @@ class _PieceMeter(_Meter):
             if cum[k] + q[k] > top:
                 return self._within(b[k], b[k] + 2, cum[k] - cum[k0] + head, limit)
             k += 1
-        self._scan = (p, limit, k, head)
+        self._scan = (p, limit, lead, k, head)
         used = head + cum[last] - cum[k0]
         if self.bound(self.text(b[last], self.fed)) > limit - used:  # the unfinished piece
             return self._within(b[last], b[last] + 2, used, limit)

@@ -845,3 +845,51 @@ def test_token_hard_cuts_keep_the_clusters_that_fit_whole(
             i = bisect.bisect_right(starts, cut) - 1
             if starts[i] != cut:  # inside a cluster: only one over the limit
                 assert tokens(clusters[i]) > ceiling, (text[a:b], clusters[i])
+
+
+def _prefixing_tokenizer() -> Any:
+    """A SentencePiece-style tokenizer built offline: Metaspace puts "\u2581" before
+    the text (a token its bytes do not pay for), no merges (a token a
+    character), and a template adding [CLS] and [SEP] (special tokens, not
+    counted)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, pre_tokenizers, processors
+
+    vocab = ["[UNK]", "[CLS]", "[SEP]", "\u2581", *"0123456789abcxyz.,!?-#`"]
+    tok = tokenizers.Tokenizer(
+        models.BPE({t: i for i, t in enumerate(vocab)}, [], unk_token="[UNK]")
+    )
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 1), ("[SEP]", 2)]
+    )
+    return tok
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@pytest.mark.parametrize("level", LEVELS)
+def test_held_back_text_within_the_ceiling_when_the_tokenizer_adds_a_prefix(
+    level: str, fill: bool
+) -> None:
+    # Before: the held-back text was bounded by its UTF-8 bytes, but "0000" is
+    # five tokens ("\u2581", then a digit each) in four bytes: one over max_tokens=4.
+    tok = _prefixing_tokenizer()
+    assert len(tok.encode("0000", add_special_tokens=False).ids) == 5
+    assert len(tok.encode("0000").ids) == 7  # [CLS] and [SEP]: not counted (documented)
+    chunker = limit(level, max_tokens=4, tokenizer=tok, fill=fill)
+    check(chunker, "0000", list("0000"), tok)
+    assert chunker.split_text("0000 ab") == ["000", "0", "ab"]
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@given(
+    case=sliced(st.text(alphabet="0ab \n.#`\u00e9", max_size=60)),
+    ceiling=st.integers(4, 24),
+    level=st.sampled_from(LEVELS),
+)
+def test_token_ceiling_properties_with_a_tokenizer_that_adds_a_prefix(
+    fill: bool, case: tuple[str, list[str]], ceiling: int, level: str
+) -> None:
+    text, deltas = case
+    tok = _prefixing_tokenizer()
+    check(limit(level, max_tokens=ceiling, tokenizer=tok, fill=fill), text, deltas, tok)
