@@ -237,14 +237,25 @@ class ChunkStream:
         return pieces
 
     def close(self) -> list[Piece]:
-        """End the stream; return the final pieces, if any text is left."""
+        """End the stream; return the final pieces, if any text is left.
+
+        When the strategy raises here (a foreign ``flush``, a ``length``
+        function), the exception propagates and the stream is broken, as after
+        a failed ``feed``: the text left stays ``pending``, never released, so
+        a later ``close`` raises ``ValueError`` rather than return no pieces
+        as if nothing were left.
+        """
         if self._closed:
             if self._feed is _fed_after_failure:
                 _fed_after_failure("")
             return []
         self._closed = True
         self._feed = _fed_after_close
-        cuts, span = self._scanner.close()
+        try:
+            cuts, span = self._scanner.close()
+        except BaseException:
+            self._feed = _fed_after_failure
+            raise
         pieces = self._cut(cuts) if cuts else []
         text = "".join(self._parts)
         self._parts = []
@@ -265,7 +276,9 @@ def _fed_after_close(delta: str) -> list[Cut]:
 
 
 def _fed_after_failure(delta: str) -> list[Cut]:
-    raise ValueError("ChunkStream is broken: an earlier feed() raised; start a new stream")
+    raise ValueError(
+        "ChunkStream is broken: an earlier feed() or close() raised; start a new stream"
+    )
 
 
 def _plain_str(delta: object) -> str:

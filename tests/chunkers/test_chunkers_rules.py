@@ -394,6 +394,36 @@ def test_a_stream_whose_strategy_raised_refuses_to_go_on(make: str) -> None:
             call()
 
 
+class _FlushFailsOnce:
+    """A split/flush strategy whose first ``flush`` raises."""
+
+    def __init__(self) -> None:
+        self.flushed = 0
+
+    def split(self, text: str) -> list[str]:
+        return WordChunker().split(text)
+
+    def flush(self, text: str) -> list[str]:
+        self.flushed += 1
+        if self.flushed == 1:
+            raise RuntimeError("transient")
+        return WordChunker().flush(text)
+
+
+def test_a_stream_whose_close_raised_refuses_to_go_on() -> None:
+    # Before: a second close() returned [] as if nothing were left, though the
+    # text after the last piece was never released (it is still pending).
+    stream = ChunkStream(_FlushFailsOnce())
+    (first,) = stream.feed("alpha beta")
+    with pytest.raises(RuntimeError, match="transient"):
+        stream.close()
+    assert first.segment + stream.pending == "alpha beta"
+    assert stream.position == len("alpha beta")
+    for call in (stream.close, lambda: stream.feed("more"), lambda: stream.feed("")):
+        with pytest.raises(ValueError, match="an earlier feed\\(\\) or close\\(\\) raised"):
+            call()
+
+
 # --------------------------------------------------------------------------- aliases
 
 
