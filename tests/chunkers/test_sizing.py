@@ -893,3 +893,23 @@ def test_token_ceiling_properties_with_a_tokenizer_that_adds_a_prefix(
     text, deltas = case
     tok = _prefixing_tokenizer()
     check(limit(level, max_tokens=ceiling, tokenizer=tok, fill=fill), text, deltas, tok)
+
+
+def test_a_tokenizer_passed_as_length_is_bounded_by_its_bytes() -> None:
+    # The README: a tokenizer's count may be higher for a prefix than for the
+    # text (4 tokens, then 3); passed as the object, it is bounded by the
+    # text's UTF-8 bytes and a stream cuts as the text at once; a function
+    # around it keeps every chunk within the size, however it cuts.
+    text = "aaxxxxxxxxx"
+    assert (tokens(text[:-1]), tokens(text)) == (4, 3)
+    check(limit("word", max_chars=3, length=CL100K), text, list(text), CL100K)
+    wrapped = limit("word", max_chars=3, length=tokens)
+    for deltas in ([text], list(text)):
+        chunks = [p.chunk for p in stream_pieces(wrapped, deltas) if p.chunk]
+        assert "".join(chunks) == text
+        assert all(tokens(chunk) <= 3 for chunk in chunks)
+
+
+def stream_pieces(chunker: Sized, deltas: list[str]) -> list[Any]:
+    held = ChunkStream(chunker)
+    return [piece for delta in deltas for piece in held.feed(delta)] + held.close()
