@@ -47,18 +47,19 @@ after a line break), or after 16 characters without one. Each piece is measured
 once when complete (short pieces are remembered, so a repeated word costs a
 dictionary look-up), and the held-back text is estimated as the sum of its
 pieces, the unfinished piece counted by an upper bound (its UTF-8 bytes for
-tokenizers, its measure for a length function), and, for tokenizers, one token
-more for each piece cut off a run at 16 characters (a pre-token cut in two may
-take one token more whole than its parts do) and one before the held-back text
-until its first piece is measured (a token a tokenizer adds before a text that
-no byte pays for: SentencePiece's ``\u2581``, a prefix space). When the
-estimate passes the limit, the held-back text is measured exactly (at most
-twice per chunk): if it is within the limit after all, counting goes on from
-there; else a chunk is decided over it, one pass per level and one measure of
-the chosen chunk. So a stream costs amortised O(len(delta)) and no text is
-measured twice except the chunks themselves; the held-back text never exceeds
-the limit by that estimate. A length function must count a prefix as no longer
-than the text (monotone).
+tokenizers, as normalized for one that normalizes text first: NFKC writes
+``\u00bd`` in three characters; its measure for a length function), and, for
+tokenizers, one token more for each piece cut off a run at 16 characters (a
+pre-token cut in two may take one token more whole than its parts do) and one
+before the held-back text until its first piece is measured (a token a
+tokenizer adds before a text that no byte pays for: SentencePiece's ``\u2581``,
+a prefix space). When the estimate passes the limit, the held-back text is
+measured exactly (at most twice per chunk): if it is within the limit after
+all, counting goes on from there; else a chunk is decided over it, one pass per
+level and one measure of the chosen chunk. So a stream costs amortised
+O(len(delta)) and no text is measured twice except the chunks themselves; the
+held-back text never exceeds the limit by that estimate. A length function must
+count a prefix as no longer than the text (monotone).
 """
 
 from __future__ import annotations
@@ -145,7 +146,9 @@ class _PieceMeter(_Meter):
     def __init__(self, limit: int, measure: Measure, text: StreamText) -> None:
         super().__init__(limit)
         self.m = measure
-        self.bound: Callable[[str], int] = _utf8 if measure.unit == "tokens" else measure
+        self.bound: Callable[[str], int] = (
+            measure if measure.unit != "tokens" else measure.bound or _utf8
+        )
         self.text = text
         self.b = [0]  # piece boundaries (absolute); piece k is text[b[k]:b[k+1]]
         #: measure of text[0:b[k]] as the sum of its pieces, plus ``margin`` for

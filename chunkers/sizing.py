@@ -64,10 +64,14 @@ class Measure:
     for characters; an ``Encoding`` of a shipped encoding by its name, so that
     a chunker's spec can write it), for ``repr``; ``param`` the parameter it was passed as
     (``length``, ``tokenizer``), for the error a count that is no ``int >= 0``
-    raises.
+    raises.  ``bound``, for a tokenizer that normalizes text before it
+    counts (``tokenizers.Tokenizer``, a fast ``transformers`` tokenizer),
+    is the UTF-8 bytes of the text as normalized, an upper bound on its tokens
+    that the bytes of the text itself are not (NFKC writes ``½`` as three
+    characters, U+FDFA as eighteen); else ``None``.
     """
 
-    __slots__ = ("_cache", "_count", "_recent", "additive", "param", "spec", "unit")
+    __slots__ = ("_cache", "_count", "_recent", "additive", "bound", "param", "spec", "unit")
 
     def __init__(
         self,
@@ -77,8 +81,10 @@ class Measure:
         additive: bool,
         spec: object,
         param: str = "length",
+        bound: Callable[[str], int] | None = None,
     ) -> None:
         self._count = count
+        self.bound = bound
         self.param = param
         self._cache: dict[str, int] = {}
         self._recent: dict[str, int] = {}
@@ -166,8 +172,14 @@ def measure_for(spec: object, *, param: str = "length") -> Measure:
     if count is not None:
         # An Encoding that is a shipped named one is recorded by its name, so
         # that a chunker sized by it has a spec (Guard.to_dict()).
-        known = _shipped_name(spec) or spec
-        return Measure(count, unit="tokens", additive=False, spec=known, param=param)
+        return Measure(
+            count,
+            unit="tokens",
+            additive=False,
+            spec=_shipped_name(spec) or spec,
+            param=param,
+            bound=_normalized_bytes(spec),
+        )
     if callable(spec):
         return Measure(spec, unit="units", additive=False, spec=spec, param=param)
     raise TypeError(
@@ -288,6 +300,33 @@ def _tokenizer_count(tokenizer: Any) -> Callable[[str], int] | None:
 
         return count_ids
     return None
+
+
+def _normalized_bytes(tokenizer: Any) -> Callable[[str], int] | None:
+    """For a tokenizer with a normalizer (``tokenizers.Tokenizer``, or a fast
+    ``transformers`` tokenizer's backend): the UTF-8 bytes of a text as
+    normalized (at least those of the text), a bound on its tokens; else
+    ``None`` (the text's own bytes bound them)."""
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    if not type(backend).__module__.startswith("tokenizers"):
+        return None
+    normalize = getattr(getattr(backend, "normalizer", None), "normalize_str", None)
+    if not callable(normalize):
+        return None
+
+    def bound(text: str) -> int:
+        size = _utf8(text)
+        try:
+            normal = normalize(text)
+        except TypeError:  # lone surrogates: counted as U+FFFD
+            normal = normalize(_sanitised(text))
+        return max(size, _utf8(normal))
+
+    return bound
+
+
+def _utf8(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _sanitised(text: str) -> str:

@@ -913,3 +913,46 @@ def test_a_tokenizer_passed_as_length_is_bounded_by_its_bytes() -> None:
 def stream_pieces(chunker: Sized, deltas: list[str]) -> list[Any]:
     held = ChunkStream(chunker)
     return [piece for delta in deltas for piece in held.feed(delta)] + held.close()
+
+
+def _expanding_tokenizer() -> Any:
+    """A tokenizer built offline whose NFKC normalizer writes a character
+    longer than its bytes: "\u00bd" (two bytes) is "1\u20442", three tokens."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models, normalizers, pre_tokenizers
+
+    vocab = ["[UNK]", *"0123456789abc.\u2044"]
+    tok = tokenizers.Tokenizer(
+        models.BPE({t: i for i, t in enumerate(vocab)}, [], unk_token="[UNK]")
+    )
+    tok.normalizer = normalizers.NFKC()
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    return tok
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@pytest.mark.parametrize("level", LEVELS)
+def test_held_back_text_within_the_ceiling_when_the_tokenizer_normalizes_it_longer(
+    level: str, fill: bool
+) -> None:
+    # Before: the held-back text was bounded by its UTF-8 bytes (and one token
+    # before them), but "\u00bd\u00bd" is six tokens in four bytes once
+    # normalized: held back whole under max_tokens=5.
+    tok = _expanding_tokenizer()
+    assert len(tok.encode("\u00bd\u00bd", add_special_tokens=False).ids) == 6
+    text = "\u00bd\u00bd a."
+    check(limit(level, max_tokens=5, tokenizer=tok, fill=fill), text, list(text), tok)
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@given(
+    case=sliced(st.text(alphabet="ab1 \n.\u00bd\u00bc\u2153", max_size=60)),
+    ceiling=st.integers(4, 24),
+    level=st.sampled_from(LEVELS),
+)
+def test_token_ceiling_properties_with_a_normalizing_tokenizer(
+    fill: bool, case: tuple[str, list[str]], ceiling: int, level: str
+) -> None:
+    text, deltas = case
+    tok = _expanding_tokenizer()
+    check(limit(level, max_tokens=ceiling, tokenizer=tok, fill=fill), text, deltas, tok)
