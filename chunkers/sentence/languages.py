@@ -130,7 +130,9 @@ _SPECS: dict[str, _Spec] = {
         " urspr zit abt kfm"
         # Prepositions, which govern the noun after them ("bzgl. Ihrer Frage").
         " bzgl exkl ggü",
-        final="usw etc nr usf",
+        # Eras end a sentence before a capital, also written spaced: "44 v.
+        # Chr. Er" (no unit "v." after a year, no title "Chr." of Danish).
+        final="usw etc nr usf v.chr n.chr",
         medial="str tel jh jhd mio mrd tsd hrsg bd s v n febr mär okt dez anm aufl ausg bearb"
         " hbf kap geb gest verh verw abschn anh ff"
         # "oder/und Ähnliches" ends a list, "o. ä. Produkte" goes on.
@@ -159,7 +161,7 @@ _SPECS: dict[str, _Spec] = {
     "da": _Spec(
         prefix="hr fr dr prof ca bl.a f.eks jf evt vedr iflg pga ang mht dvs ift vha ifm iht"
         " skt chr afd sdr ndr fhv fmd hhv sml stk adr ndf ovf",
-        final="osv m.m mm mv nr kr inkl ekskl lign o.l o.lign",
+        final="osv m.m mm mv nr kr inkl ekskl lign o.l o.lign f.kr e.kr",
         medial="kl tlf st s mio mia kap maks årh",
         starters="det der den de jeg vi du han hun hvad hvor hvordan hvorfor hvem men og så"
         " da nu her efter før hvis når i på til med ja nej"

@@ -143,7 +143,7 @@ starters and the ordinal rule below.
     ``MEDIAL`` abbreviations, but a lower-case letter after a number and a
     space is a unit, ``FINAL`` (``Add 5 g. Then``, ``It ran 20 m. The``),
     unless it is the first half of a dotted abbreviation of the tables
-    written spaced (``en el 63 a. C. en Roma``),
+    written spaced (``en el 63 a. C. en Roma``, ``44 v. Chr. in``),
     and a capital that a word of ``LETTER_NOUNS`` names, or one of
     ``ANSWER_LETTERS`` after a word of ``ANSWER_LEADS``, is a letter,
     ``FINAL`` but before an initial (``Plan B. Nobody``, ``The answer is B.
@@ -170,8 +170,10 @@ starters and the ordinal rule below.
     (``am 3. 10. 1990``, ``am 5. 6. kommt``);
   - a dotted abbreviation of two letters written spaced is looked up as one
     (``и т. д. Всё`` ends, ``z. B. Der`` goes on; in upper case only a
-    ``PREFIX``, as ``A. M. Turing`` is a name), and no list item opens at its
-    second letter (``a las 9 p. m.``: not the ``m.`` of a list);
+    ``PREFIX``, as ``A. M. Turing`` is a name), and so is one of a
+    lower-case letter and a capitalised word of two or three letters (an era:
+    ``44 v. Chr. Er`` ends as ``v.Chr.`` does, ``f. Kr.``), and no list item
+    opens at its second letter (``a las 9 p. m.``: not the ``m.`` of a list);
   - a capital written twice before another and a period (``EE. UU.``,
     ``RR. HH.``: a Spanish plural written spaced) does not end it;
   - a plain word, two ASCII lower-case letters or more (``npm``, ``hi``),
@@ -1114,7 +1116,13 @@ class SentenceRules:
             return True
         if word in TIME_ZONES:
             return True  # ("9 a.m. EST. Join": not "est.", established)
-        kind = self._abbreviations.get(word.lower())
+        # The second part of a spaced abbreviation is read with the first
+        # ("44 v. Chr. Er": an era, not the title "Chr." of "auto").
+        kind = self._spaced_abbreviation(k, len(word)) if 1 < len(word) <= 3 else None
+        if kind is not None:
+            word = buf[k - len(word) - 3 : k]  # "v. Chr", "f. Kr"
+        else:
+            kind = self._abbreviations.get(word.lower())
         if kind is None and len(word) == 1 and word.isalpha():
             kind = self._spaced_abbreviation(k)
             if kind is not None:
@@ -1154,9 +1162,7 @@ class SentenceRules:
                 # Nobody", "is B. Paris"), any other an initial.
                 if word.islower():
                     unit = self._after_number(at - 1) and not (
-                        j == e
-                        and f"{word}.{buf[j]}".lower() in self._abbreviations
-                        and buf[j + 1] == "."
+                        j == e and self._spaced_first_half(word, buf, j)
                     )
                     kind = FINAL if unit else MEDIAL
                 elif self._names_a_letter(at - 1):
@@ -1204,6 +1210,19 @@ class SentenceRules:
         if not following or (len(following) == 1 and buf[j + 1] == "."):
             return False
         return self._starter(following)
+
+    def _spaced_first_half(self, letter: str, buf: str, j: int) -> bool:
+        """Whether the lower-case ``letter`` before a period, and the word at
+        ``buf[j]`` with a period after it, make a dotted abbreviation of the
+        tables written spaced (``a. C.``, ``v. Chr.``, ``f. Kr.``).  Reads the
+        word as :func:`_word_at` does, then one character; raises
+        ``IndexError`` when ``buf`` ends before that is decided."""
+        following = _word_at(buf, j)
+        return (
+            bool(following)
+            and f"{letter}.{following}".lower() in self._abbreviations
+            and buf[j + len(following)] == "."
+        )
 
     def _starter(self, word: str) -> bool:
         """Whether ``word`` (capitalised) is one of the language's sentence starters."""
@@ -1369,17 +1388,22 @@ class SentenceRules:
         lo = (self._start if self._start is not None else word) - self._base
         return k - 2 >= max(lo, 0) and buf[k - 1] == " " and buf[k - 2].isdigit()
 
-    def _spaced_abbreviation(self, k: int) -> int | None:
+    def _spaced_abbreviation(self, k: int, size: int = 1) -> int | None:
         """The kind of the dotted abbreviation written spaced (``т. д.``,
-        ``z. B.``, ``p. m.``) whose last letter is right before the period at
-        ``buf[k]``, its first letter a word of its own within the current
-        chunk; ``None`` if the two letters are none.  In upper case, only a
-        ``PREFIX`` (``z. B.``): ``A. M. Turing`` and ``M. M. Hansen`` are
-        initials."""
-        if not self._initial_before(k - 1):
+        ``z. B.``, ``p. m.``, ``v. Chr.``) whose last part, ``size`` letters,
+        is right before the period at ``buf[k]``, its first letter a word of
+        its own within the current chunk; ``None`` if the two parts are none.
+        In upper case, only a ``PREFIX`` (``z. B.``): ``A. M. Turing`` and
+        ``M. M. Hansen`` are initials.  A last part of two letters or more
+        counts capitalised after a lower-case first letter (``v. Chr.``,
+        ``f. Kr.``: no initial is lower case); in lower case it is a word of
+        its own, as the searches read it (``f. eks.`` is ``eks.``)."""
+        if not self._initial_before(k - size):
             return None
-        first, last = self._buf[k - 4], self._buf[k - 1]
+        first, last = self._buf[k - size - 3], self._buf[k - size : k]
         kind = self._abbreviations.get(f"{first}.{last}".lower())
+        if size > 1:
+            return kind if first.islower() and not last.islower() else None
         if kind == PREFIX or (first.islower() and last.islower()):
             return kind
         return None

@@ -131,7 +131,7 @@ LANGUAGE_WORDS = [
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
     "segg", "det", "Dr.-Ing", "isn't", "I\u2019d", "is B", "Plan B", "Answer: C", "is J", "(is B",
     "\u884c\u3053\u3046", "kr", "es", "EE", "Mo.\u2013Fr", "Sa./so", "1.\u20133", "63 a",
-    "o. \u00c4",
+    "o. \u00c4", "44 v. Chr", "f. Kr", "f. eks", "44 f",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",
@@ -140,7 +140,7 @@ LANGUAGE_MARKS = [
 LANGUAGE_GAPS = [" ", "", "\n", " - ", " \u2014 ", "\u00a1"]
 LANGUAGE_NEXT = [
     "Juni", "Det", "The", "and", "\uff12", "\u3068", "B. x", "7", "\u0548\u0579", "m. x", "Ma",
-    "1990 x", "10. x", "Okt. x", "per", "UU. x", "C. x",
+    "1990 x", "10. x", "Okt. x", "per", "UU. x", "C. x", "Kr. x",
 ]  # fmt: skip
 
 
