@@ -14,7 +14,12 @@ A :class:`Language` is data only, read by the rules of :mod:`.rules`:
   a capitalised word: :data:`ORDINAL_ALWAYS` (German, Danish, Slovak...: ``am
   12. Juni``, ``der 3. Platz`` never end there), :data:`ORDINAL_MONTHS` (only
   before a month name of any language: ``vom 12. Juni``), or
-  :data:`ORDINAL_NEVER`;
+  :data:`ORDINAL_NEVER`; "auto" reads :data:`ORDINAL_AFTER_LEADS`: the
+  month rule, and any other capitalised word after one of
+  :data:`ORDINAL_LEADS` and the number (``zum 2. Mal``, ``im 3. Stock``);
+* ``ordinal_leads``: words that come before an ordinal of the language and
+  no count ending a sentence, and are no word of another language that may
+  (German ``zum``, ``im``, ``den``; not ``am``: ``I am 12. The``);
 * ``continuations``: lower-case words that never open a sentence, written
   Capitalised or in upper case after a terminator (``language="en"`` has
   none; a language whose ``And`` or ``Und`` never starts a sentence would list
@@ -78,7 +83,9 @@ __all__ = [
     "LANGUAGES",
     "MONTHS",
     "MONTH_ABBREVIATIONS",
+    "ORDINAL_AFTER_LEADS",
     "ORDINAL_ALWAYS",
+    "ORDINAL_LEADS",
     "ORDINAL_MONTHS",
     "ORDINAL_NEVER",
     "SCRIPT_TERMINATORS",
@@ -88,7 +95,7 @@ __all__ = [
 ]
 
 
-ORDINAL_NEVER, ORDINAL_MONTHS, ORDINAL_ALWAYS = range(3)
+ORDINAL_NEVER, ORDINAL_MONTHS, ORDINAL_ALWAYS, ORDINAL_AFTER_LEADS = range(4)
 
 AUTO = "auto"
 
@@ -120,6 +127,7 @@ class _Spec:
     continuations: str = ""
     compounds: str = ""
     plain_words: bool = False
+    ordinal_leads: str = ""
 
 
 _SPECS: dict[str, _Spec] = {
@@ -155,6 +163,7 @@ _SPECS: dict[str, _Spec] = {
         " niemand jemand nichts etwas keiner alles dein deine seine ist sind hatte wird"
         " wurde",
         ordinals=ORDINAL_ALWAYS,
+        ordinal_leads="der dem des den zum zur im beim vom",
         months="januar jänner februar märz april mai juni juli august september oktober"
         " november dezember",
     ),
@@ -404,6 +413,12 @@ _ENGLISH_LOOKALIKES = frozenset(
 _SHORT_IN_AUTO = frozenset({"np", "ul"})
 
 
+#: The words before an ordinal that "auto" reads (``_Spec.ordinal_leads`` of
+#: every language): a number of one or two digits and a period after one is
+#: an ordinal before a capitalised word that is no sentence starter.
+ORDINAL_LEADS = frozenset(w for spec in _SPECS.values() for w in spec.ordinal_leads.split())
+
+
 def _own_table(spec: _Spec) -> dict[str, int]:
     table: dict[str, int] = {}
     for kind, words in ((PREFIX, spec.prefix), (FINAL, spec.final), (MEDIAL, spec.medial)):
@@ -470,7 +485,7 @@ def _build(code: str) -> Language:
         AUTO,
         table,
         frozenset(starters),
-        ORDINAL_MONTHS,
+        ORDINAL_AFTER_LEADS,
         {},
         _continuations(_SPECS["en"]),
         compounds,

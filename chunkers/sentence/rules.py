@@ -162,7 +162,8 @@ starters and the ordinal rule below.
     that does not end it: before a month name or its abbreviation in every
     language (``am 12. Juni``, ``am 3. Okt.``, ``am Mo. 5. Mai``), and
     before any other word in languages that write ordinals so
-    (``language="de"``: ``der 3. Platz``) unless the word is a sentence
+    (``language="de"``: ``der 3. Platz``), and in "auto" after a word of
+    ``ORDINAL_LEADS`` (``zum 2. Mal``, ``im 3. Stock``), unless the word is a sentence
     starter (``ist 42. Das heißt``) or a label of one to three letters and a
     period come before the number (``Zimmer Nr. 5. Morgen``: a count); in
     the languages that write ordinals so, the day and month of a date
@@ -231,7 +232,14 @@ from .abbreviations import (
     TIME_ZONES,
     UNITS,
 )
-from .languages import MONTH_ABBREVIATIONS, MONTHS, ORDINAL_ALWAYS, ORDINAL_MONTHS
+from .languages import (
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    ORDINAL_AFTER_LEADS,
+    ORDINAL_ALWAYS,
+    ORDINAL_LEADS,
+    ORDINAL_MONTHS,
+)
 from .marks import (
     ABBREVIATION_JOINERS,
     BULLETS,
@@ -404,6 +412,13 @@ _HEADING = re.compile(r"#{1,6}[ \t]")
 #: there, not the first in reach, as in ``bzw. Kap. 3``).
 _LABEL_BEFORE = re.compile(r"[^\W\d_]{1,3}[\u00b0\u00ba]?\.[ \t\u00a0]+\Z")
 _DAY_BEFORE = re.compile(r"\d{1,2}\.[ \t\u00a0]+\Z")
+#: A word of ``ORDINAL_LEADS`` right before a number (``zum 2``), its first
+#: letter in either case (see ``_after``: at most 8 characters).
+_ORDINAL_LEAD_BEFORE = re.compile(
+    "(?:"
+    + "|".join(f"[{w[0]}{w[0].upper()}]{re.escape(w[1:])}" for w in sorted(ORDINAL_LEADS))
+    + r")[ \t\u00a0]{1,3}\Z"
+)
 _CLOCK = re.compile(r"[0-9]{1,2}(?:[:.][0-9]{2})?")
 _BULLET = f"[{re.escape(''.join(sorted(BULLETS)))}]"
 _BULLET_LEAD = re.compile(f"{_BULLET}\\s+")
@@ -1414,15 +1429,20 @@ class SentenceRules:
         an ordinal (see ``Language.ordinals``): always before a month name
         or its abbreviation (``am 3. Okt.``), and in languages that write
         ordinals so, unless a label precedes it (:meth:`_labelled`) or the word
-        is a sentence starter of two letters or more (``ist 42. Das heißt``).
+        is a sentence starter of two letters or more (``ist 42. Das heißt``);
+        in "auto" (``ORDINAL_AFTER_LEADS``) so only after a word of
+        ``ORDINAL_LEADS`` (``zum 2. Mal``; ``I am 12. The`` ends).
         Raises ``IndexError`` when ``buf`` ends before the word does."""
-        if self._ordinals not in (ORDINAL_ALWAYS, ORDINAL_MONTHS):
+        if self._ordinals not in (ORDINAL_ALWAYS, ORDINAL_MONTHS, ORDINAL_AFTER_LEADS):
             return False
         word = _word_at(buf, j)
         low = word.lower()
         if low in MONTHS or (low in MONTH_ABBREVIATIONS and buf[j + len(word)] == "."):
             return True
-        if self._ordinals != ORDINAL_ALWAYS or self._labelled(number):
+        if self._ordinals == ORDINAL_AFTER_LEADS:
+            if not self._after(_ORDINAL_LEAD_BEFORE, number):
+                return False
+        elif self._ordinals != ORDINAL_ALWAYS or self._labelled(number):
             return False
         # An ordinal comes before a noun or an adjective, never before an
         # article or a pronoun ("Die Antwort ist 42. Das heißt").

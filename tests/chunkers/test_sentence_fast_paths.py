@@ -131,7 +131,7 @@ LANGUAGE_WORDS = [
     "3. 10", "z. B", "x. y", "u. s", "\u00e9.t", "\u00c9.U", "Lindenstr", "Orchestr", "Parkstr. 14",
     "segg", "det", "Dr.-Ing", "isn't", "I\u2019d", "is B", "Plan B", "Answer: C", "is J", "(is B",
     "\u884c\u3053\u3046", "kr", "es", "EE", "Mo.\u2013Fr", "Sa./so", "1.\u20133", "63 a",
-    "o. \u00c4", "44 v. Chr", "f. Kr", "f. eks", "44 f",
+    "o. \u00c4", "44 v. Chr", "f. Kr", "f. eks", "44 f", "zum 2", "I am 12",
 ]  # fmt: skip
 LANGUAGE_MARKS = [
     ".", "...", "...]", "\u0964", "\u0589", ":", ";", "?\u201c", ".\u201c", ".\u00ab",

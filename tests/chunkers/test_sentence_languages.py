@@ -464,6 +464,13 @@ EXAMPLES = [
     ("sk", "Výsledok je 12. To je veľa.", ["Výsledok je 12.", "To je veľa."]),
     ("sk", "Chodí do 5. A triedy.", ["Chodí do 5. A triedy."]),
     ("de", "Er kam zum 2. Mal zu uns.", ["Er kam zum 2. Mal zu uns."]),
+    # In "auto", a number after a word of ORDINAL_LEADS ("zum", "im", "den")
+    # is an ordinal before a capitalised word, not only before a month; "I
+    # am 12. The" still ends ("am" is English too, no lead).
+    ("auto", "Er kam zum 2. Mal. Sie wohnt im 3. Stock. Er belegte den 4. Platz.",
+     ["Er kam zum 2. Mal.", "Sie wohnt im 3. Stock.", "Er belegte den 4. Platz."]),
+    ("auto", "I am 12. The others are older. Er ist im 5. Das war gut.",
+     ["I am 12.", "The others are older.", "Er ist im 5.", "Das war gut."]),
     # An era written spaced ("v. Chr.", "f. Kr.") is one abbreviation: its
     # first letter after a year is no unit ("auto" read "44 v." as volts).
     ("auto", "Caesar starb 44 v. Chr. Er war alt.", ["Caesar starb 44 v. Chr.", "Er war alt."]),
@@ -638,7 +645,7 @@ def test_typed_terminators_cost_linear_work(
         "Ja. 'seventie", "a.[^12] ", "a.[^", "a.\u00b9\u00b2 ", "or C. C ",
         "Hi!\U0001f60a\U0001f3fd ", "a.\U0001f642", "\u12a0\u12a0\u12a0\u1362",
         "\u0915\u0916\u0917\u0918\u0964", "EE. UU. ", "EE. ", "Mo.\u2013Fr. 9 ", "Sa./So./",
-        "63 a. C. en ", "o. \u00c4. Dann ", "44 v. Chr. Er ", "44 v. Chr",
+        "63 a. C. en ", "o. \u00c4. Dann ", "44 v. Chr. Er ", "44 v. Chr", "zum 2. Mal ", "im 3. ",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("size", [1, 3, 64], ids=["1", "3", "64"])
@@ -716,6 +723,21 @@ def test_a_spaced_era_reaches_a_validator_whole_through_a_guard() -> None:
     text = "Caesar starb 44 v. Chr. Er war alt. Er war alt. Gut."
     guard = guard_with(NoRepetition(on_fail="fix"))
     want = "Caesar starb 44 v. Chr. Er war alt.  Gut."
+    assert guard.validate(text).validated_output == want
+    deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
+    assert joined(run(guard, deltas)) == want
+
+
+def test_an_ordinal_after_a_lead_reaches_a_validator_whole_through_a_guard() -> None:
+    # "auto" (the default) reads "im 3. Stock" as an ordinal: the repeated
+    # sentence is the whole one, found at once and streamed.
+    from helpers.guardrails import guard_with, joined, run
+
+    from guardrails_ai.chunkwise import NoRepetition
+
+    text = "Sie wohnt im 3. Stock. Sie mag den 3. Stock. Er wohnt im 3. Stock."
+    guard = guard_with(NoRepetition(on_fail="fix"))
+    want = text
     assert guard.validate(text).validated_output == want
     deltas = [text[i : i + 2] for i in range(0, len(text), 2)]
     assert joined(run(guard, deltas)) == want
