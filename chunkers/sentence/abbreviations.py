@@ -118,6 +118,8 @@ SENTENCE_STARTERS: frozenset[str] = frozenset(
     specifically ultimately initially currently recently typically generally usually basically
     essentially clearly obviously accordingly subsequently regardless lastly secondly thirdly
     perhaps unfortunately alternatively interestingly surprisingly
+    nobody everyone everybody someone somebody anyone anybody nothing everything something
+    neither either sometimes often
     """.split()
 )
 

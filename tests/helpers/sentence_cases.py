@@ -47,6 +47,11 @@ CASES: dict[str, list[Case]] = {
             ["She moved to the U.S.A.", "Her brother stayed."],
         ),
         (
+            # An indefinite pronoun opens a sentence after a country's code.
+            "We flew to the U.K. Everyone was kind. I moved to the U.S. Nobody knew me.",
+            ["We flew to the U.K.", "Everyone was kind.", "I moved to the U.S.", "Nobody knew me."],
+        ),
+        (
             "The train left at 7 a.m. and arrived by 9 p.m. The trip was long.",
             ["The train left at 7 a.m. and arrived by 9 p.m.", "The trip was long."],
         ),
