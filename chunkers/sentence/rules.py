@@ -209,7 +209,13 @@ goes on, as ``63 a. C. en`` does); in languages that write ordinals with a
 period, a number of one or two digits ending a sentence before a capitalised
 word does not end it (``Bývam na ul. Hlavnej 5. Príď``), unless a label
 precedes it (``Nr. 5. Komm``, ``Hauptstr. 12. Komm``) or a sentence starter
-follows (``Es war 1. 5. 22. Wir``)."""
+follows (``Es war 1. 5. 22. Wir``), and in "auto" likewise after a word
+of ``ORDINAL_LEADS`` (``Er stand im 3. Tom kam``); an era that ends its
+sentence's first clause before a name is cut, as an era ending a sentence
+is (``Als 300 v. Chr. Kaiser Diokletian regierte,`` is cut after ``Chr.``),
+and an era of three spaced parts is read as three (``50 v. u. Z. Niemand``
+is cut after ``v.`` in "auto"); ``language="el"`` reads every ``;`` as a
+question mark, also inside code (``x = 1; Y = 2`` is cut after ``;``)."""
 
 from __future__ import annotations
 
