@@ -159,15 +159,14 @@ def demo(
     """Stream an embedded LLM response through a Guard, live, and summarise."""
     if not math.isfinite(speed):
         raise CommandError(f"--speed must be a finite number of tokens per second, got {speed}")
-    if chunker is not None:
-        _chunker(chunker, guardrails=True)
+    strategy = None if chunker is None else _chunker(chunker, guardrails=True)
     from .offline import go_offline
 
     go_offline()
     from .demo import run_demo
 
     delay = 0.0 if no_delay else 1.0 / speed
-    code = run_demo(chunker=chunker, on_fail=on_fail.value, delay=delay, plain=plain)
+    code = run_demo(chunker=strategy, on_fail=on_fail.value, delay=delay, plain=plain)
     if code:
         raise typer.Exit(code)
 

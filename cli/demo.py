@@ -28,7 +28,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from guardrails_ai.chunkwise.chunkers import ChunkStream
+from guardrails_ai.chunkwise.chunkers import ChunkerSpec, ChunkStream
 
 from .errors import CommandError, closed_stdout, stdout_errors
 from .guard import MESSAGES
@@ -62,8 +62,9 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def demo_validators(chunker: str | None, on_fail: str) -> list[Any]:
-    """The four example validators as the demo sets them up."""
+def demo_validators(chunker: ChunkerSpec | None, on_fail: str) -> list[Any]:
+    """The four example validators as the demo sets them up, each chunking with
+    ``chunker`` when given (an alias or a chunker, as ``--chunker`` resolves it)."""
     from guardrails_ai.chunkwise import BannedPhrases, MaxChunkLength, NoRepetition, RedactPII
 
     extra: dict[str, Any] = {"on_fail": on_fail}
@@ -77,7 +78,7 @@ def demo_validators(chunker: str | None, on_fail: str) -> list[Any]:
             MaxChunkLength(max_words=DEMO_MAX_WORDS, **extra),
         ]
     except (TypeError, ValueError) as exc:  # e.g. a chunker that cuts a phrase
-        raise CommandError(f"--chunker {chunker}: {exc}") from None
+        raise CommandError(f"--chunker: {exc}") from None
 
 
 @dataclass
@@ -205,7 +206,12 @@ def summary_table(tallies: list[Tally], run: DemoRun, *, plain: bool) -> Table:
 
 
 def run_demo(
-    *, chunker: str | None, on_fail: str, delay: float, plain: bool, out: TextIO | None = None
+    *,
+    chunker: ChunkerSpec | None,
+    on_fail: str,
+    delay: float,
+    plain: bool,
+    out: TextIO | None = None,
 ) -> int:
     """Run the demo; return 0, or raise :class:`CommandError` (status 1) saying
     what failed when a failure was not fixed.

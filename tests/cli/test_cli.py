@@ -589,6 +589,21 @@ def test_demo_summary_names_the_chunker_given(
     assert {row[0] for row in rows.values()} == {alias.lower()}
 
 
+@pytest.mark.usefixtures("in_process")
+def test_demo_takes_the_chunker_as_a_json_spec(capfd: pytest.CaptureFixture[str]) -> None:
+    # Before: the demo checked the spec, then handed the validators the JSON
+    # text as a chunker alias: "is not a known chunker", status 2.
+    spec = json.dumps({"chunker": "sentence", "language": "de"})
+    status = main(["demo", "--no-delay", "--plain", "--chunker", spec])
+    out, err = capfd.readouterr()
+    assert status == 0, err
+    rows = table_rows(out)
+    assert len(rows) == 4
+    assert {row[0] for row in rows.values()} == {repr(SentenceChunker(language="de"))}
+    status = main(["demo", "--no-delay", "--chunker", json.dumps({"chunker": "word"})])
+    assert_one_line_error(status, capfd.readouterr().err, "--chunker: ", "WordChunker()")
+
+
 def test_chunker_name_is_the_alias_that_builds_the_chunker() -> None:
     from guardrails_ai.chunkwise.chunkers import FixedSizeChunker
     from guardrails_ai.chunkwise.cli.watch import chunker_name
