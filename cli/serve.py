@@ -13,7 +13,9 @@ import importlib.util
 import os
 import socket
 import traceback
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from guardrails_ai.chunkwise.chunkers import SpecError
 
@@ -32,8 +34,9 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
     Before any worker starts, the config is run once here, as guardrails-api
     runs it, each of its guards written as JSON, and the port is bound and
     released: a config that fails to load, a guard that cannot be written
-    (guardrails-api writes every guard when it starts) or a port in use is one
-    line on stderr (``CommandError``), not a traceback per worker.
+    (guardrails-api writes every guard when it starts), two guards of one name
+    or id (one would never be served) or a port in use is one line on stderr
+    (``CommandError``), not a traceback per worker.
     """
     if not config.exists():
         raise CommandError(f"--config {config}: no such file")
@@ -91,9 +94,9 @@ def _check_guards(module: object, path: Path) -> None:
 
     from guardrails_ai.chunkwise.server.rebuild import rebuilt
 
-    for value in list(vars(module).values()):
-        if not isinstance(value, (Guard, AsyncGuard)):
-            continue
+    guards = {id(v): v for v in vars(module).values() if isinstance(v, (Guard, AsyncGuard))}
+    _check_unique(list(guards.values()), path)
+    for value in guards.values():
         try:
             value.to_dict()
         except Exception as exc:
@@ -110,6 +113,35 @@ def _check_guards(module: object, path: Path) -> None:
                 f"--config {path}: guard {value.name!r} cannot be served: rebuilding it from "
                 f"Guard.to_dict() raised {type(exc).__name__}"
             ) from None
+
+
+def _check_unique(guards: list[Any], path: Path) -> None:
+    """``CommandError`` naming the first id or name that two of ``guards`` share.
+
+    guardrails-api keeps one guard per id (the last one), and a request finds a
+    guard by its id, else by its name (one of those so named): a second guard
+    of the same id or name was never served, and nothing said so.
+    """
+    ids = Counter(str(guard.id) for guard in guards)
+    names = Counter(str(guard.name) for guard in guards)
+    for key, count in ids.items():
+        if count > 1:
+            raise CommandError(
+                f"--config {path}: {count} guards have the id {key!r}; guardrails-api serves "
+                "one guard per id: give each guard its own id"
+            )
+    for key, count in names.items():
+        if count > 1:
+            raise CommandError(
+                f"--config {path}: {count} guards are named {key!r}; a request finds one guard "
+                "by its name: give each guard its own name"
+            )
+    for guard in guards:
+        if guard.name != guard.id and guard.name in ids:
+            raise CommandError(
+                f"--config {path}: the name of guard {guard.name!r} is another guard's id, "
+                "which a request finds first: give each guard its own name"
+            )
 
 
 def _line_in(exc: BaseException, path: Path) -> int | None:

@@ -383,6 +383,61 @@ def test_a_guard_that_cannot_be_rebuilt_is_a_one_line_error(
     )
 
 
+@pytest.mark.parametrize(
+    ("guards", "expected"),
+    [
+        (
+            'a = Guard(name="twin").use(NoRepetition(on_fail="fix"))\n'
+            'b = AsyncGuard(name="twin").use(NoRepetition(max_repeats=2, on_fail="fix"))\n',
+            "2 guards are named 'twin'",
+        ),
+        (
+            'a = Guard(name="left", id="shared")\nb = Guard(name="right", id="shared")\n',
+            "2 guards have the id 'shared'",
+        ),
+        (
+            'a = Guard(name="left", id="right")\nb = Guard(name="right")\n',
+            "the name of guard 'right' is another guard's id",
+        ),
+    ],
+)
+def test_two_guards_served_under_one_name_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], guards: str, expected: str
+) -> None:
+    # Before: the server started; requests to /guards/twin/... reached one of the
+    # two guards (guardrails-api keeps one guard per id), and nothing said so.
+    config = tmp_path / "config.py"
+    head = (
+        "from guardrails import AsyncGuard, Guard\n"
+        "from guardrails_ai.chunkwise import NoRepetition\n"
+    )
+    config.write_text(head + guards, encoding="utf-8")
+    with socket.socket() as busy:  # (before the fix: a port error, not a server that serves)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert expected in err
+
+
+def test_one_guard_under_two_variables_is_served_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.py"
+    config.write_text(
+        'from guardrails import Guard\nsupport = Guard(name="support")\nalias = support\n',
+        encoding="utf-8",
+    )
+    with socket.socket() as busy:  # (checked after the guards: never serves if they pass)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    assert f"--port {port}: cannot listen" in capsys.readouterr().err
+
+
 def test_a_directory_or_a_busy_port_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
