@@ -348,11 +348,19 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind.")] = 8000,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    timeout_keep_alive: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Seconds an idle keep-alive connection stays open (uvicorn's option): set "
+            "it above the idle timeout of a proxy or load balancer in front of the server.",
+        ),
+    ] = 5,
 ) -> None:
     """Serve a config's guards with the Guardrails server, releasing validated text only."""
     from .serve import run_server
 
-    run_server(config, host, port, workers)
+    run_server(config, host, port, workers, timeout_keep_alive=timeout_keep_alive)
 
 
 @app.command()

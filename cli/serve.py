@@ -28,8 +28,11 @@ __all__ = ["FACTORY", "run_server"]
 FACTORY = "guardrails_ai.chunkwise.server.app:create_app"
 
 
-def run_server(config: Path, host: str, port: int, workers: int) -> None:
-    """Serve ``config``'s guards on ``host:port`` with ``workers`` processes (blocks).
+def run_server(
+    config: Path, host: str, port: int, workers: int, *, timeout_keep_alive: int = 5
+) -> None:
+    """Serve ``config``'s guards on ``host:port`` with ``workers`` processes (blocks),
+    closing a keep-alive connection idle for ``timeout_keep_alive`` seconds.
 
     Before any worker starts, the config is run once here, as guardrails-api
     runs it, each of its guards written as JSON, and the port is bound and
@@ -44,6 +47,8 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
         raise CommandError(f"--config {config}: not a file")
     if workers < 1:
         raise CommandError(f"--workers {workers}: needs at least 1")
+    if timeout_keep_alive < 1:
+        raise CommandError(f"--timeout-keep-alive {timeout_keep_alive}: needs at least 1 second")
     if importlib.util.find_spec("guardrails_api") is None:
         raise CommandError(
             'chunkwise serve needs guardrails-api: pip install "guardrails-ai-chunkwise[server]"'
@@ -55,7 +60,14 @@ def run_server(config: Path, host: str, port: int, workers: int) -> None:
     os.environ["PORT"] = str(port)
     import uvicorn
 
-    uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=workers)
+    uvicorn.run(
+        FACTORY,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        timeout_keep_alive=timeout_keep_alive,
+    )
 
 
 def _check_config(path: Path) -> None:

@@ -438,6 +438,30 @@ def test_one_guard_under_two_variables_is_served_once(
     assert f"--port {port}: cannot listen" in capsys.readouterr().err
 
 
+def test_timeout_keep_alive_reaches_uvicorn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: no such option; uvicorn's 5 s default closed idle connections that a
+    # proxy or load balancer in front (often 60 s idle) still reused: 502s.
+    import uvicorn
+
+    config = tmp_path / "config.py"
+    config.write_text('from guardrails import Guard\nsupport = Guard(name="support")\n', "utf-8")
+    ran: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(kwargs))
+    for name in ("CHUNKWISE_SERVE_CONFIG", "PORT"):  # (what the command sets for its workers)
+        monkeypatch.delenv(name, raising=False)
+    for extra, seconds in (([], 5), (["--timeout-keep-alive", "90"], 90)):
+        port = str(free_port())
+        assert main(["serve", "--config", str(config), "--port", port, *extra]) == 0
+        assert ran.pop()["timeout_keep_alive"] == seconds
+    for bad in ("0", "-3", "soon", "1.5"):
+        assert main(["serve", "--config", str(config), "--timeout-keep-alive", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'--timeout-keep-alive'" in err, err
+    assert not ran
+
+
 def test_a_directory_or_a_busy_port_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
