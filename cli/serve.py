@@ -9,6 +9,7 @@ commands do), and every worker inherits that environment.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
 import socket
@@ -178,6 +179,10 @@ def _check_port(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
+            if exc.errno == errno.EADDRNOTAVAIL:  # (the host's fault: no port binds there)
+                raise CommandError(
+                    f"--host {host}: not an address of this machine, cannot listen on it ({reason})"
+                ) from None
             raise CommandError(
                 f"--port {port}: cannot listen on {host}:{port} ({reason})"
             ) from None

@@ -478,6 +478,19 @@ def test_a_directory_or_a_busy_port_is_a_one_line_error(
     assert err.count("\n") == 1 and f"--port {port}: cannot listen on 127.0.0.1:{port}" in err
 
 
+def test_a_host_not_of_this_machine_is_blamed_on_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: "--port 8000: cannot listen on 192.0.2.1:8000", naming the wrong option.
+    config = tmp_path / "config.py"
+    config.write_text("guards = []\n", encoding="utf-8")
+    # (192.0.2.1: TEST-NET-1, documentation only, never a local address)
+    assert main(["serve", "--config", str(config), "--host", "192.0.2.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--host 192.0.2.1: not an address of this machine" in err
+    assert "--port" not in err
+
+
 def test_serve_validated_without_the_server_extra_says_what_to_install() -> None:
     code = (
         "import sys\n"
