@@ -8,7 +8,8 @@ read first and cut with ``split_spans``.  A size (``--max-chars``,
 ``--max-tokens``) fills chunks up to it, as LangChain's ``chunk_size`` does
 (``limit(..., fill=True)``); ``--no-fill`` only caps the chunker's own chunks.
 Offsets are character (code point) offsets into the decoded input, so
-``input[start:end] == text`` in Python.
+``input[start:end] == text`` in Python; a byte order mark opening the input is
+in no chunk (it still counts in the offsets).
 This module never imports Guardrails.
 """
 
@@ -61,23 +62,42 @@ def split_document(
         blocks = iter_text(fd, path, block=1 << 18)
         if progress and size is not None and size >= PROGRESS_MIN_BYTES:
             blocks = _with_progress(blocks, size, display_name(path))
+        signature = _Signature()
+        texts = signature.strip(block for block, _ in blocks)
         if isinstance(chunker, (Grouped, Sized)) and chunker.overlap:
             # Overlapping chunks exist for whole documents only.
-            text = "".join(block for block, _ in blocks)
+            text = "".join(texts)
             count = 0
             for start, end in split_spans(chunker, text):
-                count = _write(out, fmt, count, text[start:end], start)
+                count = _write(out, fmt, count, text[start:end], signature.shift + start)
             flush_out(out)
             return count
         stream = ChunkStream(chunker)
         count = 0
-        for block, _ in blocks:
+        for block in texts:
             for piece in stream.feed(block):
-                count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
+                count = _write(out, fmt, count, piece.chunk, signature.shift + piece.chunk_start)
         for piece in stream.close():
-            count = _write(out, fmt, count, piece.chunk, piece.chunk_start)
+            count = _write(out, fmt, count, piece.chunk, signature.shift + piece.chunk_start)
     flush_out(out)
     return count
+
+
+class _Signature:
+    """A byte order mark opening the input (a UTF-8 signature, as Windows tools
+    write one) is no text: :meth:`strip` leaves it out of what is chunked, and
+    ``shift`` (1 once it was found) keeps the offsets those of the decoded input."""
+
+    shift = 0
+
+    def strip(self, texts: Iterator[str]) -> Iterator[str]:
+        for text in texts:
+            if text:
+                if text[0] == "\ufeff":
+                    self.shift, text = 1, text[1:]
+                yield text
+                break
+        yield from texts
 
 
 def _write(out: BinaryIO, fmt: str, index: int, chunk: str | None, start: int) -> int:

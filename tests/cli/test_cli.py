@@ -114,6 +114,24 @@ def test_chunker_given_as_a_json_spec(tmp_path: Path) -> None:
     assert done.stdout.decode() == text[: text.rindex("Es regnete.")]
 
 
+@pytest.mark.parametrize(
+    "args", [[], ["--chunker", "paragraph"], ["--chunk-size", "2", "--overlap", "1"]]
+)
+def test_split_leaves_a_byte_order_mark_out_of_the_chunks(tmp_path: Path, args: list[str]) -> None:
+    # Before: the mark opening a file saved with a UTF-8 signature began the first
+    # chunk, or was a chunk of its own (no content) before a blank line.
+    text = "\ufeff\n\nFirst lines here. Then more.\n\nA last paragraph."
+    path = tmp_path / "signed.txt"
+    path.write_bytes(text.encode())
+    done = run("split", str(path), "--format", "jsonl", *args)
+    assert done.returncode == 0, done.stderr
+    rows = jsonl(done.stdout)
+    assert rows and all("\ufeff" not in r["text"] for r in rows)
+    assert [text[r["start"] : r["end"]] for r in rows] == [r["text"] for r in rows]
+    if "--overlap" not in args:
+        assert "".join("".join(r["text"] for r in rows).split()) == "".join(text[1:].split())
+
+
 def test_split_jsonl_rows_are_one_line_each_whatever_splits_lines() -> None:
     # Before: U+0085, U+2028 and U+2029 were written raw inside the JSON
     # strings (valid JSON), so a reader splitting lines as Python's
