@@ -346,7 +346,9 @@ def serve(
         Path, typer.Option(help="A guardrails-api config file (the guards to serve).")
     ],
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind.")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port to bind (0: a free one).")
+    ] = 8000,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     timeout_keep_alive: Annotated[
         int,

@@ -56,7 +56,7 @@ def run_server(
         )
     go_offline()
     _check_config(config.resolve())
-    _check_port(host, port)
+    port = _check_port(host, port)
     os.environ["CHUNKWISE_SERVE_CONFIG"] = str(config.resolve())
     os.environ["PORT"] = str(port)
     import uvicorn
@@ -166,8 +166,10 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
     return line
 
 
-def _check_port(host: str, port: int) -> None:
-    """``CommandError`` unless ``host:port`` can be bound now."""
+def _check_port(host: str, port: int) -> int:
+    """The port to serve on: ``port``, or a free one for ``0`` (so that the
+    server's banner names the port it listens on, never ``:0``); ``CommandError``
+    unless ``host:port`` can be bound now."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except OSError:
@@ -186,3 +188,4 @@ def _check_port(host: str, port: int) -> None:
             raise CommandError(
                 f"--port {port}: cannot listen on {host}:{port} ({reason})"
             ) from None
+        return int(probe.getsockname()[1])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import subprocess
@@ -460,6 +461,24 @@ def test_timeout_keep_alive_reaches_uvicorn(
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "'--timeout-keep-alive'" in err, err
     assert not ran
+
+
+def test_port_0_serves_on_a_free_port_the_banner_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: uvicorn picked the port, while guardrails-api's banner (PORT) listed
+    # every guard at http://localhost:0/guards/...
+    import uvicorn
+
+    config = tmp_path / "config.py"
+    config.write_text('from guardrails import Guard\nsupport = Guard(name="support")\n', "utf-8")
+    ran: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(kwargs))
+    for name in ("CHUNKWISE_SERVE_CONFIG", "PORT"):  # (what the command sets for its workers)
+        monkeypatch.delenv(name, raising=False)
+    assert main(["serve", "--config", str(config), "--port", "0"]) == 0
+    port = ran.pop()["port"]
+    assert 0 < port <= 65535 and os.environ["PORT"] == str(port)
 
 
 def test_a_directory_or_a_busy_port_is_a_one_line_error(
