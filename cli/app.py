@@ -179,7 +179,7 @@ def split(
         typer.Option(
             help="Chunker alias, or a JSON spec of any chunker's options "
             '(\'{"chunker": "paragraph", "crlf": true}\') [default: sentence; structure '
-            "(the highest level) when a size is given]."
+            "(the highest level) when chunks are filled to a size]."
         ),
     ] = None,
     max_chars: Annotated[

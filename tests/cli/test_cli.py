@@ -132,6 +132,24 @@ def test_split_leaves_a_byte_order_mark_out_of_the_chunks(tmp_path: Path, args: 
         assert "".join("".join(r["text"] for r in rows).split()) == "".join(text[1:].split())
 
 
+def test_split_help_says_which_chunker_each_size_option_defaults_to(tmp_path: Path) -> None:
+    # Before: "[default: sentence; structure (the highest level) when a size is
+    # given]", while --no-fill or --chunk-size under a size chunk sentences.
+    text = "# Heading\n\nA first one. A second one.\n\nA third one."
+    path = tmp_path / "doc.md"
+    path.write_bytes(text.encode())
+    sentences = resolve_chunker("sentence").split_text(text)  # type: ignore[union-attr]
+    for sizing in (["--no-fill"], ["--chunk-size", "1"]):
+        done = run("split", str(path), "--format", "jsonl", "--max-chars", "60", *sizing)
+        assert [r["text"] for r in jsonl(done.stdout)] == sentences, done.stderr
+    done = run("split", str(path), "--format", "jsonl", "--max-chars", "60")
+    assert [r["text"] for r in jsonl(done.stdout)] != sentences
+    shown = run("split", "--help", env={**os.environ, "COLUMNS": "400"}).stdout.decode()
+    assert "structure (the highest level) when chunks are filled to a size" in " ".join(
+        shown.split()
+    )
+
+
 def test_split_jsonl_rows_are_one_line_each_whatever_splits_lines() -> None:
     # Before: U+0085, U+2028 and U+2029 were written raw inside the JSON
     # strings (valid JSON), so a reader splitting lines as Python's
