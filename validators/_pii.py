@@ -39,10 +39,11 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   ``98765 43210``, compact mobiles ``015123456789``/``07700900123``, Chinese
   mobiles ``138 0013 8000``/``13800138000``, Brazilian ``(11) 91234-5678``,
   Russian ones dialled with the trunk prefix 8 (``8 (495) 123-45-67``,
-  ``8 800 555 35 35``; or without it, ``(495) 123-45-67``, as Turkish ones
-  are written, ``0 (212) 123 45 67``, Japanese ones with the exchange in
-  parentheses (``03(3581)3111``); a trunk prefix ``1`` or ``8`` may open any number
-  before its area code in parentheses: ``1 (415) 555-0123``); any
+  ``8 800 555 35 35``; or without it, ``(495) 123-45-67``), Turkish ones with
+  their trunk ``0`` apart (``0 (212) 123 45 67``, ``0 532 123 45 67``), Japanese
+  ones with the exchange in parentheses (``03(3581)3111``); a trunk prefix
+  ``1``, ``8`` or ``0`` may open any number before its area code in
+  parentheses, and the number found holds it: ``1 (415) 555-0123``); any
   other digit run (``2147483647``, an order number) only after a phone label
   (``tel``, ``phone``, ``call``, ``mobile``, ``fax``, ...), and so are digits
   written one by one with a space between (``Phone: 4 1 5 5 5 5 0 1 2 3``), and not right after
@@ -337,7 +338,7 @@ _SPACED_ONLY = re.compile(r"[0-9](?: [0-9])+")
 _GLUED_WORD = r"(?=[A-Z][a-z])"
 _PHONE_BODY = (
     r"(?:" + _SPACED + r"(?:" + _GLUED_WORD + r"|(?!" + _W + r"|[.\-]\d))|"
-    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|00[1-9]\d{0,2} ?\(0\)|\(\+\d{1,3}\))[ .\-]?|[18][ \-]?(?=\(\d))?"
+    r"(?:(?:\+\d{1,3}(?: ?\(0\))?|00[1-9]\d{0,2} ?\(0\)|\(\+\d{1,3}\))[ .\-]?|[018][ \-]?(?=\(\d))?"
     r"(?:\((?:0 )?\d{1,5}\)(?: ?\d{1,12})?|0\d{1,4}\(\d{1,4}\)\d{4}|\d{1,12})"
     r"(?:(?:[ .\-/]| [\-/] )\d{1,12}){0,6}"
     r"(?:" + _GLUED_WORD + r"|(?!(?!x\d)" + _W + r"|[.\-]\d)))"  # (an extension: 0123x12)
@@ -901,8 +902,8 @@ _RUSSIAN_TRUNK = re.compile(
     r"|[3-9][0-9]{2}([ \-])[0-9]{3}|[3-9][0-9]{3}([ \-])[0-9]{2})"
     r"([ \-])[0-9]{2}\3[0-9]{2}"
 )
-# The same numbers without the trunk prefix, and Turkish ones (whose trunk 0
-# stands before the parentheses, 0 (532) 123 45 67): an area code of three
+# The same numbers without the trunk prefix, and Turkish ones without their
+# trunk 0 ((532) 123 45 67; with it, see _TURKISH): an area code of three
 # digits in parentheses, or of four, or of three joined by hyphens, then the
 # local number with its last two groups of two digits ((495) 123-45-67,
 # (212) 123 45 67, (3812) 12-34-56, 495 123-45-67).
@@ -910,6 +911,11 @@ _TWO_TWO = re.compile(
     r"\([2-9][0-9]{2}\) ?[0-9]{3}([ \-])[0-9]{2}\1[0-9]{2}"
     r"|\([3-9][0-9]{3}\) ?[0-9]{2}([ \-])[0-9]{2}\2[0-9]{2}"
     r"|[3-9][0-9]{2} [0-9]{3}-[0-9]{2}-[0-9]{2}"
+)
+# Turkish numbers with their trunk 0 apart from the area code (in parentheses
+# or not): 0 (212) 555 12 34, 0(212) 555 12 34, 0 532 123 45 67, 0-532-123-45-67.
+_TURKISH = re.compile(
+    r"0(?: ?\([2-58][0-9]{2}\) ?|([ \-])[2-58][0-9]{2}\1)[0-9]{3}([ \-])[0-9]{2}\2[0-9]{2}"
 )
 # Japanese numbers with the exchange in parentheses: 03(3581)3111.
 _JAPANESE = re.compile(r"0[1-9][0-9]{0,3}\([0-9]{1,4}\)[0-9]{4}")
@@ -968,7 +974,7 @@ def _phone(candidate: str, text: str, start: int) -> bool:
     patterns = (
         *(_NANP, _TRUNK, _FRENCH, _INDIAN, _COMPACT_MOBILE),
         *(_DIALLED_ABROAD, _CHINESE_MOBILE, _BRAZILIAN_MOBILE, _RUSSIAN_TRUNK, _TWO_TWO),
-        _JAPANESE,
+        *(_TURKISH, _JAPANESE),
     )
     # Groups joined by a hyphen or a slash between spaces (415 - 555 - 0123,
     # 030 / 123 456 78) are read as joined by the hyphen or the slash.

@@ -79,6 +79,7 @@ RUNS = {
     "exchanges in parentheses": "03(3581)3111(",
     "open parentheses after digits": "01(",
     "two-two groups": "(495) 123-45-67-",
+    "turkish trunks": "0 (212) 555 12 34 0 532 123 45 67-0(",
     "labels in runs of han": "\u6211\u7684\u7535\u8bdd\u662f612345678",
     "camelcase labels": "WhatsApp 612 345 678 ",
     "trunks after 00": "0049 (0)30 1234567 (0)0049(0)",

@@ -333,7 +333,13 @@ SURROUNDED = [
         "\u041e\u0444\u0438\u0441: (495) 123-45-67, 495 123-45-67, (3812) 12-34-56.",
         "\u041e\u0444\u0438\u0441: <PHONE>, <PHONE>, <PHONE>.",
     ),
-    ("Merkez ofis 0 (212) 123 45 67 veya (532) 123-45-67.", "Merkez ofis 0 <PHONE> veya <PHONE>."),
+    # ... with their trunk 0 (left in sight before the parentheses; released,
+    # the area code apart from it without parentheses).
+    ("Merkez ofis 0 (212) 123 45 67 veya (532) 123-45-67.", "Merkez ofis <PHONE> veya <PHONE>."),
+    (
+        "Merkez 0 212 555 12 34, cep 0 532 123 45 67, faks 0(212) 555 12 35, 0-532-123-45-68.",
+        "Merkez <PHONE>, cep <PHONE>, faks <PHONE>, <PHONE>.",
+    ),
     # A label that is a name written in camelCase (read as its parts, "whats"
     # and "app": the number was released).
     (
