@@ -170,6 +170,7 @@ __all__ = [
     "ENTITIES",
     "LONGEST_ENTITY",
     "PLACEHOLDERS",
+    "READ_BACK",
     "Entity",
     "entity_open",
     "find_entities",
@@ -685,13 +686,16 @@ def entity_open(text: str) -> bool:
     whitespace between: ``text`` ends with characters of :data:`_GLUED_STOPS`
     right after a letter, digit or mark an entity holds, but a letter of a
     script written without spaces, which ends a sentence there
-    (``\u3067\u3059\u3002``), unless the word before them holds an ``@`` (an
-    address's domain: ``\u7528\u6237@\u4f8b\u5b50\u3002``).  So ``+44
+    (``\u3067\u3059\u3002``), unless they are inside a domain (an address's
+    domain in that script: ``\u7528\u6237@\u4f8b\u5b50\u3002``; see
+    :func:`_glued_stop_joins`, which reads back :data:`LONGEST_ENTITY`
+    characters, as the detectors do).  So ``+44
     20\u3002`` (``+44 20\u30027946 0958``), ``jo@b\u00fccher\u3002``, ``Taro\u3002``
     (the local part ``Taro\u3002Yamada...@example.jp``) and ``jo\uff01`` (a
     full-width ``jo!ann@example.com``) are open.  Read as the detectors read
     text (invisible characters passed over, :data:`FOLD` and
-    :data:`AMBIGUOUS` as written), its last :data:`CONTEXT` characters only."""
+    :data:`AMBIGUOUS` as written), its last :data:`CONTEXT` characters only
+    but for that domain."""
     if not text or text[-1].isascii():
         return False  # (what most chunks end with: read no further)
     shown = _without_invisible(text[-CONTEXT:])[0]
@@ -700,10 +704,52 @@ def entity_open(text: str) -> bool:
         end -= 1
     if end == len(shown) or end == 0:
         return False
-    word = shown[:end].rsplit(None, 1)[-1].translate(_AS_WRITTEN) if shown[:end].strip() else ""
-    if not word or not _ENTITY_CHARACTER.fullmatch(word[-1]):
+    last = _last_character(shown[:end].translate(_AS_WRITTEN))
+    if last is None or _HAS_GLUED.fullmatch(last) is None:
+        return last is not None
+    # (After a letter of such a script: open only inside a domain, read back
+    # as far as the detectors read, see _glued_stop_joins.)
+    shown = _without_invisible(text[-READ_BACK:])[0]
+    end = len(shown)
+    while shown[end - 1] in _GLUED_STOPS:
+        end -= 1
+    return _glued_stop_joins(shown[:end].translate(_AS_WRITTEN))
+
+
+def _last_character(before: str) -> str | None:
+    """The last character of the last word of ``before`` (what a run of
+    :data:`_GLUED_STOPS` follows, read as the detectors read it), if an entity
+    may hold it (:data:`_ENTITY_CHARACTER`); else None: the run ends a
+    sentence, as the sentence chunker reads it (``\u3001\uff01``, or a run at
+    the start of a text)."""
+    word = before.rsplit(None, 1)[-1] if before.strip() else ""
+    return word[-1] if word and _ENTITY_CHARACTER.fullmatch(word[-1]) else None
+
+
+#: How far back (in characters as written) :func:`entity_open` reads for the
+#: domain before a full stop: the :data:`LONGEST_ENTITY` characters
+#: :func:`_domains_ended` reads, and room for invisible characters among them.
+READ_BACK = 2 * LONGEST_ENTITY
+_SPACE = re.compile(r"\s")
+
+
+def _glued_stop_joins(before: str) -> bool:
+    """Whether a full stop (:data:`_GLUED_STOPS`) right after a letter of a
+    script written without spaces is a dot of a domain, ``before`` being the
+    text before it as the detectors read it: its last :data:`LONGEST_ENTITY`
+    characters hold an ``@``, and what follows the last ``@`` holds no
+    whitespace, nor, after a dot, a letter of another script right before such
+    a letter (an address glued to a word, which :func:`_trimmed` cuts off:
+    ``jo@example.com\u3067\u3059``): ``\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a``,
+    ``jo@example\u4f8b\u5b50\u3002\u5e7f\u544a``.  Elsewhere it ends a sentence,
+    as the sentence chunker reads it (``\u3067\u3059\u3002``,
+    ``\u7528\u6237\u3002\u540d@example.cn``, ``jo@example.com\u3067\u3059\u3002``)."""
+    before = before[-LONGEST_ENTITY:]
+    at = before.rfind("@")
+    if at < 0 or _SPACE.search(before, at + 1) is not None:
         return False
-    return _HAS_GLUED.fullmatch(word[-1]) is None or "@" in word
+    dot = before.find(".", at + 1)
+    return dot < 0 or _GLUED_TAIL.search(before, dot + 1) is None
 
 
 def _ends_with_label(text: str) -> bool:
@@ -1351,11 +1397,16 @@ def _decoded_at(m: re.Match[str]) -> str:
 
 
 #: An ideographic or full-width full stop before a capitalised word
-#: (``\u3002Thanks``): a sentence's end after a domain that holds a dot already
-#: (see :func:`_domains_ended`).
+#: (``\u3002Thanks``) or a letter of a script written without spaces
+#: (``\u3002\u6b21\u306f``): a sentence's end after a domain that holds a dot
+#: already (see :func:`_domains_ended`).
 _STOP_BEFORE_A_CAPITAL = re.compile(
-    "[\u3002\uff61\uff0e\ufe52](?=[A-Z\uff21-\uff3a][a-z\uff41-\uff5a])"
+    "[\u3002\uff61\uff0e\ufe52](?=[A-Z\uff21-\uff3a][a-z\uff41-\uff5a]|[" + _GLUED + "])"
 )
+
+
+#: A run of :data:`_GLUED_STOPS` (see :func:`_domains_ended`).
+_STOP_RUNS = re.compile(f"[{re.escape(''.join(sorted(_GLUED_STOPS)))}]+")
 
 
 def _domains_ended(text: str, folded: str) -> str:
@@ -1363,16 +1414,29 @@ def _domains_ended(text: str, folded: str) -> str:
     :data:`_STOP_BEFORE_A_CAPITAL` after an ``@`` and a domain that holds a
     dot already (no whitespace between) read as no dot: a sentence ends there,
     as the sentence chunker reads it, and the address with it
-    (``jo@example.com\u3002Thanks`` holds ``jo@example.com``); a domain's
+    (``jo@example.com\u3002Thanks`` holds ``jo@example.com``, and
+    ``jo@example.com\u3002\u6b21\u306fann@example.org`` both addresses); a domain's
     first dot (``Jo@Example\u3002Com``) and one before a lower-case label
-    (``jo@mail.example\u3002co\u3002uk``) are dots of the domain.  Each stop
-    reads back at most :data:`LONGEST_ENTITY` characters."""
+    (``jo@mail.example\u3002co\u3002uk``) are dots of the domain.  So is each
+    run of :data:`_GLUED_STOPS` that :func:`entity_open` ends a chunk at (after
+    no character an entity holds, ``\uff01ann@example.com`` holds
+    ``ann@example.com``; after a letter of a script written without spaces
+    outside a domain, :func:`_glued_stop_joins`: ``\u7528\u6237\u3002\u540d@example.cn``
+    holds ``\u540d@example.cn``, ``jo@example.com\u3067\u3059\u3002ann@example.org``
+    both addresses): at once as streamed.  Each stop reads back at most
+    :data:`LONGEST_ENTITY` characters."""
     ends = []
     for m in _STOP_BEFORE_A_CAPITAL.finditer(text):
         before = folded[max(0, m.start() - LONGEST_ENTITY) : m.start()]
         domain = before[before.rfind("@") + 1 :] if "@" in before else ""
         if "." in domain and not any(c.isspace() for c in domain):
             ends.append(m.start())
+    for m in () if text.isascii() else _STOP_RUNS.finditer(text):
+        # (Where entity_open ends a chunk, the stops end a sentence.)
+        before = folded[max(0, m.start() - LONGEST_ENTITY) : m.start()]
+        last = _last_character(before[len(before) - max(0, CONTEXT - len(m.group())) :])
+        if last is None or (_HAS_GLUED.fullmatch(last) and not _glued_stop_joins(before)):
+            ends.extend(range(*m.span()))
     if not ends:
         return folded
     chars = list(folded)

@@ -47,8 +47,11 @@ chunker ends a sentence at an ideographic or full-width full stop, ``!`` or
 ``taro\u3002yamada...@example.jp``).  :class:`LabelJoins` holds such a chunk too
 (:func:`._pii.entity_open`: the stop right after a letter, digit or mark an
 entity holds, but a letter of a script written without spaces, unless the
-word holds an ``@``), so the entity is validated whole.  Left open: a local
-part written in such a script (``\u7528\u6237\u3002\u540d@example.cn``).
+stop is inside a domain), so the entity is validated whole.  After such a
+letter the detectors read the stop as the sentence end the chunker cuts at
+(``\u7528\u6237\u3002\u540d@example.cn`` holds ``\u540d@example.cn``, at once as
+streamed), but inside a domain (``\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a``),
+read back :data:`~._pii.READ_BACK` characters whatever the chunk's length.
 
 Labels kept with their number.  A number that only its label makes an entity
 (``Cell. 612 345 678``, ``Call me. 2147483647``) is found only in a chunk
@@ -94,6 +97,7 @@ from ._pii import (
     CONTEXT,
     ENTITIES,
     LONGEST_ENTITY,
+    READ_BACK,
     entity_open,
     find_entities,
     label_open,
@@ -251,8 +255,8 @@ class _LabelJoinScanner(JoinScanner):
         super().__init__(inner)
         self._start: int | None = None  # start of the chunk held, if any
         self._end = 0  # where the chunk held ends
-        # Where a label is read from: CONTEXT characters before the chunk
-        # (its text, then, in which invisible characters may stand).
+        # Where a label (CONTEXT characters) and a domain before a full stop
+        # (entity_open: READ_BACK) are read from, before the chunk.
         self._from = 0
 
     def _take(self, cut: Cut, out: list[Cut]) -> None:
@@ -263,7 +267,7 @@ class _LabelJoinScanner(JoinScanner):
         else:
             out.append(Cut(start, cut.end, cut.stop))
             self._start = None
-        self._from = max(0, cut.end - CONTEXT)
+        self._from = max(0, cut.end - READ_BACK)
         self._text.drop_before(self._from)
 
     def settled(self) -> bool:

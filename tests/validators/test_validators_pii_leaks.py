@@ -410,3 +410,56 @@ def test_no_entity_of_the_whole_text_leaks_under_any_chunker(
     for e in find_entities(text):
         assert text[e.start : e.end] not in once
     assert joined(run(guard, data.draw(slicings(text, max_deltas=8)))) == once
+
+
+#: Full stops of CJK text next to an address, and what every chunker releases.
+_GLUED_STOP_CASES = [
+    # The domain read back more than 32 characters: the sentence chunker cut at
+    # the full stop (no "@" in its last 32 characters) and released the address.
+    (
+        "\u8bf7\u5bc4\u5230jo@" + "\u4f8b\u5b50" * 19 + "\u3002\u5e7f\u544a",
+        "\u8bf7\u5bc4\u5230<EMAIL>",
+    ),
+    # A full stop after a word glued to a domain ends the sentence: the next
+    # address's domain was released ("<EMAIL>@example.org").
+    (
+        "\u9023\u7d61\u306fjo@example.com\u3067\u3059\u3002ann@example.org\u3078\u3002",
+        "\u9023\u7d61\u306f<EMAIL>\u3067\u3059\u3002<EMAIL>\u3078\u3002",
+    ),
+    (
+        "\u9023\u7d61\u306fjo@example.com\u3002\u6b21\u306fann@example.org\u3067\u3059\u3002",
+        "\u9023\u7d61\u306f<EMAIL>\u3002\u6b21\u306f<EMAIL>\u3067\u3059\u3002",
+    ),
+    # ... and so under a line or paragraph chunker with a long glued word
+    # (the sentence chunker's 32 characters held no "@": the chunks differed).
+    (
+        "jo@example.com"
+        + "\u307e\u3067" * 20
+        + "\u3002\u6b21\u306fann@example.org\u3067\u3059\u3002",
+        "<EMAIL>" + "\u307e\u3067" * 20 + "\u3002\u6b21\u306f<EMAIL>\u3067\u3059\u3002",
+    ),
+    # A sentence's end before a local part: read so at once too (a line or a
+    # paragraph redacted it with the address, a sentence chunker released it).
+    ("\u7528\u6237\u3002\u540d@example.cn", "\u7528\u6237\u3002<EMAIL>"),
+    ("\uff01ann.lee@example.co.uk", "\uff01<EMAIL>"),
+    ("\u3001\uff01ann@example.com", "\u3001\uff01<EMAIL>"),
+    # Inside a domain of that script, or after a Latin letter: one address.
+    ("\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a", "<EMAIL>"),
+    ("jo@example\u4f8b\u5b50\u3002\u5e7f\u544a", "<EMAIL>"),
+    ("Taro\u3002Yamada@example.jp", "<EMAIL>"),
+]
+
+
+@pytest.mark.parametrize("chunker", _CHUNKERS[:2] + _CHUNKERS[3:])
+@pytest.mark.parametrize(("text", "fixed"), _GLUED_STOP_CASES)
+def test_a_cjk_full_stop_next_to_an_address_reads_alike_on_every_path(
+    text: str, fixed: str, chunker: Any
+) -> None:
+    guard = _GUARDS.get(_CHUNKERS.index(chunker))
+    if guard is None:
+        guard = guard_with(RedactPII(chunker=chunker, on_fail="fix"))
+        _GUARDS[_CHUNKERS.index(chunker)] = guard
+    result = FIX.validate(text, {})
+    assert isinstance(result, FailResult) and result.fix_value == fixed
+    assert guard.validate(text).validated_output == fixed
+    assert joined(run(guard, list(text))) == fixed
