@@ -97,6 +97,11 @@ class RedactPII(ChunkedValidator):
     Text outside the items found never changes.  Messages and error spans name
     the kind of item, never its text.  Cost: linear in the chunk length.
 
+    Secrets are no entity: the user name and password of a URL
+    (``https://user:secret@host/``) are redacted only as far as they read as
+    an item above (``https://user:<EMAIL>/`` for a host name with a dot; with
+    ``localhost`` or an IP address for host the password stays in sight).
+
     **Chunk**: by default a sentence, at most :data:`MAX_CHARS` characters;
     no entity is ever split, streamed or at once.  No entity contains a
     sentence terminator followed by whitespace, nor whitespace before a

@@ -931,3 +931,25 @@ def test_a_last_digit_alone_stays_with_its_number(text: str, fixed: str) -> None
 def test_a_label_held_back_is_read_as_the_detectors_read_it(text: str, fixed: str) -> None:
     assert validated_and_streamed(GUARD, text, list(text)).validated_output == fixed
     assert joined(asyncio.run(arun(ASYNC_GUARD, [text[:4], text[4:]]))) == fixed
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("Use https://user:secret@host.example.com/ now.", "Use https://user:<EMAIL>/ now."),
+        ("Use https://user:secret@localhost:8080/ now.", None),
+        ("Use https://user:secret@10.0.0.1/x now.", "Use https://user:secret@<IP_ADDRESS>/x now."),
+    ],
+)
+def test_url_credentials_are_redacted_only_as_far_as_they_read_as_an_entity(
+    text: str, fixed: str | None
+) -> None:
+    # What the docstring and README promise of a URL's user name and password:
+    # no entity of their own (a password stays in sight before localhost).
+    result = check(text)
+    if fixed is None:
+        assert isinstance(result, PassResult)
+        fixed = text
+    else:
+        assert isinstance(result, FailResult) and result.fix_value == fixed
+    assert joined(run(GUARD, [text[i : i + 3] for i in range(0, len(text), 3)])) == fixed
