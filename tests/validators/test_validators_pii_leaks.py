@@ -463,3 +463,78 @@ def test_a_cjk_full_stop_next_to_an_address_reads_alike_on_every_path(
     assert isinstance(result, FailResult) and result.fix_value == fixed
     assert guard.validate(text).validated_output == fixed
     assert joined(run(guard, list(text))) == fixed
+
+
+#: Entities of every kind, some in other scripts or written another way.
+_MIXED_ENTITIES = [
+    *ENTITIES[:4],
+    "\u7528\u6237@example.com",
+    "\u043f\u043e\u0447\u0442\u0430@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444",
+    "\u7528\u6237@\u4f8b\u5b50\u3002\u5e7f\u544a",
+    "Taro\u3002Yamada@example.jp",
+    "+44 20\u30027946 0958",
+    "0 (212) 555 12 34",
+    "0 532 123 45 67",
+    "8 (495) 123-45-67",
+    "(415) 555-0123",
+    "\uff14\uff11\uff11\uff11" + " \uff11\uff11\uff11\uff11" * 3,
+    "DE89 3704 0044 0532 0130 00",
+    "192.168.10.20",
+    "2001:db8::1",
+    "536-22-1234",
+    "Phone: 612 345 678",
+]
+#: Words of several scripts, CJK full stops and marks, glued or apart.
+_MIXED_WORDS = [
+    "Hello",
+    "the",
+    "\u9023\u7d61\u306f",
+    "\u307e\u3067",
+    "\u3067\u3059\u3002",
+    "\u3002",
+    "\uff01",
+    "\u3001",
+    "\u8bf7\u8054\u7cfb",
+    "\u8c22\u8c22",
+    "\u041f\u0440\u0438\u0432\u0435\u0442",
+    "\u0e01\u0e23\u0e38\u0e13\u0e32",
+    "\uc73c\ub85c",
+    "\u0645\u0631\u062d\u0628\u0627",
+    "\u0939\u0948\u0932\u094b\u0964",
+    "Tel.",
+    "Dr.",
+    ".",
+    "!",
+    "(",
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.sampled_from(_MIXED_ENTITIES), st.sampled_from(_MIXED_WORDS)),
+            st.sampled_from(["", "", " ", "\n", "\n\n"]),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([0, 1, 3, 4, 5]),
+    st.data(),
+)
+def test_entities_in_mixed_scripts_read_alike_on_every_chunker(
+    parts: list[tuple[str, str]], chunker: int, data: st.DataObject
+) -> None:
+    # Entities glued to words of other scripts and to CJK full stops: every
+    # chunker RedactPII accepts releases, at once and streamed in any slicing,
+    # what validate() of the whole text gives ("jo@example.com\u3067\u3059\u3002
+    # ann@example.org" released "@example.org"; "\u7528\u6237\u3002\u540d@example.cn"
+    # lost "\u7528\u6237\u3002" on a line chunker only).
+    text = "".join(p + g for p, g in parts)
+    result = FIX.validate(text, {})
+    fixed = result.fix_value if isinstance(result, FailResult) else text
+    guard = _GUARDS.get(chunker)
+    if guard is None:
+        guard = _GUARDS[chunker] = guard_with(RedactPII(chunker=_CHUNKERS[chunker], on_fail="fix"))
+    assert guard.validate(text).validated_output == fixed
+    assert joined(run(guard, data.draw(slicings(text, max_deltas=8)))) == fixed
