@@ -9,8 +9,11 @@ the words since the last line break, at most :data:`CONTEXT` characters):
   opening with a quote or backquote), at most 64 characters, and the domain
   has labels of letters, digits and inner hyphens, at most 16 labels and 253
   characters, ending in a top-level domain of letters or a punycode one
-  (``xn--p1ai``); 254 characters in all at most.  Prose and markup around
-  an address do not hide it: it may follow ``...`` and end before ``_``,
+  (``xn--p1ai``); 254 characters in all at most (a word glued to the
+  top-level domain that makes it longer than 63 letters leaves its first 63
+  to the address: ``jo@example.com`` and 61 letters or more).  Prose and
+  markup around an address do not hide it: it may follow ``...`` and end
+  before ``_``,
   ``-``, ``--``, a digit, or a dot and what no top-level domain is
   (``us...jo@example.com--fast``, a footnote ``jo@example.com1``,
   ``jo@example.com.5``, ``jo@example.com.a1``), and an address joined to
@@ -138,9 +141,11 @@ spaces: ``カード番号は4111111111111111です``, ``メールはjo@example.c
 a number may touch ``_`` in Markdown emphasis:
 ``_4111 1111 1111 1111_``; a phone, card or SSN number, an IBAN or an IPv4
 address may end before a capitalised word glued to it, the next sentence with
-its space left out: ``+44 20 7946 0958Thanks``); no e-mail address starts after ``_`` (one may end
-before it: ``_jo@example.com_`` gives ``_jo@example.com``, its local part
-holding the first ``_``); none contains whitespace
+its space left out: ``+44 20 7946 0958Thanks``; an e-mail address whose
+top-level domain is a word's first 63 letters, see ``email``); no e-mail
+address starts after ``_`` (one may end before it: ``_jo@example.com_``
+gives ``_jo@example.com``, its local part holding the first ``_``); none
+contains whitespace
 other than single spaces (of any kind :data:`FOLD` reads as a space; an IBAN may
 hold two between its groups, a card number a tab between each two), each with a
 letter, digit or ``)`` before it and a digit, capital letter or ``(`` after it
@@ -293,12 +298,16 @@ _OPENS = r"\w!#$%&+/=?^}-"
 _LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
 _EMAIL_BODY = (
     r"[" + _OPENS + r"][" + _ATEXT + r"]{0,63}+(?:\.[" + _ATEXT + r"]{1,63}+){0,31}+"
-    r"@(?:" + _LABEL + r"\.){1,16}(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
+    r"@(?:" + _LABEL + r"\.){1,16}(?:(?:[Xx][Nn]--[A-Za-z0-9-]{1,59}|[^\W0-9_]{2,63})"
     # A letter may not follow (a punycode TLD may touch a _GLUED word); a digit
     # may: a top-level domain holds none (jo@example.com1, a footnote).  A dot
     # and a letter may: the longest domain the pattern reads is tried first, so
     # what follows is no top-level domain (jo@example.com.a1).
     r"(?![^\W0-9_" + _GLUED + r"])"
+    # An address glued to a word that makes its last label longer than a label
+    # may be: its 63 first letters (jo@example.com + 61 letters and more,
+    # released whole before, or found after a chunk cut inside the word).
+    r"|[^\W0-9_]{63}(?=[^\W0-9_]))"
 )
 # Not inside a local part: after no atext and no "atext." (each position is
 # tried, and a suffix of a local part is no address of its own).  After "@" an

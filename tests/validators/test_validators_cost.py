@@ -73,6 +73,7 @@ RUNS = {
     "full stops after han words": "\u7528\u6237\u3002\u540d@\u4f8b\u5b50\u3002\uff01",
     "full stops after glued domains": "jo@example.com\u3067\u3059\u3002\u6b21@",
     "long domains of han words": "@" + "\u4f8b\u3002" * 120,
+    "addresses glued to long words": "jo@example.com" + "x" * 80 + "@",
     "encoded addresses": "jo%40example.com%40",
     "joined cards": "4111111111111111/4111111111111111-",
     "html-encoded addresses": "jo&#64;example.com&#64;",
