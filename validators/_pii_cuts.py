@@ -20,8 +20,11 @@ most, stays within ``LONGEST_ENTITY`` of its start);
 the window starts at the previous cut, itself never inside an entity, so the
 entity and the context its detector reads lie inside the window and the
 detectors find it there (property-tested over entities at every offset around
-every cut, streamed in random slicings and at once).  A hard cut remains only
-for a window whose every position up to that bound lies inside entities that
+every cut, streamed in random slicings and at once).  When every position up
+to that bound lies inside entities (one longer than a small window's bound: an
+85-character address in a 330-character window), the cut falls at the first
+position after them.  A hard cut remains only
+for a window whose every position lies inside entities that
 overlap one another (a chain of merged entities longer than ``max_chars -
 LONGEST_ENTITY - 2`` characters): with the default ceiling of ``4 x
 LONGEST_ENTITY`` that is over 760 characters of overlapping entities, and an
@@ -138,15 +141,28 @@ def safe_cut(window: str, entities: Iterable[str] = ENTITIES) -> int | None:
     """The last offset in ``window`` (``1 <= p <= len - MARGIN``) no entity spans.
 
     An end of a word (whitespace follows, none precedes) is preferred to any
-    other offset; ``None`` when every offset up to the bound is inside an
-    entity or its label, or the window is too short.
+    other offset.  When every offset up to the bound is inside an entity or
+    its label, the first offset after the entities that cover it, if it is
+    in the window and outside a fenced code block; ``None`` then, or when
+    the window is too short.
     """
     hi = len(window) - MARGIN
     if hi < 1:
         return None
     # (A label that made a number an entity is blocked with it.)
-    spans = ((label_start(window, e.start), e.end) for e in find_entities(window, entities))
-    return window_cut(window, hi, spans)
+    spans = [(label_start(window, e.start), e.end) for e in find_entities(window, entities)]
+    p = window_cut(window, hi, spans)
+    if p is not None:
+        return p
+    # Entities cover every offset up to the bound (one longer than a small
+    # window's bound, ``limit(..., max_chars=330)`` and an 85-character
+    # address): the first offset after them, where no entity found spans,
+    # rather than a hard cut at the limit, which split the next entity.
+    end = hi
+    for start, stop in sorted(spans):
+        if start < end:
+            end = max(end, stop)
+    return end if end < len(window) and window_cut(window, end, spans) == end else None
 
 
 _GAPS = re.compile(GAP_BETWEEN_WORDS)

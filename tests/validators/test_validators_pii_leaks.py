@@ -555,3 +555,25 @@ def test_an_address_glued_to_a_long_word_is_redacted_on_every_path(
     guard = guard_with(RedactPII(chunker=chunker, on_fail="fix"))
     assert guard.validate(text).validated_output == result.fix_value
     assert joined(run(guard, [text[i : i + 9] for i in range(0, len(text), 9)])) == result.fix_value
+
+
+@pytest.mark.parametrize("shift", range(0, 18, 3))
+def test_a_long_entity_at_a_small_windows_start_forces_no_hard_cut(shift: int) -> None:
+    # An address longer than a 330-character window's bound for a safe cut
+    # (330 - 256) left no safe position: the hard cut at 330 split the next
+    # address ("ann@" or "example.org" released).
+    long = "firstname.lastname.department.team.unit@subdomain.company-name.division.example.co.uk"
+    head = '{"a":"' + long + '","b":"'
+    text = head + "x" * (336 - len(head) - shift) + '","c":"ann@example.org","d":"'
+    text += "y" * 400 + '"}'
+    validator = RedactPII(chunker=limit("sentence", max_chars=330), on_fail="fix")
+    result = FIX.validate(text, {})
+    assert isinstance(result, FailResult) and "ann@" not in result.fix_value
+    spans = split_spans(validator.chunker, text)
+    assert all(b - a <= 330 for a, b in spans)
+    for e in find_entities(text):
+        assert any(a <= e.start and e.end <= b for a, b in spans)
+    guard = guard_with(validator)
+    assert (
+        joined(run(guard, [text[i : i + 11] for i in range(0, len(text), 11)])) == result.fix_value
+    )
