@@ -365,6 +365,17 @@ def test_a_guard_that_cannot_be_written_as_json_is_a_one_line_error(
     assert "has no spec" in err and "'fine'" not in err
 
 
+def served_on_a_busy_port(config: Path) -> tuple[int, int]:
+    """``chunkwise serve --config config`` on a port in use: its exit status
+    and the port.  The port is checked after the guards, so a config they
+    pass never starts serving here: it fails on the port."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        return main(["serve", "--config", str(config), "--port", str(port)]), port
+
+
 def test_a_guard_that_cannot_be_rebuilt_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -372,11 +383,7 @@ def test_a_guard_that_cannot_be_rebuilt_is_a_one_line_error(
     # "Internal Server Error" (not OpenAI-shaped) and a traceback in the log.
     config = tmp_path / "config.py"
     config.write_text(CONFIG + UNBUILDABLE, encoding="utf-8")
-    with socket.socket() as busy:  # (checked after the guards: never serves if they pass)
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    assert served_on_a_busy_port(config)[0] == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.strip().endswith(
@@ -413,11 +420,8 @@ def test_two_guards_served_under_one_name_is_a_one_line_error(
         "from guardrails_ai.chunkwise import NoRepetition\n"
     )
     config.write_text(head + guards, encoding="utf-8")
-    with socket.socket() as busy:  # (before the fix: a port error, not a server that serves)
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    # (Before the fix: a port error, not a server that serves.)
+    assert served_on_a_busy_port(config)[0] == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert expected in err
@@ -431,19 +435,16 @@ def test_one_guard_under_two_variables_is_served_once(
         'from guardrails import Guard\nsupport = Guard(name="support")\nalias = support\n',
         encoding="utf-8",
     )
-    with socket.socket() as busy:  # (checked after the guards: never serves if they pass)
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        assert main(["serve", "--config", str(config), "--port", str(port)]) == 2
+    status, port = served_on_a_busy_port(config)
+    assert status == 2
     assert f"--port {port}: cannot listen" in capsys.readouterr().err
 
 
-def test_timeout_keep_alive_reaches_uvicorn(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Before: no such option; uvicorn's 5 s default closed idle connections that a
-    # proxy or load balancer in front (often 60 s idle) still reused: 502s.
+def uvicorn_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, list[dict[str, Any]]]:
+    """A config serving one guard, and the keyword arguments of each
+    ``uvicorn.run`` call, recorded instead of run (what the command passes)."""
     import uvicorn
 
     config = tmp_path / "config.py"
@@ -452,6 +453,15 @@ def test_timeout_keep_alive_reaches_uvicorn(
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(kwargs))
     for name in ("CHUNKWISE_SERVE_CONFIG", "PORT"):  # (what the command sets for its workers)
         monkeypatch.delenv(name, raising=False)
+    return config, ran
+
+
+def test_timeout_keep_alive_reaches_uvicorn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: no such option; uvicorn's 5 s default closed idle connections that a
+    # proxy or load balancer in front (often 60 s idle) still reused: 502s.
+    config, ran = uvicorn_recorded(tmp_path, monkeypatch)
     for extra, seconds in (([], 5), (["--timeout-keep-alive", "90"], 90)):
         port = str(free_port())
         assert main(["serve", "--config", str(config), "--port", port, *extra]) == 0
@@ -468,14 +478,7 @@ def test_port_0_serves_on_a_free_port_the_banner_names(
 ) -> None:
     # Before: uvicorn picked the port, while guardrails-api's banner (PORT) listed
     # every guard at http://localhost:0/guards/...
-    import uvicorn
-
-    config = tmp_path / "config.py"
-    config.write_text('from guardrails import Guard\nsupport = Guard(name="support")\n', "utf-8")
-    ran: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(kwargs))
-    for name in ("CHUNKWISE_SERVE_CONFIG", "PORT"):  # (what the command sets for its workers)
-        monkeypatch.delenv(name, raising=False)
+    config, ran = uvicorn_recorded(tmp_path, monkeypatch)
     assert main(["serve", "--config", str(config), "--port", "0"]) == 0
     port = ran.pop()["port"]
     assert 0 < port <= 65535 and os.environ["PORT"] == str(port)
@@ -868,25 +871,38 @@ def test_pii_leaks_fixed_in_process_stay_fixed_when_served(
     assert expected(guards[name], text).text == want
     stats = f"http://127.0.0.1:{servers.upstream}/stats"
     httpx.get(stats)  # (resets the counters)
-    with ThreadPoolExecutor(len(SEEDS)) as pool:  # the slicings at once: cheaper
+    streamed = streamed_in_every_slicing(servers, name, text, want)
+    assert httpx.get(stats).json()["deltas"] == sum(len(deltas(text, seed)) for seed in SEEDS)
+    whole = answered_whole(servers, name, text)
+    assert whole["choices"][0]["message"]["content"] == want
+    shown = json.dumps([whole, *streamed], ensure_ascii=False)  # (summaries included)
+    assert not any(piece in shown for piece in pieces)
+
+
+def streamed_in_every_slicing(servers: Servers, name: str, text: str, want: str) -> list[Any]:
+    """The events of ``text`` streamed through the served guard ``name`` in
+    each upstream slicing of ``SEEDS`` (at once: cheaper), each stream checked
+    to release ``want``; every event's JSON, for what no event may show."""
+    with ThreadPoolExecutor(len(SEEDS)) as pool:
         answers = list(
             pool.map(lambda seed: raw_events(servers.serve, name, text, seed=seed), SEEDS)
         )
-    assert httpx.get(stats).json()["deltas"] == sum(len(deltas(text, seed)) for seed in SEEDS)
-    whole = httpx.post(
-        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
-        json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
-        timeout=60,
-    ).json()
-    assert whole["choices"][0]["message"]["content"] == want
-    received: list[Any] = [whole]
+    received: list[Any] = []
     for status, events in answers:
         assert status == 200 and events[-1] == "[DONE]"
         payloads = [json.loads(event) for event in events[:-1]]
         assert "".join(p["choices"][0]["delta"]["content"] for p in payloads) == want
         received += payloads
-    shown = json.dumps(received, ensure_ascii=False)  # (summaries included)
-    assert not any(piece in shown for piece in pieces)
+    return received
+
+
+def answered_whole(servers: Servers, name: str, text: str) -> Any:
+    """The served guard ``name``'s answer to ``text``, not streamed."""
+    return httpx.post(
+        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
+        json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
+        timeout=60,
+    ).json()
 
 
 #: A sentence end and a bare CR before a lowercase word: one chunk for
@@ -915,23 +931,10 @@ def test_cuts_that_wait_for_more_text_are_served_as_in_process(
     # to_dict and streams through an AsyncGuard: the in-process text in every
     # slicing, whole, and no piece of an entity in any event.
     assert expected(guards[name], text).text == want
-    with ThreadPoolExecutor(len(SEEDS)) as pool:
-        answers = list(
-            pool.map(lambda seed: raw_events(servers.serve, name, text, seed=seed), SEEDS)
-        )
-    whole = httpx.post(
-        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
-        json={"model": MODEL, "messages": [{"role": "user", "content": text}]},
-        timeout=60,
-    ).json()
+    streamed = streamed_in_every_slicing(servers, name, text, want)
+    whole = answered_whole(servers, name, text)
     assert whole["choices"][0]["message"]["content"] == want
-    received: list[Any] = [whole]
-    for status, events in answers:
-        assert status == 200 and events[-1] == "[DONE]"
-        payloads = [json.loads(event) for event in events[:-1]]
-        assert "".join(p["choices"][0]["delta"]["content"] for p in payloads) == want
-        received += payloads
-    shown = json.dumps(received, ensure_ascii=False)  # (summaries included)
+    shown = json.dumps([whole, *streamed], ensure_ascii=False)  # (summaries included)
     assert not any(piece in shown for piece in pieces)
 
 
@@ -1024,11 +1027,7 @@ def test_summaries_after_a_stop_are_those_of_the_history(
     assert want == ["chunkwise/banned_phrases"]
     _, events = raw_events(servers.serve, name, STOPPED, seed=0)
     fields = [json.loads(event).get("guardrails") or {} for event in events[:-1]]
-    whole = httpx.post(
-        f"http://127.0.0.1:{servers.serve}/guards/{name}/openai/v1/chat/completions",
-        json={"model": MODEL, "messages": [{"role": "user", "content": STOPPED}]},
-        timeout=60,
-    ).json()
+    whole = answered_whole(servers, name, STOPPED)
     names = [s["validator_name"] for s in summaries([whole["guardrails"]])]
     assert [s["validator_name"] for s in summaries(fields)] == names == want
 
