@@ -25,8 +25,9 @@ at the head of the next segment, so segments stay lossless.  Whitespace that
 cannot lead the next word within the limit is a segment of its own whose chunk
 is that whitespace, filled or not (as for :class:`~.limits.Bounded`): a word is
 measured from its first character and cut only when it alone is over the limit
-(for tokens: over it by its UTF-8 bytes, the bound a held-back word is counted
-by; see below).  A run of whitespace over the limit is cut within it.
+(for tokens: over it by the bound a held-back word is counted by, its UTF-8
+bytes as the tokenizer normalizes it; see below).  A run of whitespace over the
+limit is cut within it.
 
 Guarantees.  Every chunk measures at most the limit *as the measure counts the
 chunk itself*: tokens are not additive, so each chunk is measured once more
