@@ -298,6 +298,22 @@ def test_an_html_character_reference_does_not_hide_a_phrase(text: str, fixed: st
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Get free <b>money</b> now.",
+        "Get free<br>money now.",
+        "Get [free](x) money now.",
+        "> Get free\n> money now.",
+        "| free | money |",
+    ],
+)
+def test_other_markup_between_the_words_is_not_read_through(text: str) -> None:
+    # What the README says is out of scope: tags, a link's target, a
+    # blockquote's marker and table cells between the words.
+    _on_every_path(BannedPhrases(["free money"], on_fail="fix"), text, None)
+
+
+@pytest.mark.parametrize(
     ("text", "fixed"),
     [
         # Before: passed. Capital eta, nu and upsilon imitate "H", "N" and
