@@ -91,7 +91,7 @@ CHUNK_START: ContextVar[int] = ContextVar("chunkwise_chunk_start", default=0)
 
 
 class Trimmed(NamedTuple):
-    """What one stage forgot after a stop (:data:`ON_TRIM`): its failures and
+    """What one stage forgot after a stop or an early end (:data:`ON_TRIM`): its failures and
     chunks from offset ``end`` of its input on, ``chunks`` chunks in all."""
 
     end: int
@@ -99,7 +99,8 @@ class Trimmed(NamedTuple):
 
 
 #: Called by :func:`trim_to_stop` (when set) with, for each stage before the
-#: stopping one, ``id(validator)`` and what that stage forgot (:class:`Trimmed`):
+#: stopping one, ``id(validator)`` and what that stage forgot (:class:`Trimmed`),
+#: and by :func:`trim_to_release` likewise for every stage:
 #: a watcher of the validators' calls (the server's summaries, the command's
 #: tallies) forgets the same.  Set it before the stream starts (a copied
 #: context shares the callable).
@@ -648,10 +649,7 @@ def trim_to_release(stages: Sequence[Stage], released: int) -> int:
     that the history says what the reader was given, whatever the slicing.
     Returns that end as an offset in the pipeline's input.
     """
-    end = released
-    for stage in reversed(stages):
-        end = stage.trim(end)
-    return end
+    return _trim_back(stages, released)
 
 
 def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:
@@ -661,9 +659,15 @@ def trim_to_stop(stages: Sequence[Stage], stop: Stop) -> int:
     on the text alone.  Returns that end as an offset in the pipeline's input.
     Stages after the stopping one validated only what it released.
     """
-    end = stop.end
+    return _trim_back(stages[: stages.index(stop.stage)], stop.end)
+
+
+def _trim_back(stages: Sequence[Stage], end: int) -> int:
+    """Each of ``stages``, the last first, forgets what it did beyond ``end``
+    (an offset in the last one's output, then in each one's input), and
+    :data:`ON_TRIM` is told; returns the end in the first one's input."""
     ends: dict[int, Trimmed] = {}
-    for stage in reversed(stages[: stages.index(stop.stage)]):
+    for stage in reversed(stages):
         chunks = stage.chunks_from(end)
         end = stage.trim(end)
         ends[id(stage.validator)] = Trimmed(end, chunks)
